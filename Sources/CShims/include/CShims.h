@@ -1,0 +1,35 @@
+#ifndef CAMERAROLL_CSHIMS_H
+#define CAMERAROLL_CSHIMS_H
+
+// Fixed-arity wrappers around the few variadic libvips calls CameraRoll uses.
+// Swift cannot call C variadic functions, and libvips' own binding guide
+// recommends against binding its variadic API directly.
+
+#include <vips/vips.h>
+
+typedef enum {
+    CR_LOADER_JPEG = 0,
+    CR_LOADER_PNG = 1,
+    CR_LOADER_WEBP = 2,
+    CR_LOADER_GIF = 3,
+    CR_LOADER_HEIF = 4,
+    CR_LOADER_TIFF = 5,
+} CRLoader;
+
+/// Opens an image with exactly the loader given (never by sniffing), sequential
+/// access, failing on truncation when `strict` is non-zero. `shrink` is applied
+/// on load where the format supports it (JPEG: 1, 2, 4, 8; WebP: any). The first page of a multi-page file.
+int cr_vips_load(CRLoader loader, const char *path, int shrink, int strict, VipsImage **out);
+
+int cr_vips_autorot(VipsImage *in, VipsImage **out);
+int cr_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+int cr_vips_embed_copy(VipsImage *in, VipsImage **out, int width, int height);
+int cr_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
+int cr_vips_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback_profile);
+int cr_vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
+int cr_vips_cast_uchar(VipsImage *in, VipsImage **out);
+int cr_vips_flatten_white(VipsImage *in, VipsImage **out);
+int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality);
+int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality);
+
+#endif

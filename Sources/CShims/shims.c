@@ -1,0 +1,97 @@
+#include "CShims.h"
+
+static const char *cr_loader_name(CRLoader loader) {
+    switch (loader) {
+    case CR_LOADER_JPEG: return "jpegload";
+    case CR_LOADER_PNG: return "pngload";
+    case CR_LOADER_WEBP: return "webpload";
+    case CR_LOADER_GIF: return "gifload";
+    case CR_LOADER_HEIF: return "heifload";
+    case CR_LOADER_TIFF: return "tiffload";
+    }
+    return NULL;
+}
+
+// The loader is built directly, never through libvips' operation cache: two requests for the
+// same file at once would otherwise share one sequential image and read it out of order.
+int cr_vips_load(CRLoader loader, const char *path, int shrink, int strict, VipsImage **out) {
+    const char *name = cr_loader_name(loader);
+    if (!name) {
+        vips_error("cameraroll", "unknown loader %d", (int) loader);
+        return -1;
+    }
+    VipsOperation *operation = vips_operation_new(name);
+    if (!operation)
+        return -1;
+    g_object_set(operation,
+        "filename", path,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", strict ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE,
+        NULL);
+    if (loader == CR_LOADER_JPEG)
+        g_object_set(operation, "shrink", shrink, NULL);
+    else if (loader == CR_LOADER_WEBP)
+        g_object_set(operation, "scale", 1.0 / shrink, NULL);
+
+    int result = vips_object_build(VIPS_OBJECT(operation));
+    if (result == 0)
+        g_object_get(operation, "out", out, NULL);
+    vips_object_unref_outputs(VIPS_OBJECT(operation));
+    g_object_unref(operation);
+    return result;
+}
+
+int cr_vips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+int cr_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int cr_vips_embed_copy(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_embed(in, out, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+}
+
+int cr_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+int cr_vips_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback_profile) {
+    return vips_icc_transform(in, out, "srgb",
+        "embedded", TRUE,
+        "input_profile", fallback_profile,
+        "intent", VIPS_INTENT_RELATIVE,
+        "depth", 8,
+        NULL);
+}
+
+int cr_vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+int cr_vips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+int cr_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    VipsArrayDouble *background = vips_array_double_newv(1, 255.0);
+    int result = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}
+
+int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_jpegsave_buffer(in, buf, len,
+        "Q", quality,
+        "strip", TRUE,
+        "optimize_coding", TRUE,
+        NULL);
+}
+
+int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_webpsave_buffer(in, buf, len,
+        "Q", quality,
+        "strip", TRUE,
+        NULL);
+}

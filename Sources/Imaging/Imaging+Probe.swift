@@ -1,0 +1,25 @@
+extension Imaging {
+    /// Reads what an image is from its header: format, displayed size, orientation and the
+    /// metadata a library lists. Pixels are not decoded.
+    public func probe(_ path: String) throws(ImagingError) -> ImageInfo {
+        let (format, image) = try open(path)
+        var orientation = image.int("orientation") ?? 1
+        if !(1...8).contains(orientation) { orientation = 1 }
+        let turned = orientation >= 5
+        let fields = image.fieldNames
+        return ImageInfo(
+            format: format,
+            width: turned ? image.height : image.width,
+            height: turned ? image.width : image.height,
+            orientation: orientation,
+            captureDate: ExifText.date(
+                image.string("exif-ifd2-DateTimeOriginal") ?? image.string("exif-ifd0-DateTime"),
+                offset: image.string("exif-ifd2-OffsetTimeOriginal")),
+            cameraMake: ExifText.value(image.string("exif-ifd0-Make")),
+            cameraModel: ExifText.value(image.string("exif-ifd0-Model")),
+            hasGPS: fields.contains { $0.hasPrefix("exif-ifd3-GPSLatitude") || $0.hasPrefix("exif-ifd3-GPSLongitude") },
+            hasICCProfile: image.has("icc-profile-data"),
+            hasAlpha: image.hasAlpha,
+            pageCount: max(1, image.pageCount))
+    }
+}

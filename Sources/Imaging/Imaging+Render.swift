@@ -1,0 +1,162 @@
+internal import CShims
+internal import CVips
+
+extension Imaging {
+    /// Renders several outputs from one decode of the file: the image is loaded once, at the
+    /// smallest size the largest output allows (shrink-on-load), turned upright, and every
+    /// output is cut and resized from that. Outputs come back in the order of `requests`.
+    public func render(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
+        guard !requests.isEmpty else { return [] }
+        let (format, header) = try open(path)
+        let upright = uprightSize(of: header)
+        let plans = try requests.map { request throws(ImagingError) in try Plan(request, source: upright) }
+
+        let shrink = format.shrinksOnLoad ? Self.shrinkFactor(for: plans) : 1
+        let loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
+        var base = try Self.upright(loaded)
+        let ratioX = Double(base.width) / Double(upright.width)
+        let ratioY = Double(base.height) / Double(upright.height)
+
+        // Sequential access reads the file once; a second region needs the decode in memory.
+        if Set(plans.map(\.region)).count > 1 { base = try base.inMemory() }
+
+        var results = [RenderedImage?](repeating: nil, count: plans.count)
+        // Largest first: each smaller output of the same region is resized from the previous
+        // one, already in sRGB and in memory, instead of from the decode.
+        let order = plans.indices.sorted { plans[$0].output.pixelCount > plans[$1].output.pixelCount }
+        var previous: (region: PixelRect, image: VipsImage)?
+        for index in order {
+            let plan = plans[index]
+            let pixels: VipsImage
+            if let previous, previous.region == plan.region {
+                pixels = try Self.resize(previous.image, to: plan.output)
+            } else {
+                let scaled = PixelRect(
+                    x: Int((Double(plan.region.x) * ratioX).rounded()),
+                    y: Int((Double(plan.region.y) * ratioY).rounded()),
+                    width: Int((Double(plan.region.width) * ratioX).rounded()),
+                    height: Int((Double(plan.region.height) * ratioY).rounded()))
+                let cut = try Self.extract(base, scaled)
+                var rendered = try Self.toSRGB(try Self.resize(cut, to: plan.output))
+                if order.count > 1 { rendered = try rendered.inMemory() }
+                pixels = rendered
+            }
+            previous = (plan.region, pixels)
+            results[index] = try Self.encode(pixels, plan.request.encoding)
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Turns the image upright. Every orientation but a mirror needs rows out of file order,
+    /// which sequential access cannot give, so the (already shrunk) decode is put in memory first.
+    static func upright(_ image: VipsImage) throws(ImagingError) -> VipsImage {
+        let orientation = image.int("orientation") ?? 1
+        guard (3...8).contains(orientation) else { return try image.apply("rotate") { cr_vips_autorot($0, $1) } }
+        return try image.inMemory().apply("rotate") { cr_vips_autorot($0, $1) }
+    }
+
+    /// The size after EXIF orientation, from the header.
+    func uprightSize(of image: VipsImage) -> PixelSize {
+        let orientation = image.int("orientation") ?? 1
+        return (5...8).contains(orientation)
+            ? PixelSize(width: image.height, height: image.width) : image.size
+    }
+
+    /// Where one request reads from and what size it makes, known before decoding.
+    struct Plan {
+        let request: RenderRequest
+        let region: PixelRect
+        let output: PixelSize
+
+        init(_ request: RenderRequest, source: PixelSize) throws(ImagingError) {
+            guard request.box.width > 0, request.box.height > 0 else {
+                throw ImagingError(.invalidRequest, "The box must be at least 1x1 pixels.")
+            }
+            let crop = request.crop ?? PixelRect(size: source)
+            guard crop.isInside(source) else {
+                throw ImagingError(.invalidRequest, "The crop \(crop) is not inside the \(source) image.")
+            }
+            output = FitGeometry.outputSize(of: crop.size, in: request.box, fit: request.fit)
+            region = FitGeometry.visibleRegion(of: crop, for: output, fit: request.fit)
+            self.request = request
+        }
+    }
+
+    /// The largest JPEG/WebP shrink-on-load factor that still leaves every region at least as
+    /// large as its output, so quality is never lost to it.
+    static func shrinkFactor(for plans: [Plan]) -> Int {
+        for factor in [8, 4, 2] {
+            let fits = plans.allSatisfy { plan in
+                plan.region.width / factor >= plan.output.width && plan.region.height / factor >= plan.output.height
+            }
+            if fits { return factor }
+        }
+        return 1
+    }
+
+    static func extract(_ image: VipsImage, _ rect: PixelRect) throws(ImagingError) -> VipsImage {
+        var area = rect
+        area.x = min(max(area.x, 0), image.width - 1)
+        area.y = min(max(area.y, 0), image.height - 1)
+        area.width = min(max(area.width, 1), image.width - area.x)
+        area.height = min(max(area.height, 1), image.height - area.y)
+        if area == PixelRect(size: image.size) { return image }
+        return try image.apply("crop") {
+            cr_vips_extract_area($0, $1, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+        }
+    }
+
+    /// Resizes to exactly `size`: libvips rounds its output size, so an off-by-one result is
+    /// trimmed or edge-extended by that one pixel.
+    static func resize(_ image: VipsImage, to size: PixelSize) throws(ImagingError) -> VipsImage {
+        if image.size == size { return image }
+        let hscale = Double(size.width) / Double(image.width)
+        let vscale = Double(size.height) / Double(image.height)
+        var resized = try image.apply("resize") { cr_vips_resize($0, $1, hscale, vscale) }
+        if resized.width > size.width || resized.height > size.height {
+            let width = min(resized.width, size.width)
+            let height = min(resized.height, size.height)
+            resized = try resized.apply("resize") { cr_vips_extract_area($0, $1, 0, 0, Int32(width), Int32(height)) }
+        }
+        if resized.size != size {
+            resized = try resized.apply("resize") { cr_vips_embed_copy($0, $1, Int32(size.width), Int32(size.height)) }
+        }
+        return resized
+    }
+
+    /// Converts to 8-bit sRGB: through the embedded ICC profile when there is one (CMYK without
+    /// one assumes a standard CMYK profile), else by libvips' colourspace conversion.
+    static func toSRGB(_ image: VipsImage) throws(ImagingError) -> VipsImage {
+        var result = image
+        let interpretation = image.interpretation
+        if image.has("icc-profile-data") || interpretation == VIPS_INTERPRETATION_CMYK {
+            let fallback = interpretation == VIPS_INTERPRETATION_CMYK ? "cmyk" : "srgb"
+            result = try result.apply("colour") { cr_vips_icc_to_srgb($0, $1, fallback) }
+        } else if interpretation != VIPS_INTERPRETATION_sRGB {
+            result = try result.apply("colour") { cr_vips_colourspace($0, $1, VIPS_INTERPRETATION_sRGB) }
+        }
+        if !result.isEightBit {
+            result = try result.apply("colour") { cr_vips_cast_uchar($0, $1) }
+        }
+        return result
+    }
+
+    static func encode(_ image: VipsImage, _ encoding: RenderRequest.Encoding) throws(ImagingError) -> RenderedImage {
+        var source = image
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32
+        switch encoding {
+        case .jpeg(let quality):
+            if source.hasAlpha { source = try source.apply("flatten") { cr_vips_flatten_white($0, $1) } }
+            status = cr_vips_jpegsave_buffer(source.pointer, &buffer, &length, Int32(quality))
+        case .webp(let quality):
+            status = cr_vips_webpsave_buffer(source.pointer, &buffer, &length, Int32(quality))
+        }
+        guard status == 0, let buffer else { throw VipsFailure.current(during: "encode") }
+        defer { g_free(buffer) }
+        var bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        if case .webp = encoding { bytes = WebPContainer.strippingMetadata(bytes) }
+        return RenderedImage(size: source.size, data: bytes, mimeType: encoding.mimeType)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+internal import CVips
+
+/// The image engine: probes and renders untrusted image files with libvips.
+///
+/// Every file is opened with the one loader its magic bytes name, sequentially, failing on
+/// truncation, and its pixel count is checked from the header before a pixel is decoded.
+public struct Imaging: Sendable {
+    /// The most pixels an image may have (width × height of one page).
+    public var maxPixels: Int
+
+    public static let defaultMaxPixels = 200_000_000
+
+    public init(maxPixels: Int = Imaging.defaultMaxPixels) throws(ImagingError) {
+        try VipsRuntime.ensureStarted()
+        self.maxPixels = maxPixels
+    }
+
+    /// The format of a file, from its first bytes; nil when it is not an allowed image.
+    public static func sniff(path: String) throws(ImagingError) -> ImageFormat? {
+        ImageFormat.sniff(try readHeader(path))
+    }
+
+    static func readHeader(_ path: String) throws(ImagingError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImagingError(.unreadable, "The image file cannot be opened.")
+        }
+        defer { try? handle.close() }
+        do {
+            return Array(try handle.read(upToCount: ImageFormat.sniffLength) ?? Data())
+        } catch {
+            throw ImagingError(.unreadable, "The image file cannot be read.")
+        }
+    }
+
+    /// Opens the file's header with its format's loader and enforces the pixel limit.
+    func open(_ path: String) throws(ImagingError) -> (ImageFormat, VipsImage) {
+        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else {
+            throw ImagingError(.unsupportedType, "The file is not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF image.")
+        }
+        let image = try VipsRuntime.load(format, path: path, shrink: 1)
+        try checkLimit(image)
+        return (format, image)
+    }
+
+    private func checkLimit(_ image: VipsImage) throws(ImagingError) {
+        let pixels = image.width * image.height
+        guard image.width > 0, image.height > 0 else {
+            throw ImagingError(.corrupt, "The image has no pixels.")
+        }
+        guard pixels <= maxPixels else {
+            let megapixels = pixels / 1_000_000
+            throw ImagingError(
+                .tooLarge,
+                "The image has \(megapixels) megapixels; the limit is \(maxPixels / 1_000_000) megapixels.")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// A failure of the database or the blob store. Messages never carry SQL arguments or paths.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String {
+            case io
+            case noSpace = "no_space"
+            case database
+            case busy
+            case constraint
+            case notFound = "not_found"
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// A read, write, fsync or rename failed.
+        public static let io = Code(.io)
+        /// The file system is full (ENOSPC, EDQUOT, SQLITE_FULL).
+        public static let noSpace = Code(.noSpace)
+        /// SQLite reported an error other than those below.
+        public static let database = Code(.database)
+        /// The database stayed locked past the busy timeout.
+        public static let busy = Code(.busy)
+        /// A constraint (unique, foreign key, check) refused a write.
+        public static let constraint = Code(.constraint)
+        /// A blob that should exist does not.
+        public static let notFound = Code(.notFound)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// Photos that libvips 8.14 on Debian decodes, according to the corpus' CHECKS.tsv.
+let decodablePhotos: [String] = {
+    let entries = Corpus.entries()
+    return Corpus.files(in: "photos").filter { entries[$0]?.vipsFullDecode.hasPrefix("ok") ?? false }
+}()
+
+@Suite struct CorpusImageTests {
+    let imaging: Imaging
+
+    init() throws { imaging = try Imaging() }
+
+    @Test func theCorpusIsThere() {
+        #expect(decodablePhotos.count > 80)
+    }
+
+    @Test(arguments: decodablePhotos)
+    func everyDecodablePhotoProbesAndRendersExactly(photo: String) throws {
+        let path = Corpus.path(photo)
+        let info = try imaging.probe(path)
+        #expect(info.width > 0 && info.height > 0)
+        let box = PixelSize(width: 256, height: 256)
+        let outputs = try imaging.render(path, [
+            RenderRequest(box: box, encoding: .webp(quality: 80)),
+            RenderRequest(box: PixelSize(width: 600, height: 400), encoding: .jpeg(quality: 85)),
+        ])
+        #expect(outputs.count == 2)
+        #expect(outputs[0].size == FitGeometry.outputSize(of: info.size, in: box, fit: .contain))
+        #expect(outputs[1].size == FitGeometry.outputSize(of: info.size, in: PixelSize(width: 600, height: 400), fit: .contain))
+        #expect(outputs[0].data.starts(with: Array("RIFF".utf8)))
+        #expect(outputs[1].data.starts(with: [0xFF, 0xD8, 0xFF]))
+        // Metadata is stripped: no EXIF block and no XMP packet survive into derivatives.
+        #expect(!containsBytes(outputs[1].data, Array("Exif\u{0}\u{0}".utf8)))
+        #expect(!containsBytes(outputs[0].data, Array("EXIF".utf8)))
+    }
+
+    @Test func undecodableHEICIsRefusedWithACode() {
+        #expect(throws: ImagingError.self) {
+            _ = try imaging.render(Corpus.path("photos/pigallery2__IMG_0307.HEIC"), [
+                RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
+            ])
+        }
+    }
+
+    @Test func probeReadsCameraMetadata() throws {
+        let info = try imaging.probe(Corpus.path("photos/exifsamples__Canon_40D.jpg"))
+        #expect(info.format == .jpeg)
+        #expect(info.cameraMake == "Canon")
+        #expect(info.cameraModel == "Canon EOS 40D")
+        #expect(info.captureDate == "2008-05-30T15:56:01")
+        #expect(info.hasGPS == false)
+    }
+
+    @Test func probeSeesGPSAndICC() throws {
+        let withGPS = try imaging.probe(Corpus.path("photos/exifsamples__DSCN0010.jpg"))
+        #expect(withGPS.hasGPS)
+        let withICC = try imaging.probe(Corpus.path("photos/pillow__xmp_test.jpg"))
+        #expect(withICC.hasICCProfile)
+    }
+
+    @Test func hostileMetadataIsKeptAsPlainText() throws {
+        let info = try imaging.probe(Corpus.path("bad/payloads__payload_in_all_known_metadata.jpg"))
+        let make = try #require(info.cameraMake)
+        #expect(make.contains("<script>"))
+        #expect(make.count <= 120)
+        #expect(!make.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
+    @Test func cmykAndWideGamutComeOutAsSRGB() throws {
+        for photo in ["photos/sharp__Channel_digital_image_CMYK_color.jpg", "photos/sharp__p3.png", "photos/sharp__16-bit-grey-alpha.png"] {
+            let pixels = try imaging.pixels(of: Corpus.path(photo), fittedTo: PixelSize(width: 64, height: 64))
+            #expect(pixels.rgb.count == pixels.size.pixelCount * 3, "\(photo)")
+        }
+    }
+
+    @Test func cropIsInUprightPixels() throws {
+        // Landscape_6 is stored turned; its upright right half must match Landscape_1's.
+        let reference = try imaging.render(Corpus.path("photos/recurser__Landscape_1.jpg"), [
+            RenderRequest(box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200), encoding: .jpeg(quality: 95))
+        ])
+        let turned = try imaging.render(Corpus.path("photos/recurser__Landscape_6.jpg"), [
+            RenderRequest(box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200), encoding: .jpeg(quality: 95))
+        ])
+        #expect(reference[0].size == PixelSize(width: 90, height: 120))
+        #expect(turned[0].size == reference[0].size)
+        let directory = TemporaryDirectory()
+        try Data(reference[0].data).write(to: URL(fileURLWithPath: directory.file("a.jpg")))
+        try Data(turned[0].data).write(to: URL(fileURLWithPath: directory.file("b.jpg")))
+        let a = try imaging.pixels(of: directory.file("a.jpg"), fittedTo: PixelSize(width: 90, height: 120))
+        let b = try imaging.pixels(of: directory.file("b.jpg"), fittedTo: PixelSize(width: 90, height: 120))
+        #expect(meanDifference(a.rgb, b.rgb) < 12)
+    }
+
+    @Test func cropOutsideTheImageIsRefused() {
+        #expect(throws: ImagingError(.invalidRequest, "The crop 100x100+1750+0 is not inside the 1800x1200 image.")) {
+            _ = try imaging.render(Corpus.path("photos/recurser__Landscape_1.jpg"), [
+                RenderRequest(box: PixelSize(width: 50, height: 50), crop: PixelRect(x: 1750, y: 0, width: 100, height: 100), encoding: .jpeg(quality: 80))
+            ])
+        }
+    }
+}
+
+func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { start in
+        haystack[start..<start + needle.count].elementsEqual(needle)
+    }
+}
+
+func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    precondition(a.count == b.count && !a.isEmpty)
+    let total = zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+    return Double(total) / Double(a.count)
+}
