@@ -8,6 +8,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case busy
             case constraint
             case notFound = "not_found"
+            case tooLarge = "too_large"
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -24,6 +25,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let constraint = Code(.constraint)
         /// A blob that should exist does not.
         public static let notFound = Code(.notFound)
+        /// A file is over the size limit it was read with.
+        public static let tooLarge = Code(.tooLarge)
 
         public var description: String { base.rawValue }
     }

@@ -1,0 +1,54 @@
+internal import CSQLite
+
+/// Owns one prepared statement.
+final class Statement {
+    private let handle: OpaquePointer
+    /// SQLite copies bound text and blobs when given this destructor value.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ values: [SQLValue], connection: Connection) throws(StorageError) {
+        precondition(values.count == Int(sqlite3_bind_parameter_count(handle)), "wrong number of SQL arguments")
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(handle, index)
+            case .integer(let int): status = sqlite3_bind_int64(handle, index, int)
+            case .real(let double): status = sqlite3_bind_double(handle, index, double)
+            case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+            }
+            try connection.check(status)
+        }
+    }
+
+    func step() -> Int32 { sqlite3_step(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func row() -> Row {
+        var columns: [String: SQLValue] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            let name = String(cString: sqlite3_column_name(handle, index))
+            switch sqlite3_column_type(handle, index) {
+            case SQLITE_INTEGER: columns[name] = .integer(sqlite3_column_int64(handle, index))
+            case SQLITE_FLOAT: columns[name] = .real(sqlite3_column_double(handle, index))
+            case SQLITE_TEXT: columns[name] = .text(String(cString: sqlite3_column_text(handle, index)))
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_column_bytes(handle, index))
+                let bytes = sqlite3_column_blob(handle, index).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) }
+                columns[name] = .blob(bytes ?? [])
+            default: columns[name] = .null
+            }
+        }
+        return Row(columns: columns)
+    }
+}

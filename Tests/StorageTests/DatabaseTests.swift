@@ -1,0 +1,99 @@
+import Foundation
+import Storage
+import Testing
+import TestSupport
+
+@Suite struct DatabaseTests {
+    let directory = TemporaryDirectory()
+    let migrations = [
+        Migration("create-things", "CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)"),
+        Migration("add-colour", "ALTER TABLE things ADD COLUMN colour TEXT"),
+    ]
+
+    @Test func opensInWALWithFullSyncAndForeignKeys() throws {
+        let database = try Database(path: directory.file("a.sqlite"), migrations: migrations)
+        let settings = try database.write { connection throws(StorageError) in
+            (
+                try connection.scalar("PRAGMA journal_mode"), try connection.scalar("PRAGMA synchronous"),
+                try connection.scalar("PRAGMA foreign_keys")
+            )
+        }
+        #expect(settings.0 == .text("wal"))
+        #expect(settings.1 == .integer(2))
+        #expect(settings.2 == .integer(1))
+    }
+
+    @Test func migrationsRunOnceInOrder() throws {
+        let path = directory.file("b.sqlite")
+        _ = try Database(path: path, migrations: Array(migrations.prefix(1)))
+        let database = try Database(path: path, migrations: migrations)
+        _ = try Database(path: path, migrations: migrations)
+        let names = try database.read { connection throws(StorageError) in
+            try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").compactMap { $0.string("name") }
+        }
+        #expect(names == ["create-things", "add-colour"])
+        _ = try database.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (name, colour) VALUES (?, ?)", ["a", "red"])
+        }
+    }
+
+    @Test func aDatabaseFromAnotherVersionIsRefused() throws {
+        let path = directory.file("c.sqlite")
+        _ = try Database(path: path, migrations: migrations)
+        #expect(throws: StorageError.self) {
+            _ = try Database(path: path, migrations: [Migration("something-else", "SELECT 1")])
+        }
+    }
+
+    @Test func aThrowingWriteRollsBack() throws {
+        let database = try Database(path: directory.file("d.sqlite"), migrations: migrations)
+        #expect(throws: StorageError.self) {
+            try database.write { connection throws(StorageError) in
+                try connection.run("INSERT INTO things (name) VALUES (?)", ["kept?"])
+                try connection.run("INSERT INTO things (name) VALUES (?)", ["kept?"])
+            }
+        }
+        let count = try database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
+        #expect(count == .integer(0))
+        #expect(try database.integrityCheck() == "ok")
+    }
+
+    @Test func constraintViolationsHaveTheirOwnCode() throws {
+        let database = try Database(path: directory.file("e.sqlite"), migrations: migrations)
+        do {
+            try database.write { connection throws(StorageError) in
+                try connection.run("INSERT INTO things (name) VALUES (?)", ["x"])
+                try connection.run("INSERT INTO things (name) VALUES (?)", ["x"])
+            }
+            Issue.record("a duplicate was inserted")
+        } catch {
+            #expect(error.code == .constraint)
+            #expect(!error.message.contains("'x'"))
+        }
+    }
+
+    @Test func readersSeeOnlyCommittedData() throws {
+        let database = try Database(path: directory.file("f.sqlite"), migrations: migrations)
+        try database.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (name) VALUES (?)", ["one"])
+            let seen = try database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
+            #expect(seen == .integer(0))
+        }
+        let seen = try database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
+        #expect(seen == .integer(1))
+    }
+
+    @Test func valuesRoundTrip() throws {
+        let database = try Database(
+            path: directory.file("g.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")])
+        let row = try database.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [Int64.max, 2.5, "é\u{0}x", SQLValue.blob([0, 1, 255]), String?.none])
+            return try connection.query("SELECT * FROM t")[0]
+        }
+        #expect(row.int("i") == Int.max)
+        #expect(row.double("r") == 2.5)
+        #expect(row.string("s") == "é")
+        #expect(row["b"] == .blob([0, 1, 255]))
+        #expect(row["n"] == .null)
+    }
+}
