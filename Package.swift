@@ -27,13 +27,13 @@ let package = Package(
         .target(name: "Video", swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage"], swiftSettings: strict),
-        .executableTarget(name: "cameraroll", dependencies: ["PhotoLibrary"], swiftSettings: strict),
+        .executableTarget(name: "cameraroll", dependencies: ["PhotoLibrary", "Imaging", "Video", "Storage"], swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )

@@ -95,3 +95,13 @@ int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality)
         "strip", TRUE,
         NULL);
 }
+
+static void cr_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
+// libvips and the libraries under it (libtiff, lcms) print warnings about the files they read
+// straight to stderr; for untrusted uploads that is noise. Errors still come back as statuses.
+void cr_vips_silence_warnings(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, cr_discard_log, NULL);
+}

@@ -2,6 +2,10 @@ extension Imaging {
     /// Reads what an image is from its header: format, displayed size, orientation and the
     /// metadata a library lists. Pixels are not decoded.
     public func probe(_ path: String) throws(ImagingError) -> ImageInfo {
+        try decoding(path) { () throws(ImagingError) -> ImageInfo in try probeUnchecked(path) }
+    }
+
+    private func probeUnchecked(_ path: String) throws(ImagingError) -> ImageInfo {
         let (format, image) = try open(path)
         var orientation = image.int("orientation") ?? 1
         if !(1...8).contains(orientation) { orientation = 1 }

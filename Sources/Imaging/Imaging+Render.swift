@@ -6,6 +6,10 @@ extension Imaging {
     /// smallest size the largest output allows (shrink-on-load), turned upright, and every
     /// output is cut and resized from that. Outputs come back in the order of `requests`.
     public func render(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
+        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests) }
+    }
+
+    private func renderUnchecked(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
         guard !requests.isEmpty else { return [] }
         let (format, header) = try open(path)
         let upright = uprightSize(of: header)

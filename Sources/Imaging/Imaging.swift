@@ -43,6 +43,27 @@ public struct Imaging: Sendable {
         return (format, image)
     }
 
+    /// Whether the file's own structure shows it stops before its image data ends. A decoder
+    /// may or may not notice (libjpeg reports a missing end only as a warning, and only when it
+    /// gets there), so an import asks this before trusting a decode.
+    public func isTruncated(_ path: String) throws(ImagingError) -> Bool {
+        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return false }
+        return Truncation.isTruncated(path, format)
+    }
+
+    /// Runs decoding work on a file; a decoder's refusal is reported as truncation when the
+    /// file's own structure shows it ends early.
+    func decoding<T>(_ path: String, _ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        do {
+            return try body()
+        } catch {
+            guard error.code == .corrupt, let header = try? Self.readHeader(path), let format = ImageFormat.sniff(header),
+                Truncation.isTruncated(path, format)
+            else { throw error }
+            throw ImagingError(.truncated, "The image file ends before its data does.")
+        }
+    }
+
     private func checkLimit(_ image: VipsImage) throws(ImagingError) {
         let pixels = image.width * image.height
         guard image.width > 0, image.height > 0 else {

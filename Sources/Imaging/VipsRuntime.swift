@@ -13,6 +13,7 @@ enum VipsRuntime {
             return .failure(VipsFailure.current(during: "start libvips"))
         }
         vips_block_untrusted_set(1)
+        cr_vips_silence_warnings()
         vips_cache_set_max(0)
         return .success(String(cString: vips_version_string()))
     }()
@@ -30,7 +31,7 @@ enum VipsRuntime {
         try ensureStarted()
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         guard cr_vips_load(format.loader, path, Int32(shrink), 1, &out) == 0, let out else {
-            throw VipsFailure.current(during: "open", path: path)
+            throw VipsFailure.current(during: "open")
         }
         return VipsImage(out)
     }

@@ -1,4 +1,5 @@
 import Foundation
+internal import CSQLite
 
 /// The library database: SQLite in WAL mode with full sync, foreign keys and a busy timeout.
 ///
@@ -102,4 +103,9 @@ private final class Exclusive: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(connection)
     }
+}
+
+extension Database {
+    /// The SQLite library's version.
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }

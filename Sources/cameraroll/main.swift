@@ -1,1 +1,3 @@
-print("cameraroll")
+import Foundation
+
+exit(await CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,32 @@
+/// One photo or video in the library: its original's identity and what was learnt from it.
+public struct Asset: Sendable, Equatable, Codable, Identifiable {
+    public var id: String
+    public var mediaType: MediaType
+    /// SHA-256 of the original's bytes, which never change.
+    public var blobHash: String
+    public var byteSize: Int
+    /// The container or image format found in the bytes (jpeg, heif, mp4, matroska, ...).
+    public var format: String
+    public var mimeType: String
+    public var originalFilename: String?
+    /// Displayed size: after EXIF orientation (images) or rotation (videos).
+    public var width: Int
+    public var height: Int
+    /// Seconds, for movies.
+    public var duration: Double?
+    public var orientation: Int
+    public var captureDate: String?
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var hasGPS: Bool
+    public var source: AssetSource
+    /// A camera capture nobody has saved to the Camera Roll yet.
+    public var isUnsaved: Bool
+    public var importDate: String
+    public var isFavorite: Bool
+    public var trashedDate: String?
+    public var inCameraRoll: Bool
+    public var edit: Edit?
+    /// Whether browsers play the original as it is (movies).
+    public var isBrowserPlayable: Bool?
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A page request: which source, which media types, how many, and from where.
+public struct AssetQuery: Sendable, Equatable {
+    public var source: LibrarySource
+    public var mediaTypes: Set<MediaType>
+    public var limit: Int
+    /// The `nextCursor` of the previous page; nil for the first.
+    public var cursor: String?
+
+    public static let maxLimit = 500
+
+    public init(
+        source: LibrarySource = .photoLibrary, mediaTypes: Set<MediaType> = Set(MediaType.allCases), limit: Int = 100,
+        cursor: String? = nil
+    ) {
+        self.source = source
+        self.mediaTypes = mediaTypes
+        self.limit = limit
+        self.cursor = cursor
+    }
+}
+
+/// One page of assets, newest capture first.
+public struct AssetPage: Sendable, Equatable {
+    public var assets: [Asset]
+    /// Pass it back to get the next page; nil on the last page.
+    public var nextCursor: String?
+}
+
+/// A position in the listing order (sort date, then id, both descending), opaque to clients.
+struct Cursor: Equatable {
+    var sortDate: String
+    var id: String
+
+    var encoded: String {
+        Data("\(sortDate)|\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init(sortDate: String, id: String) {
+        self.sortDate = sortDate
+        self.id = id
+    }
+
+    init?(_ text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard text.count <= 200, let data = Data(base64Encoded: base64),
+            let decoded = String(data: data, encoding: .utf8)
+        else { return nil }
+        let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        self.init(sortDate: String(parts[0]), id: String(parts[1]))
+    }
+}

@@ -1,0 +1,26 @@
+public import Foundation
+
+/// Where a library lives on disk: one folder holding the database, the originals, the
+/// derivative cache and a temp folder on the same file system.
+public struct DataFolder: Sendable {
+    public let root: String
+
+    public init(_ root: String) {
+        self.root = (root as NSString).standardizingPath
+    }
+
+    /// `$XDG_DATA_HOME/cameraroll`, else `~/.local/share/cameraroll`.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> DataFolder {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return DataFolder("\(xdg)/cameraroll")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return DataFolder("\(home)/.local/share/cameraroll")
+    }
+
+    public var database: String { "\(root)/library.sqlite" }
+    public var blobs: String { "\(root)/blobs" }
+    /// Thumbnails, display sizes, renditions: safe to delete, remade on demand.
+    public var derived: String { "\(root)/derived" }
+    public var temporary: String { "\(root)/tmp" }
+}

@@ -1,0 +1,9 @@
+public import Imaging
+
+/// A file made from an original, ready to serve.
+public struct Derivative: Sendable, Equatable {
+    public var path: String
+    public var mimeType: String
+    /// The pixel size, for images.
+    public var size: PixelSize?
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// Files made from originals (thumbnails, display sizes, posters, renditions), kept under
+/// `derived/aa/<hash>/<key>`. Anything here can be deleted at any time and is made again on
+/// demand, so writes are atomic (temp + rename) but not fsynced.
+final class DerivativeCache: Sendable {
+    let root: String
+    let limit: Int
+    /// Bytes stored, counted from a scan at start and kept up to date as files come and go.
+    private let usage: Mutex<Int?> = Mutex(nil)
+
+    init(root: String, limit: Int) {
+        self.root = root
+        self.limit = limit
+    }
+
+    func folder(for hash: String) -> String {
+        "\(root)/\(hash.prefix(2))/\(hash)"
+    }
+
+    func path(for hash: String, key: String) -> String {
+        "\(folder(for: hash))/\(key)"
+    }
+
+    /// The cached file, if present; its time is refreshed so trimming keeps what is used.
+    func lookup(_ hash: String, _ key: String) -> String? {
+        let path = path(for: hash, key: key)
+        guard access(path, R_OK) == 0 else { return nil }
+        utimes(path, nil)
+        return path
+    }
+
+    /// Stores bytes under a key and returns the file's path.
+    @discardableResult
+    func store(_ hash: String, _ key: String, _ bytes: [UInt8]) throws(LibraryError) -> String {
+        let destination = path(for: hash, key: key)
+        let temporary = "\(destination).\(UUID().uuidString.lowercased()).part"
+        do {
+            try FileManager.default.createDirectory(atPath: folder(for: hash), withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
+        } catch {
+            unlink(temporary)
+            throw error as? LibraryError ?? LibraryError(errno == ENOSPC ? .noSpace : .io, "A derivative could not be stored.")
+        }
+        add(bytes.count)
+        return destination
+    }
+
+    /// Moves a finished file (a video rendition) into the cache.
+    func adopt(_ hash: String, _ key: String, from path: String) throws(LibraryError) -> String {
+        let destination = self.path(for: hash, key: key)
+        do {
+            try FileManager.default.createDirectory(atPath: folder(for: hash), withIntermediateDirectories: true)
+        } catch {
+            throw LibraryError(.io, "The derivative folder could not be created.")
+        }
+        guard rename(path, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
+        add(Self.size(of: destination))
+        return destination
+    }
+
+    func removeAll(for hash: String) {
+        let folder = folder(for: hash)
+        let bytes = Self.sizeOfTree(folder)
+        try? FileManager.default.removeItem(atPath: folder)
+        usage.withLock { if let total = $0 { $0 = max(0, total - bytes) } }
+    }
+
+    /// Every original hash that has derivatives.
+    func hashes() -> [String] {
+        let manager = FileManager.default
+        let prefixes = (try? manager.contentsOfDirectory(atPath: root)) ?? []
+        return prefixes.flatMap { prefix in (try? manager.contentsOfDirectory(atPath: "\(root)/\(prefix)")) ?? [] }
+    }
+
+    private func add(_ bytes: Int) {
+        let total = usage.withLock { usage -> Int in
+            let total = (usage ?? Self.sizeOfTree(root)) + bytes
+            usage = total
+            return total
+        }
+        if total > limit { trim() }
+    }
+
+    /// Deletes the least recently used files until the cache is at 90% of its limit.
+    private func trim() {
+        let manager = FileManager.default
+        guard let enumerator = manager.enumerator(atPath: root) else { return }
+        var files: [(path: String, date: Date, size: Int)] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard let attributes = enumerator.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            files.append(("\(root)/\(relative)", attributes[.modificationDate] as? Date ?? .distantPast, attributes[.size] as? Int ?? 0))
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        for file in files.sorted(by: { $0.date < $1.date }) where total > limit * 9 / 10 {
+            if unlink(file.path) == 0 { total -= file.size }
+        }
+        usage.withLock { $0 = total }
+    }
+
+    private static func size(of path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    private static func sizeOfTree(_ path: String) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return 0 }
+        var total = 0
+        while enumerator.nextObject() != nil {
+            if let attributes = enumerator.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular {
+                total += attributes[.size] as? Int ?? 0
+            }
+        }
+        return total
+    }
+}

@@ -1,0 +1,50 @@
+import Storage
+
+/// An album and how many assets it shows.
+public struct Album: Sendable, Equatable, Codable {
+    public var id: String
+    public var title: String
+    public var count: Int
+}
+
+extension Library {
+    /// The built-in Camera Roll's id: the book's `savedPhotosAlbum`.
+    public static let cameraRollID = "cameraRoll"
+
+    /// Saves an asset to the Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`); an unsaved
+    /// capture becomes part of the library.
+    public func saveToCameraRoll(_ id: String) throws(LibraryError) -> Asset {
+        _ = try asset(id)
+        try storage { () throws(StorageError) in
+            try database.write { connection throws(StorageError) in
+                try Self.addToCameraRoll(id, connection: connection, at: Self.timestamp())
+            }
+        }
+        return try asset(id)
+    }
+
+    public func removeFromCameraRoll(_ id: String) throws(LibraryError) {
+        _ = try asset(id)
+        try storage { () throws(StorageError) in
+            try database.write { connection throws(StorageError) in
+                try connection.run("DELETE FROM album_assets WHERE album_id = 'cameraRoll' AND asset_id = ?", [id])
+            }
+        }
+    }
+
+    /// Every album with the number of assets it shows (trashed ones left out).
+    public func albums() throws(LibraryError) -> [Album] {
+        try storage { () throws(StorageError) in
+            try database.read { connection throws(StorageError) in
+                try connection.query(
+                    """
+                    SELECT al.id, al.title, count(a.id) AS count FROM albums al
+                    LEFT JOIN album_assets m ON m.album_id = al.id
+                    LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL
+                    GROUP BY al.id ORDER BY al.builtin DESC, al.title
+                    """
+                ).map { Album(id: $0.string("id") ?? "", title: $0.string("title") ?? "", count: $0.int("count") ?? 0) }
+            }
+        }
+    }
+}

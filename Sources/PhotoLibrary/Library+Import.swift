@@ -1,0 +1,261 @@
+import Foundation
+import Imaging
+import Storage
+import Video
+
+extension Library {
+    /// Imports a file by copying it into the library. The same bytes imported twice give the
+    /// same asset. The answer comes only once the original is durably stored and committed.
+    public func importFile(
+        at path: String, originalFilename: String? = nil, source: AssetSource = .import_, saveToCameraRoll: Bool = false
+    ) async throws(LibraryError) -> ImportResult {
+        let limit = options.maxFileBytes
+        let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
+            do throws(StorageError) {
+                return try blobs.stage(copying: path, maxBytes: limit)
+            } catch {
+                throw error.code == .notFound
+                    ? LibraryError(.notFound, "The file does not exist.") : LibraryError(error)
+            }
+        }
+        let name = originalFilename ?? (path as NSString).lastPathComponent
+        return try await ingest(staged, originalFilename: name, source: source, saveToCameraRoll: saveToCameraRoll)
+    }
+
+    /// Imports a file that was streamed into the library's temp folder (an upload). The file is
+    /// moved, not copied, and is gone afterwards whatever the outcome.
+    public func importUpload(
+        temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
+    ) async throws(LibraryError) -> ImportResult {
+        precondition(path.hasPrefix(folder.temporary + "/"), "uploads must be staged in the library's temp folder")
+        let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
+            do throws(StorageError) {
+                return try blobs.stage(adopting: path)
+            } catch {
+                unlink(path)
+                throw LibraryError(error)
+            }
+        }
+        return try await ingest(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+    }
+
+    /// A file in the temp folder for an upload to be streamed into.
+    public func makeUploadFile() throws(LibraryError) -> (path: String, fd: Int32) {
+        try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".upload") }
+    }
+
+    private func ingest(
+        _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+    ) async throws(LibraryError) -> ImportResult {
+        reach(.afterStaging)
+        var committed = false
+        defer { if !committed { blobs.discard(staged) } }
+        guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
+        if let existing = try rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll) {
+            return ImportResult(asset: existing, isDuplicate: true)
+        }
+
+        let analysis = try await analyse(staged.path)
+        let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let now = Self.timestamp()
+        let draft = AssetDraft(
+            id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.map(Self.cleanFilename),
+            source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
+
+        let inserted: Bool = try storage { () throws(StorageError) -> Bool in
+            try blobLock.withLock { _ throws(StorageError) -> Bool in
+                try blobs.commit(staged)
+                committed = true
+                reach(.afterBlobCommit)
+                return try database.write { connection throws(StorageError) -> Bool in
+                    guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
+                        return false
+                    }
+                    try draft.insert(into: connection)
+                    if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+                    return true
+                }
+            }
+        }
+        guard inserted else {
+            // Another import of the same bytes committed first.
+            let existing = try rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll)
+            guard let existing else { throw LibraryError(.database, "The asset vanished while it was imported.") }
+            return ImportResult(asset: existing, isDuplicate: true)
+        }
+        reach(.afterDatabaseCommit)
+        for (key, bytes) in analysis.derivatives {
+            _ = try? derived.store(staged.hash, key, bytes)
+        }
+        return ImportResult(asset: try asset(id), isDuplicate: false)
+    }
+
+    /// The asset already holding these bytes, brought back into view by this import: out of
+    /// the trash, and into the library or the Camera Roll as the new import asks.
+    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool) throws(LibraryError) -> Asset? {
+        let id: String? = try storage { () throws(StorageError) -> String? in
+            try database.write { connection throws(StorageError) -> String? in
+                guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.string("id") else {
+                    return nil
+                }
+                try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
+                if source != .camera { try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id]) }
+                if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: Self.timestamp()) }
+                return id
+            }
+        }
+        return try id.map { id throws(LibraryError) in try asset(id) }
+    }
+
+    /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
+    /// whose making proves the file decodes to its end.
+    private func analyse(_ path: String) async throws(LibraryError) -> Analysis {
+        let header: [UInt8]
+        do {
+            header = Array(try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64) ?? Data())
+        } catch {
+            throw LibraryError(.io, "The staged file cannot be read.")
+        }
+        if ImageFormat.sniff(header) != nil {
+            return try await analyseImage(path)
+        }
+        if let container = ContainerFormat.sniff(header) {
+            return try await analyseMovie(path, container: container)
+        }
+        throw LibraryError(.unsupportedType, "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
+    }
+
+    private func analyseImage(_ path: String) async throws(LibraryError) -> Analysis {
+        try await work.run { [imaging] () throws(LibraryError) -> Analysis in
+            do throws(ImagingError) {
+                // libjpeg reports a missing end only as a warning: decide from the structure.
+                guard try !imaging.isTruncated(path) else {
+                    throw ImagingError(.truncated, "The image file ends before its data does.")
+                }
+                let info = try imaging.probe(path)
+                let rendered = try imaging.render(path, Self.thumbnailRequests)
+                return Analysis(
+                    mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
+                    width: info.width, height: info.height, duration: nil, orientation: info.orientation,
+                    captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
+                    hasGPS: info.hasGPS, browserPlayable: nil,
+                    derivatives: zip(DerivativeKey.thumbnailSizes, rendered).map { (DerivativeKey.thumbnail($0), $1.data) })
+            } catch {
+                throw LibraryError(error)
+            }
+        }
+    }
+
+    private func analyseMovie(_ path: String, container: ContainerFormat) async throws(LibraryError) -> Analysis {
+        let info: VideoInfo
+        do throws(VideoError) {
+            info = try await options.video.probe(path, format: container)
+        } catch {
+            throw LibraryError(error)
+        }
+        let poster = try await makePoster(path, container: container)
+        defer { unlink(poster) }
+        let posterBytes = try Self.read(poster)
+        let thumbnails = try await work.run { [imaging] () throws(LibraryError) -> [RenderedImage] in
+            do throws(ImagingError) {
+                return try imaging.render(poster, Self.thumbnailRequests)
+            } catch {
+                throw LibraryError(error)
+            }
+        }
+        return Analysis(
+            mediaType: .movie, format: container.rawValue, mimeType: container.mimeType,
+            width: info.width, height: info.height, duration: info.duration, orientation: 1,
+            captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false,
+            browserPlayable: info.isBrowserPlayable,
+            derivatives: [(DerivativeKey.poster, posterBytes)]
+                + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
+    }
+
+    /// An upright first frame of the movie, in the temp folder.
+    func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
+        let (poster, fd) = try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".jpg") }
+        close(fd)
+        do throws(VideoError) {
+            try await options.video.poster(path, format: container, to: poster)
+        } catch {
+            unlink(poster)
+            throw LibraryError(error)
+        }
+        return poster
+    }
+
+    static let thumbnailRequests = DerivativeKey.thumbnailSizes.map { size in
+        RenderRequest(box: PixelSize(width: size, height: size), encoding: .webp(quality: 80))
+    }
+
+    static func addToCameraRoll(_ id: String, connection: Connection, at date: String) throws(StorageError) {
+        try connection.run(
+            "INSERT OR IGNORE INTO album_assets (album_id, asset_id, added_at) VALUES ('cameraRoll', ?, ?)", [id, date])
+        try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id])
+    }
+
+    static func read(_ path: String) throws(LibraryError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LibraryError(.io, "A working file cannot be read.")
+        }
+        return Array(data)
+    }
+
+    /// File names are untrusted text: no folders, no control characters, a sane length.
+    static func cleanFilename(_ name: String) -> String {
+        let base = (name as NSString).lastPathComponent
+        let scalars = base.unicodeScalars.filter { $0.properties.generalCategory != .control && $0 != "/" }
+        return String(String(String.UnicodeScalarView(scalars)).prefix(255))
+    }
+
+    /// Dies on the spot if a crash test asked for this step: no cleanup, as in a real crash.
+    private func reach(_ step: ImportStep) {
+        if options.crashPoint == step { _exit(70) }
+    }
+}
+
+/// What analysing a file found.
+struct Analysis: Sendable {
+    var mediaType: MediaType
+    var format: String
+    var mimeType: String
+    var width: Int
+    var height: Int
+    var duration: Double?
+    var orientation: Int
+    var captureDate: String?
+    var cameraMake: String?
+    var cameraModel: String?
+    var hasGPS: Bool
+    var browserPlayable: Bool?
+    var derivatives: [(String, [UInt8])]
+}
+
+/// A new asset's row, ready to insert.
+struct AssetDraft {
+    var id: String
+    var staged: BlobStore.Staged
+    var analysis: Analysis
+    var originalFilename: String?
+    var source: AssetSource
+    var unsaved: Bool
+    var importedAt: String
+
+    func insert(into connection: Connection) throws(StorageError) {
+        let sortDate = analysis.captureDate.map { String($0.prefix(19)) } ?? String(importedAt.prefix(19))
+        try connection.run(
+            """
+            INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
+                duration, orientation, capture_date, sort_date, camera_make, camera_model, has_gps, browser_playable,
+                source, unsaved, imported_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format, analysis.mimeType,
+                originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
+                analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
+                analysis.browserPlayable, source.rawValue, unsaved, importedAt,
+            ])
+    }
+}

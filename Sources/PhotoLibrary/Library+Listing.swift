@@ -1,0 +1,74 @@
+import Storage
+
+extension Library {
+    /// One asset by id, whatever its state (trashed and unsaved ones too).
+    public func asset(_ id: String) throws(LibraryError) -> Asset {
+        let row = try storage { () throws(StorageError) in
+            try database.read { connection throws(StorageError) in
+                try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first
+            }
+        }
+        guard let row, let asset = Asset(row: row) else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        return asset
+    }
+
+    /// A page of a source's assets, newest capture first. Trashed assets and unsaved captures
+    /// are in no source.
+    public func assets(_ query: AssetQuery) throws(LibraryError) -> AssetPage {
+        guard (1...AssetQuery.maxLimit).contains(query.limit) else {
+            throw LibraryError(.invalidRequest, "limit: must be between 1 and \(AssetQuery.maxLimit).")
+        }
+        guard !query.mediaTypes.isEmpty else {
+            throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
+        }
+        var cursor: Cursor?
+        if let text = query.cursor {
+            guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
+            cursor = decoded
+        }
+        var (conditions, arguments) = Self.filter(query.source, query.mediaTypes)
+        if let cursor {
+            conditions.append("(a.sort_date < ? OR (a.sort_date = ? AND a.id < ?))")
+            arguments += [cursor.sortDate, cursor.sortDate, cursor.id]
+        }
+        let sql = """
+            SELECT \(Asset.columns) FROM assets a WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY a.sort_date DESC, a.id DESC LIMIT ?
+            """
+        arguments.append(query.limit + 1)
+        let rows = try storage { [arguments] () throws(StorageError) in
+            try database.read { connection throws(StorageError) in try connection.query(sql, arguments) }
+        }
+        let more = rows.count > query.limit
+        let pageRows = rows.prefix(query.limit)
+        let next = more ? pageRows.last.flatMap { row in
+            row.string("sort_date").map { Cursor(sortDate: $0, id: row.string("id") ?? "").encoded }
+        } : nil
+        return AssetPage(assets: pageRows.compactMap(Asset.init(row:)), nextCursor: next)
+    }
+
+    /// How many assets a source holds, of the given media types.
+    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) throws(LibraryError) -> Int {
+        let (conditions, arguments) = Self.filter(source, mediaTypes)
+        let value = try storage { () throws(StorageError) in
+            try database.read { connection throws(StorageError) in
+                try connection.scalar("SELECT count(*) FROM assets a WHERE \(conditions.joined(separator: " AND "))", arguments)
+            }
+        }
+        guard case .integer(let count) = value else { return 0 }
+        return Int(count)
+    }
+
+    /// The conditions that make up a source, as SQL over `assets a`.
+    private static func filter(_ source: LibrarySource, _ mediaTypes: Set<MediaType>) -> ([String], [any SQLBindable]) {
+        var conditions = ["a.trashed_at IS NULL"]
+        switch source {
+        case .photoLibrary: conditions.append("a.unsaved = 0")
+        case .savedPhotosAlbum:
+            conditions.append("a.id IN (SELECT asset_id FROM album_assets WHERE album_id = 'cameraRoll')")
+        }
+        let types = MediaType.allCases.filter(mediaTypes.contains)
+        conditions.append("a.media_type IN (\(types.map { _ in "?" }.joined(separator: ", ")))")
+        return (conditions, types.map(\.rawValue))
+    }
+}

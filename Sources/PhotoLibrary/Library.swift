@@ -1,0 +1,109 @@
+public import Foundation
+import Imaging
+import Storage
+import Synchronization
+public import Video
+
+/// The photo library: originals stored untouched, their metadata in SQLite, derivatives made
+/// from them on demand. One value serves the whole program; it is safe to share.
+public final class Library: Sendable {
+    public struct Options: Sendable {
+        /// The most pixels an image may have.
+        public var maxPixels = Imaging.defaultMaxPixels
+        /// The largest original accepted, in bytes.
+        public var maxFileBytes = 4 << 30
+        /// The derivative cache is trimmed, oldest first, past this many bytes.
+        public var derivedCacheBytes = 2 << 30
+        /// Image decodes running at once; libvips threads inside each one too.
+        public var imageWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        public var video = VideoTools()
+        /// Unsaved camera captures are deleted after this long.
+        public var unsavedRetention: TimeInterval = 7 * 24 * 3600
+        /// A named point in the import path where the process dies at once, for crash tests.
+        public var crashPoint: ImportStep?
+
+        public init() {}
+    }
+
+    /// Points in an import, in order, where a crash test may stop the process.
+    public enum ImportStep: String, Sendable, CaseIterable {
+        case afterStaging = "after-staging"
+        case afterBlobCommit = "after-blob-commit"
+        case afterDatabaseCommit = "after-database-commit"
+    }
+
+    public let folder: DataFolder
+    public let options: Options
+    let database: Database
+    let blobs: BlobStore
+    let imaging: Imaging
+    let derived: DerivativeCache
+    let work: WorkQueue
+    let jobs = VideoJobs()
+    /// Held from a blob's commit to its row's insert, and from a row's delete to its blob's
+    /// unlink, so that a delete never removes a blob an import is about to point at.
+    let blobLock = Mutex(())
+
+    /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
+    /// what a crash left in the temp folder.
+    public init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
+        self.folder = folder
+        self.options = options
+        do {
+            blobs = try BlobStore(root: folder.blobs, temporaryDirectory: folder.temporary)
+            database = try Database(path: folder.database, migrations: Schema.migrations)
+            imaging = try Imaging(maxPixels: options.maxPixels)
+        } catch let error as StorageError {
+            throw LibraryError(error)
+        } catch let error as ImagingError {
+            throw LibraryError(error)
+        } catch {
+            throw LibraryError(.io, "The library cannot be opened.")
+        }
+        derived = DerivativeCache(root: folder.derived, limit: options.derivedCacheBytes)
+        work = WorkQueue(label: "cameraroll.imaging", width: options.imageWorkers)
+        // Temp files older than an hour belong to no running import (another process may be
+        // importing into the same folder right now, so fresher ones are left alone).
+        blobs.clearTemporaryFiles(olderThan: 3600)
+    }
+
+    /// The original's bytes on disk, unchanged since import.
+    public func originalPath(of asset: Asset) -> String {
+        blobs.path(for: asset.blobHash)
+    }
+
+    /// SQLite's integrity check and, for every asset, that its blob is there.
+    public func verify() throws(LibraryError) -> [String] {
+        var problems: [String] = []
+        let integrity = try storage { () throws(StorageError) in try database.integrityCheck() }
+        if integrity != "ok" { problems.append("database: \(integrity)") }
+        let hashes = try storage { () throws(StorageError) in
+            try database.read { connection throws(StorageError) in
+                try connection.query("SELECT id, blob_hash FROM assets").map { ($0.string("id") ?? "", $0.string("blob_hash") ?? "") }
+            }
+        }
+        for (id, hash) in hashes where !blobs.contains(hash) {
+            problems.append("asset \(id): original missing")
+        }
+        return problems
+    }
+
+    /// Writes the database's log into its file; call before the process stops.
+    public func flush() throws(LibraryError) {
+        try storage { () throws(StorageError) in try database.checkpoint() }
+    }
+
+    /// Runs storage work, turning its errors into library errors.
+    @discardableResult
+    func storage<T>(_ body: () throws(StorageError) -> T) throws(LibraryError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw LibraryError(error)
+        }
+    }
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

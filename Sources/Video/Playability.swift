@@ -1,0 +1,24 @@
+/// Which originals every current browser plays without help.
+///
+/// Deliberately narrow: a wrong "yes" leaves a user staring at a black player, a wrong "no" only
+/// costs one transcode.
+enum Playability {
+    /// - Parameter audioCodecs: every audio stream's codec, "unknown" for those ffmpeg cannot name:
+    ///   a track the browser cannot decode can stall the whole player.
+    static func isBrowserPlayable(
+        container: ContainerFormat, videoCodec: String, pixelFormat: String?, audioCodecs: [String]
+    ) -> Bool {
+        // Full-range yuvj420p is what phone cameras write; browsers play it like yuv420p.
+        // Anything else (10-bit, 4:2:2, 4:4:4) fails in at least one major browser.
+        guard let pixelFormat, ["yuv420p", "yuvj420p"].contains(pixelFormat) else { return false }
+        switch container {
+        case .mp4:
+            return videoCodec == "h264" && audioCodecs.allSatisfy { ["aac", "mp3"].contains($0) }
+        case .matroska:
+            return ["vp8", "vp9"].contains(videoCodec)
+                && audioCodecs.allSatisfy { ["opus", "vorbis"].contains($0) }
+        case .avi:
+            return false
+        }
+    }
+}

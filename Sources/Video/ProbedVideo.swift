@@ -1,0 +1,84 @@
+import Foundation
+
+/// A probe's result together with the stream choices that later ffmpeg runs must repeat.
+struct ProbedVideo: Sendable {
+    var info: VideoInfo
+    var videoStreamIndex: Int
+    var audioStreamIndex: Int?
+
+    /// Reads the probe, or nil when it holds no usable video stream. `duration` comes from
+    /// `declaredDuration` or, when that is not believable, from the packets.
+    init?(_ output: ProbeOutput, container: ContainerFormat, duration: Double) {
+        guard let video = output.videoStream, let width = video.width, let height = video.height,
+            width > 0, height > 0, let codec = video.codecName, duration > 0
+        else { return nil }
+        let audio = output.audioStream
+        let audioCodecs = (output.streams ?? []).filter { $0.codecType == "audio" }
+            .map { $0.codecName ?? "unknown" }
+        let rotation = Self.clockwiseRotation(video)
+        let turnsSideways = rotation == 90 || rotation == 270
+        info = VideoInfo(
+            container: container, videoCodec: codec, audioCodec: audio?.codecName,
+            hasAudio: audio != nil, duration: duration,
+            width: turnsSideways ? height : width, height: turnsSideways ? width : height,
+            rotation: rotation, pixelFormat: video.pixFmt,
+            creationDate: Self.creationDate(
+                output.format?.tags?["creation_time"] ?? video.tags?["creation_time"]),
+            isBrowserPlayable: Playability.isBrowserPlayable(
+                container: container, videoCodec: codec, pixelFormat: video.pixFmt, audioCodecs: audioCodecs))
+        videoStreamIndex = video.index
+        audioStreamIndex = audio?.index
+    }
+
+    /// The duration the container declares, when it is believable.
+    ///
+    /// Browser MediaRecorder WebM declares none, and fragmented MP4 can declare absurd ones
+    /// (143165 s for a one-second clip); those are measured from the packets instead.
+    static func declaredDuration(_ output: ProbeOutput) -> Double? {
+        let declared = output.format?.duration.flatMap(Double.init)
+            ?? output.videoStream?.duration.flatMap(Double.init)
+        guard let declared, declared.isFinite, declared > 0, declared <= maximumDuration else { return nil }
+        if let size = output.format?.size.flatMap(Double.init), size > 0,
+            declared > size / minimumBytesPerSecond
+        {
+            return nil
+        }
+        return declared
+    }
+
+    /// No camera roll holds a day-long recording; a longer claim is a broken header.
+    static let maximumDuration: Double = 24 * 60 * 60
+    /// A tenth of 1 kbit/s, already ten times below the leanest real video: a file whose declared
+    /// duration implies less than this per second declares a wrong duration.
+    static let minimumBytesPerSecond: Double = 12.5
+
+    /// ffprobe gives the display matrix in counter-clockwise degrees (-90 means "turn 90°
+    /// clockwise to display"); the legacy `rotate` tag is already clockwise.
+    static func clockwiseRotation(_ stream: ProbeOutput.Stream) -> Int {
+        let degrees: Double
+        if let counterClockwise = stream.sideDataList?.lazy.compactMap(\.rotation).first {
+            degrees = -counterClockwise
+        } else if let tag = stream.tags?["rotate"].flatMap(Double.init) {
+            degrees = tag
+        } else {
+            return 0
+        }
+        guard degrees.isFinite else { return 0 }
+        let quarterTurns = Int((degrees / 90).rounded()) % 4
+        return (quarterTurns + 4) % 4 * 90
+    }
+
+    /// Normalises ffmpeg's `2023-03-16T15:26:24.000000Z` to whole seconds. Dates before 1971 are
+    /// the zero of some clock (MP4's 1904, Unix's 1970) written by devices that did not know the
+    /// time, so they are dropped rather than shown.
+    static func creationDate(_ tag: String?) -> String? {
+        guard let tag else { return nil }
+        let precise = ISO8601DateFormatter()
+        precise.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        guard let date = precise.date(from: tag) ?? plain.date(from: tag),
+            date.timeIntervalSince1970 >= 365 * 24 * 60 * 60
+        else { return nil }
+        return plain.string(from: date)
+    }
+}

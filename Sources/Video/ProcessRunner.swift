@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs ffmpeg or ffprobe as a child process with a deadline, and waits without blocking.
+struct ProcessRunner: Sendable {
+    enum Tool: String, Sendable {
+        case ffmpeg, ffprobe
+    }
+
+    /// How a finished process ended and what it said.
+    struct Output: Sendable {
+        var status: Int32
+        /// Killed by a signal it was not sent by us: a crash, which on hostile input means "corrupt".
+        var crashed: Bool
+        var stdout: Data
+        var stdoutOverflowed: Bool
+        /// The last few kilobytes of standard error, for `VideoError.detail`.
+        var stderrTail: String
+
+        var succeeded: Bool { status == 0 && !crashed }
+    }
+
+    var timeout: Duration
+    /// How long a process gets to exit after SIGTERM before it is killed.
+    var killGrace: Duration = .seconds(2)
+
+    /// Runs `executable` and returns once it has exited and both pipes are drained.
+    /// - Parameters:
+    ///   - stdoutLimit: bytes of standard output to keep; the rest is read and dropped.
+    ///   - onLine: sees every line of standard output as it arrives.
+    func run(
+        _ tool: Tool, executable: String, arguments: [String], stdoutLimit: Int = 0,
+        onLine: (@Sendable (String) -> Void)? = nil
+    ) async throws(VideoError) -> Output {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw VideoError(
+                .toolMissing, "\(tool.rawValue) is not installed; `make install-deps` installs it.",
+                detail: executable)
+        }
+        guard !Task.isCancelled else { throw Self.cancelled }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        // A fixed environment: FFREPORT would make ffmpeg write a log file wherever it points,
+        // and colour codes would garble the stderr we keep.
+        process.environment = ["LC_ALL": "C", "AV_LOG_FORCE_NOCOLOR": "1"]
+        process.standardInput = FileHandle.nullDevice
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        let exited = OneShot<(status: Int32, signalled: Bool)>()
+        process.terminationHandler = { process in
+            exited.fulfill((process.terminationStatus, process.terminationReason == .uncaughtSignal))
+        }
+        do {
+            try await Self.launch(process)
+        } catch {
+            throw VideoError(.failed, "\(tool.rawValue) could not be started.", detail: "\(error)")
+        }
+
+        let stdout = PipeDrain(keepHead: stdoutLimit, onLine: onLine).start(stdoutPipe.fileHandleForReading)
+        let stderr = PipeDrain(keepTail: 8 * 1024).start(stderrPipe.fileHandleForReading)
+        let stopper = Stopper(process: process, grace: killGrace)
+        let deadline = Task { [timeout] in
+            try await Task.sleep(for: timeout)
+            stopper.stop(.timedOut)
+        }
+        let end = await withTaskCancellationHandler {
+            await exited.value
+        } onCancel: {
+            stopper.stop(.cancelled)
+        }
+        stopper.markExited()
+        deadline.cancel()
+        let out = await stdout.value
+        let err = await stderr.value
+        let stderrTail = String(decoding: err.tail, as: UTF8.self)
+
+        switch stopper.reason {
+        case .timedOut:
+            throw VideoError(.timeout, "\(tool.rawValue) took too long and was stopped.", detail: stderrTail)
+        case .cancelled:
+            throw Self.cancelled
+        case nil:
+            return Output(
+                status: end.status, crashed: end.signalled, stdout: out.head,
+                stdoutOverflowed: out.headOverflowed, stderrTail: stderrTail)
+        }
+    }
+
+    private static let cancelled = VideoError(.failed, "The job was cancelled.")
+
+    /// A child inherits the signal mask of the thread that starts it, and the threads of the
+    /// cooperative pool block nearly every signal: an ffmpeg started from one ignores SIGTERM.
+    /// So the child is started from a short-lived thread with nothing blocked.
+    private static func launch(_ process: Process) async throws {
+        let launched = OneShot<Result<Void, any Error>>()
+        let thread = Thread {
+            var nothing = sigset_t()
+            sigemptyset(&nothing)
+            pthread_sigmask(SIG_SETMASK, &nothing, nil)
+            launched.fulfill(Result { try process.run() })
+        }
+        thread.name = "video-process-launcher"
+        thread.start()
+        try await launched.value.get()
+    }
+}
+
+/// Stops a running process once: SIGTERM so ffmpeg can let go of its files, then SIGKILL
+/// for one that does not listen.
+private final class Stopper: Sendable {
+    enum Reason: Sendable {
+        case timedOut, cancelled
+    }
+
+    private enum State {
+        case running
+        case stopping(Reason)
+        case exited
+    }
+
+    private let process: Process
+    private let grace: Duration
+    private let state = Mutex(State.running)
+
+    init(process: Process, grace: Duration) {
+        self.process = process
+        self.grace = grace
+    }
+
+    /// Why the process was stopped, or nil when it ended by itself.
+    var reason: Reason? {
+        state.withLock { state in
+            if case .stopping(let reason) = state { return reason }
+            return nil
+        }
+    }
+
+    /// After this, a deadline that fires late no longer turns a finished job into a timeout.
+    func markExited() {
+        state.withLock { state in
+            if case .running = state { state = .exited }
+        }
+    }
+
+    func stop(_ reason: Reason) {
+        let stopping = state.withLock { state in
+            guard case .running = state else { return false }
+            state = .stopping(reason)
+            return true
+        }
+        guard stopping else { return }
+        process.terminate()
+        let pid = process.processIdentifier
+        Task { [process, grace] in
+            try await Task.sleep(for: grace)
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+extension VideoTools {
+    /// Writes the browser-playable rendition: H.264 + AAC (when the source has audio) in MP4,
+    /// upright and without a rotation flag, even-sized, `faststart`.
+    /// - Parameter progress: fractions from 0 to 1, on a background thread; 1 once it is written.
+    public func makePlayable(
+        _ path: String, format: ContainerFormat, to output: String,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws(VideoError) {
+        let video = try await probeDetails(path, format: format)
+        try await render(path, format: format, video: video, range: nil, to: output, progress: progress)
+    }
+
+    /// Writes [start, end) of the video as the same rendition `makePlayable` makes, cut at exact
+    /// frames (the range is re-encoded, not copied from keyframe to keyframe).
+    /// - Throws: `.invalidRequest` unless 0 ≤ start < end ≤ duration.
+    public func trim(
+        _ path: String, format: ContainerFormat, start: Double, end: Double, to output: String,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws(VideoError) {
+        guard start.isFinite, end.isFinite, start >= 0, start < end else {
+            throw VideoError(
+                .invalidRequest, "The trim range must start at zero or later and end after it starts.")
+        }
+        let video = try await probeDetails(path, format: format)
+        guard end <= video.info.duration + Self.trimTolerance else {
+            throw VideoError(.invalidRequest, "The trim range ends after the video does.")
+        }
+        try await render(
+            path, format: format, video: video, range: start...end, to: output, progress: progress)
+    }
+
+    /// Containers round durations to their timescale; a range ending a hair past the probed end
+    /// is the user dragging the handle to the end.
+    static let trimTolerance = 0.05
+
+    private func render(
+        _ path: String, format: ContainerFormat, video: ProbedVideo, range: ClosedRange<Double>?,
+        to output: String, progress: @escaping @Sendable (Double) -> Void
+    ) async throws(VideoError) {
+        let total = range.map { $0.upperBound - $0.lowerBound } ?? video.info.duration
+        let reporter = ProgressReporter(totalSeconds: total, report: progress)
+        let arguments = FFmpegArguments.rendition(
+            path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
+            range: range, output: output)
+        guard try await runFFmpeg(arguments, output: output, onLine: reporter.consume) else {
+            throw VideoError(.corrupt, "No frame of the video could be decoded.")
+        }
+        reporter.finish()
+    }
+}

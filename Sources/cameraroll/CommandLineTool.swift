@@ -1,0 +1,68 @@
+import Foundation
+import PhotoLibrary
+
+/// `cameraroll [--data DIR] COMMAND ...`: picks the command and turns its outcome into an exit
+/// status (0 done, 1 something was refused or failed, 2 the command line was wrong).
+enum CommandLineTool {
+    static func run(_ words: [String]) async -> Int32 {
+        var words = words
+        var dataFolder: String?
+        while let first = words.first, first.hasPrefix("--") {
+            words.removeFirst()
+            if first == "--data", !words.isEmpty {
+                dataFolder = words.removeFirst()
+            } else if first.hasPrefix("--data=") {
+                dataFolder = String(first.dropFirst("--data=".count))
+            } else if first == "--help" {
+                words = ["help"]
+            } else {
+                Terminal.error("cameraroll: unknown option \(first). Try 'cameraroll help'.")
+                return 2
+            }
+        }
+        guard let command = words.first else {
+            Terminal.out(HelpText.overview)
+            return 2
+        }
+        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard())
+        let rest = Array(words.dropFirst())
+        do {
+            switch command {
+            case "import": return try await ImportCommand.run(rest, context)
+            case "list": return try await ListCommand.run(rest, context)
+            case "export": return try await ExportCommand.run(rest, context)
+            case "trash", "restore", "delete", "gc": return try await MaintenanceCommand.run(command, rest, context)
+            case "doctor": return await DoctorCommand.run(rest, context)
+            case "help", "-h":
+                Terminal.out(HelpText.overview)
+                return 0
+            default:
+                Terminal.error("cameraroll: unknown command '\(command)'. Try 'cameraroll help'.")
+                return 2
+            }
+        } catch let error as UsageError {
+            Terminal.error("cameraroll \(command): \(error.message)")
+            return 2
+        } catch let error as LibraryError {
+            Terminal.error("cameraroll \(command): \(error.code): \(error.message)")
+            return 1
+        } catch {
+            Terminal.error("cameraroll \(command): \(error)")
+            return 1
+        }
+    }
+}
+
+/// What every command gets: where the library is, and how to open it.
+struct Context {
+    let folder: DataFolder
+
+    func openLibrary() throws(LibraryError) -> Library {
+        var options = Library.Options()
+        // Crash tests set this to stop an import at a named step; see Tests/CommandLineTests.
+        if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
+            options.crashPoint = Library.ImportStep(rawValue: step)
+        }
+        return try Library(folder: folder, options: options)
+    }
+}

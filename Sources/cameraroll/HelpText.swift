@@ -1,0 +1,27 @@
+enum HelpText {
+    static let overview = """
+        CameraRoll: a self-hosted camera and photo library.
+
+        Usage: cameraroll [--data DIR] COMMAND [OPTIONS]
+
+        Commands:
+          import PATH...       Import photos and videos (files or folders, recursively).
+                               --json         print {"imported": [...], "rejected": [...]}
+                               --camera-roll  also save them to the Camera Roll album
+                               Exit status 1 if any file was rejected.
+          list                 List the library, newest capture first.
+                               --source photoLibrary|savedPhotosAlbum  (default photoLibrary)
+                               --media image,movie                     (default both)
+                               --json
+          export ID DEST       Write an original's exact bytes to DEST (a file or folder).
+                               --force        replace DEST if it exists
+          trash ID...          Move assets to the trash.
+          restore ID...        Take assets out of the trash.
+          delete ID...         Delete assets and their originals for good.
+          gc                   Remove originals and derivatives nothing refers to.
+          doctor               Check libvips, libheif, libexif, ffmpeg, SQLite and the data folder.
+          help                 Show this text.
+
+        The data folder defaults to $XDG_DATA_HOME/cameraroll, else ~/.local/share/cameraroll.
+        """
+}

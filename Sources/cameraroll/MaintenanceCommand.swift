@@ -1,0 +1,29 @@
+import Foundation
+import PhotoLibrary
+
+/// `trash ID...`, `restore ID...`, `delete ID...` (for good) and `gc` (collect what nothing uses).
+enum MaintenanceCommand {
+    static func run(_ command: String, _ words: [String], _ context: Context) async throws -> Int32 {
+        let arguments = try Arguments(words, valued: [])
+        try arguments.allowOnly([])
+        let library = try context.openLibrary()
+        if command == "gc" {
+            guard arguments.positional.isEmpty else { throw UsageError("gc takes no arguments.") }
+            let report = try library.collectGarbage()
+            Terminal.out(
+                "Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
+                    + "\(report.expiredCaptures) expired unsaved captures.")
+            return 0
+        }
+        guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }
+        for id in arguments.positional {
+            switch command {
+            case "trash": _ = try library.trash(id)
+            case "restore": _ = try library.restore(id)
+            default: try library.deletePermanently(id)
+            }
+        }
+        try library.flush()
+        return 0
+    }
+}

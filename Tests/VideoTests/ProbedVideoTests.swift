@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import Video
+
+@Suite struct ProbedVideoTests {
+    private func output(_ json: String) throws -> ProbeOutput {
+        try JSONDecoder().decode(ProbeOutput.self, from: Data(json.utf8))
+    }
+
+    private func videoStream(_ extra: String) throws -> ProbeOutput.Stream {
+        let json = #"{"streams": [{"index": 0, "codec_type": "video", "codec_name": "h264"\#(extra)}]}"#
+        return try #require(try output(json).streams?.first)
+    }
+
+    private func displayMatrix(_ degrees: Double) -> String {
+        #", "side_data_list": [{"side_data_type": "Display Matrix", "rotation": \#(degrees)}]"#
+    }
+
+    @Test(arguments: [
+        (-90.0, 90), (90.0, 270), (-180.0, 180), (180.0, 180), (0.0, 0), (270.0, 90), (-270.0, 270),
+        (89.6, 270),
+    ])
+    func displayMatrixIsCounterClockwise(_ matrix: Double, _ clockwise: Int) throws {
+        #expect(ProbedVideo.clockwiseRotation(try videoStream(displayMatrix(matrix))) == clockwise)
+    }
+
+    @Test func legacyRotateTagIsClockwise() throws {
+        #expect(ProbedVideo.clockwiseRotation(try videoStream(#", "tags": {"rotate": "90"}"#)) == 90)
+        #expect(ProbedVideo.clockwiseRotation(try videoStream(#", "tags": {"rotate": "x"}"#)) == 0)
+        #expect(ProbedVideo.clockwiseRotation(try videoStream("")) == 0)
+    }
+
+    @Test func implausibleDurationsAreNotBelieved() throws {
+        func declared(_ duration: String, size: String) throws -> Double? {
+            let json = #"{"format": {"duration": "\#(duration)", "size": "\#(size)"}}"#
+            return ProbedVideo.declaredDuration(try output(json))
+        }
+        #expect(try declared("1.024", size: "101674") == 1.024)
+        #expect(try declared("143165.643233", size: "106093") == nil)
+        #expect(try declared("90000", size: "900000000000") == nil)
+        #expect(try declared("0", size: "1000") == nil)
+        #expect(try declared("-3", size: "1000") == nil)
+        #expect(try declared("N/A", size: "1000") == nil)
+    }
+
+    @Test func streamDurationIsTheFallback() throws {
+        let probe = try output(
+            #"""
+            {"streams": [{"index": 0, "codec_type": "video", "codec_name": "vp8", "duration": "2.5"}],
+             "format": {"size": "50000"}}
+            """#)
+        #expect(ProbedVideo.declaredDuration(probe) == 2.5)
+    }
+
+    @Test func creationDatesAreNormalised() {
+        #expect(ProbedVideo.creationDate("2023-03-16T15:26:24.000000Z") == "2023-03-16T15:26:24Z")
+        #expect(ProbedVideo.creationDate("2019-01-24T08:01:24Z") == "2019-01-24T08:01:24Z")
+        #expect(ProbedVideo.creationDate("1970-01-01T00:00:00.000000Z") == nil)
+        #expect(ProbedVideo.creationDate("1904-01-01T00:00:00Z") == nil)
+        #expect(ProbedVideo.creationDate("yesterday") == nil)
+        #expect(ProbedVideo.creationDate(nil) == nil)
+    }
+
+    @Test func coverArtIsNotTheVideo() throws {
+        let probe = try output(
+            #"""
+            {"streams": [
+              {"index": 0, "codec_type": "video", "codec_name": "mjpeg", "width": 600, "height": 600,
+               "disposition": {"default": 0, "attached_pic": 1}},
+              {"index": 1, "codec_type": "video", "codec_name": "h264", "width": 1920, "height": 1080,
+               "disposition": {"default": 0, "attached_pic": 0}},
+              {"index": 2, "codec_type": "video", "codec_name": "h264", "width": 1280, "height": 720,
+               "disposition": {"default": 1, "attached_pic": 0}},
+              {"index": 3, "codec_type": "audio", "codec_name": "unknown"},
+              {"index": 4, "codec_type": "audio", "codec_name": "aac"}
+            ], "format": {"duration": "3.0", "size": "1000000"}}
+            """#)
+        let video = try #require(ProbedVideo(probe, container: .mp4, duration: 3))
+        #expect(video.videoStreamIndex == 2 && video.info.width == 1280)
+        #expect(video.audioStreamIndex == 4 && video.info.audioCodec == "aac")
+        // The undecodable track still counts against playing the original as is.
+        #expect(!video.info.isBrowserPlayable)
+    }
+
+    @Test func noVideoStreamIsNoVideo() throws {
+        let probe = try output(
+            #"{"streams": [{"index": 0, "codec_type": "subtitle"}], "format": {"duration": "5"}}"#)
+        #expect(ProbedVideo(probe, container: .avi, duration: 5) == nil)
+    }
+}

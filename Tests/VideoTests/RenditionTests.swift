@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import Video
+
+/// Collects progress reports, which arrive on a background thread.
+private final class ProgressLog: Sendable {
+    private let values = Mutex<[Double]>([])
+    func record(_ value: Double) { values.withLock { $0.append(value) } }
+    var all: [Double] { values.withLock { $0 } }
+}
+
+@Suite struct RenditionTests {
+    @Test func hevcBecomesUprightPlayableH264() async throws {
+        let source = Corpus.path("videos/photoprism__quicktime-hvc1.mov")
+        let original = try await Fixture.tools.probe(source, format: .mp4)
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        let log = ProgressLog()
+        try await Fixture.tools.makePlayable(source, format: .mp4, to: output, progress: log.record)
+
+        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        #expect(rendition.videoCodec == "h264" && rendition.audioCodec == "aac")
+        #expect(rendition.isBrowserPlayable)
+        #expect(rendition.rotation == 0)
+        #expect(rendition.width == original.width && rendition.height == original.height)
+        #expect(abs(rendition.duration - original.duration) < 0.15)
+
+        let reports = log.all
+        #expect(reports.last == 1.0)
+        #expect(reports == reports.sorted())
+        #expect(reports.allSatisfy { (0...1).contains($0) })
+    }
+
+    @Test func silentSourceGetsNoAudioTrack() async throws {
+        let source = Corpus.path("videos/androidx-media__bear-vp9.webm")
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        try await Fixture.tools.makePlayable(source, format: .matroska, to: output)
+        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        #expect(rendition.videoCodec == "h264" && !rendition.hasAudio)
+        #expect(rendition.width == 320 && rendition.height == 240)
+    }
+
+    @Test func rotatedSourceIsTurnedUprightInThePixels() async throws {
+        let source = Corpus.path("videos/mp4parse__video_rotation_90.mp4")
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        try await Fixture.tools.makePlayable(source, format: .mp4, to: output)
+        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        #expect(rendition.width == 60 && rendition.height == 100 && rendition.rotation == 0)
+    }
+
+    @Test func trimIsFrameAccurate() async throws {
+        let source = Corpus.path("videos/pigallery2__video_rotate.mp4")
+        let folder = TemporaryDirectory()
+        let output = folder.file("trimmed.mp4")
+        let log = ProgressLog()
+        try await Fixture.tools.trim(source, format: .mp4, start: 2, end: 5, to: output, progress: log.record)
+        let trimmed = try await Fixture.tools.probe(output, format: .mp4)
+        #expect(abs(trimmed.duration - 3.0) <= 0.15)
+        #expect(trimmed.rotation == 0 && trimmed.width == 60 && trimmed.height == 80)
+        #expect(trimmed.isBrowserPlayable)
+        #expect(log.all.last == 1.0)
+    }
+
+    @Test(arguments: [(5.0, 2.0), (-1.0, 2.0), (2.0, 2.0), (2.0, 100.0), (0.0, Double.nan), (20.0, 30.0)])
+    func trimRangeOutsideTheVideoIsInvalid(_ start: Double, _ end: Double) async {
+        let folder = TemporaryDirectory()
+        let output = folder.file("trimmed.mp4")
+        let code = await Fixture.errorCode { () async throws(VideoError) in
+            try await Fixture.tools.trim(
+                Corpus.path("videos/pigallery2__video_rotate.mp4"), format: .mp4, start: start, end: end,
+                to: output)
+        }
+        #expect(code == .invalidRequest)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func timeoutStopsTheJobAndLeavesNoOutput() async {
+        let tools = VideoTools(timeout: .milliseconds(1))
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        let code = await Fixture.errorCode { () async throws(VideoError) in
+            try await tools.makePlayable(
+                Corpus.path("videos/photoprism__quicktime-hvc1.mov"), format: .mp4, to: output)
+        }
+        #expect(code == .timeout)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func timeoutDuringEncodingRemovesThePartialOutput() async {
+        // Probing takes a few hundredths of a second, encoding 4K frames seconds: the deadline
+        // lands in the middle of ffmpeg writing the file.
+        let tools = VideoTools(timeout: .milliseconds(700))
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        let code = await Fixture.errorCode { () async throws(VideoError) in
+            try await tools.makePlayable(
+                Corpus.path("videos/androidx-media__portrait_4k60.mp4"), format: .mp4, to: output)
+        }
+        #expect(code == .timeout)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func undecodableVideoIsCorruptAndLeavesNoOutput() async throws {
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        let code = await Fixture.errorCode { () async throws(VideoError) in
+            try await Fixture.tools.makePlayable(
+                Corpus.path("bad/androidx-media__invalid-bitstream.webm"), format: .matroska, to: output)
+        }
+        #expect(code == .corrupt)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
