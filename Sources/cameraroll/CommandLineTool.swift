@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Video
 
 /// `cameraroll [--data DIR] COMMAND ...`: picks the command and turns its outcome into an exit
 /// status (0 done, 1 something was refused or failed, 2 the command line was wrong).
@@ -57,8 +58,17 @@ enum CommandLineTool {
 struct Context {
     let folder: DataFolder
 
+    /// ffmpeg and ffprobe, from `CAMERAROLL_FFMPEG` / `CAMERAROLL_FFPROBE` when set.
+    var videoTools: VideoTools {
+        let environment = ProcessInfo.processInfo.environment
+        return VideoTools(
+            ffmpeg: environment["CAMERAROLL_FFMPEG"] ?? "/usr/bin/ffmpeg",
+            ffprobe: environment["CAMERAROLL_FFPROBE"] ?? "/usr/bin/ffprobe")
+    }
+
     func openLibrary() throws(LibraryError) -> Library {
         var options = Library.Options()
+        options.video = videoTools
         // Crash tests set this to stop an import at a named step; see Tests/CommandLineTests.
         if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
             options.crashPoint = Library.ImportStep(rawValue: step)

@@ -31,7 +31,7 @@ enum DoctorCommand {
             checks.append(Check(name: "libvips", detail: "cannot start: \(error.message)", ok: false))
         }
         do {
-            let versions = try await VideoTools().versions()
+            let versions = try await context.videoTools.versions()
             checks.append(Check(name: "ffmpeg", detail: versions.ffmpeg, ok: true))
             checks.append(Check(name: "ffprobe", detail: versions.ffprobe, ok: true))
         } catch {

@@ -23,5 +23,6 @@ enum HelpText {
           help                 Show this text.
 
         The data folder defaults to $XDG_DATA_HOME/cameraroll, else ~/.local/share/cameraroll.
+        CAMERAROLL_FFMPEG and CAMERAROLL_FFPROBE name other ffmpeg and ffprobe programs.
         """
 }

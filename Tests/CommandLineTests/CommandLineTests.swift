@@ -1,1 +1,133 @@
+import Foundation
 import Testing
+import TestSupport
+
+/// The `cameraroll` program itself, run as a child process on a temp data folder.
+@Suite struct CommandLineTests {
+    let directory = TemporaryDirectory("cameraroll-cli")
+    var data: String { directory.file("data") }
+
+    struct ImportReport: Decodable {
+        struct Imported: Decodable { let path: String; let id: String; let mediaType: String; let width: Int; let height: Int; let duplicate: Bool }
+        struct Rejected: Decodable { let path: String; let code: String; let message: String }
+        let imported: [Imported]
+        let rejected: [Rejected]
+    }
+
+    func importJSON(_ paths: [String], environment: [String: String] = [:]) throws -> (Int32, ImportReport?) {
+        let output = try Executable.run(["--data", data, "import", "--json"] + paths, environment: environment)
+        return (output.status, try? JSONDecoder().decode(ImportReport.self, from: Data(output.stdout.utf8)))
+    }
+
+    @Test func importPrintsTheDocumentedJSON() throws {
+        let portrait = Corpus.path("photos/recurser__Portrait_6.jpg")
+        let movie = Corpus.path("videos/androidx-media__portrait_4k60.mp4")
+        let (status, report) = try importJSON([portrait, movie])
+        #expect(status == 0)
+        let imported = try #require(report).imported
+        #expect(imported.map(\.path) == [portrait, movie])
+        #expect(imported[0].mediaType == "public.image" && imported[0].width == 1200 && imported[0].height == 1800)
+        #expect(imported[1].mediaType == "public.movie" && imported[1].width == 2160 && imported[1].height == 3840)
+        #expect(imported.allSatisfy { !$0.duplicate })
+
+        let (again, second) = try importJSON([portrait])
+        #expect(again == 0)
+        #expect(second?.imported.first?.duplicate == true)
+        #expect(second?.imported.first?.id == imported[0].id)
+    }
+
+    @Test func rejectedFilesAreNamedWithACodeAndTheExitStatusIsOne() throws {
+        let bad = Corpus.path("bad/sharp__truncated.jpg")
+        let missing = directory.file("nope.jpg")
+        let good = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let (status, report) = try importJSON([bad, good, missing])
+        #expect(status == 1)
+        let rejected = try #require(report).rejected
+        #expect(Set(rejected.map(\.path)) == [bad, missing])
+        #expect(rejected.first { $0.path == bad }?.code == "truncated")
+        #expect(rejected.first { $0.path == missing }?.code == "not_found")
+        #expect(report?.imported.map(\.path) == [good])
+    }
+
+    @Test func foldersAreImportedRecursivelyWithAHumanSummary() throws {
+        let output = try Executable.run(["--data", data, "import", Corpus.path("videos")])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("Imported \(Corpus.files(in: "videos").count) files."))
+        let list = try Executable.run(["--data", data, "list", "--json", "--media", "movie"])
+        let assets = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+        #expect(assets?.count == Corpus.files(in: "videos").count)
+    }
+
+    @Test func listShowsATableAndFilters() throws {
+        _ = try importJSON([Corpus.path("photos/exifsamples__Canon_40D.jpg"), Corpus.path("videos/androidx-media__sample.mp4")])
+        let table = try Executable.run(["--data", data, "list"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("exifsamples__Canon_40D.jpg"))
+        #expect(table.stdout.contains("2 items"))
+        let saved = try Executable.run(["--data", data, "list", "--source", "savedPhotosAlbum"])
+        #expect(saved.stdout.contains("0 items"))
+    }
+
+    @Test func exportWritesTheOriginalBytes() throws {
+        let source = Corpus.path("photos/pillow__xmp_test.jpg")
+        let (_, report) = try importJSON([source])
+        let id = try #require(report?.imported.first?.id)
+        let destination = directory.file("out.jpg")
+        let output = try Executable.run(["--data", data, "export", id, destination])
+        #expect(output.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data(contentsOf: URL(fileURLWithPath: source)))
+        let refused = try Executable.run(["--data", data, "export", id, destination])
+        #expect(refused.status == 1)
+        let unknown = try Executable.run(["--data", data, "export", "no-such-id", destination])
+        #expect(unknown.status == 1 && unknown.stderr.contains("not_found"))
+    }
+
+    @Test func doctorReportsEveryDependency() throws {
+        let output = try Executable.run(["--data", data, "doctor"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        for name in ["libvips", "libheif", "libexif", "ffmpeg", "ffprobe", "SQLite"] {
+            #expect(output.stdout.contains(name))
+        }
+        #expect(!output.stdout.contains("MISSING"))
+    }
+
+    @Test func doctorFailsClearlyWithoutFFmpeg() throws {
+        let output = try Executable.run(["--data", data, "doctor"], environment: ["CAMERAROLL_FFMPEG": "/nonexistent/ffmpeg"])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("MISSING"))
+        #expect(output.stderr.contains("make install-deps"))
+    }
+
+    @Test(arguments: [["frobnicate"], ["import"], ["import", "--no-such-flag", "x"], ["list", "--source", "everything"], ["--bogus", "list"]])
+    func usageErrorsExitWithTwo(arguments: [String]) throws {
+        let output = try Executable.run(["--data", data] + arguments)
+        #expect(output.status == 2)
+        #expect(!output.stderr.isEmpty)
+    }
+
+    /// A crash between the blob's commit and the row's leaves an orphan blob and no row; the
+    /// library stays sound, collects the orphan, and takes the same file again.
+    @Test func aCrashBetweenBlobAndRowLeavesNoDanglingRow() throws {
+        let file = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let crashed = try Executable.run(["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-blob-commit"])
+        #expect(crashed.status == 70)
+        let list = try Executable.run(["--data", data, "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])?.isEmpty == true)
+        let blobs = FileManager.default.enumerator(atPath: "\(data)/blobs")?.allObjects.compactMap { $0 as? String }.filter { $0.count > 64 }
+        #expect(blobs?.count == 1)
+
+        let (status, report) = try importJSON([file])
+        #expect(status == 0 && report?.imported.first?.duplicate == false)
+        #expect(try Executable.run(["--data", data, "gc"]).status == 0)
+        let exported = try Executable.run(["--data", data, "export", try #require(report?.imported.first?.id), directory.file("x.jpg")])
+        #expect(exported.status == 0)
+    }
+
+    @Test func aCrashAfterTheRowKeepsTheImport() throws {
+        let file = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let crashed = try Executable.run(["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-database-commit"])
+        #expect(crashed.status == 70)
+        let (status, report) = try importJSON([file])
+        #expect(status == 0 && report?.imported.first?.duplicate == true)
+    }
+}

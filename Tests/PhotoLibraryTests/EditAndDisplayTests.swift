@@ -1,0 +1,121 @@
+import Foundation
+import Imaging
+import PhotoLibrary
+import Testing
+import TestSupport
+
+@Suite struct EditAndDisplayTests {
+    /// Display sizes are exact for every orientation, box and device pixel ratio.
+    @Test(arguments: ["Landscape", "Portrait"], [1, 3, 6, 8])
+    func displaySizesAreExact(shape: String, orientation: Int) async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/recurser__\(shape)_\(orientation).jpg").asset
+        let imaging = try Imaging()
+        for (width, height, dpr) in [(375, 667, 2), (1024, 768, 1), (320, 320, 3), (90, 500, 1)] {
+            let box = PixelSize(width: width * dpr, height: height * dpr)
+            let display = try await fixture.library.display(of: asset.id, box: box)
+            let expected = FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .contain)
+            let measured = try imaging.probe(display.path)
+            #expect(display.size == expected)
+            #expect(measured.size == expected, "\(shape) \(orientation) in \(box)")
+            #expect(measured.width == box.width || measured.height == box.height || expected == PixelSize(width: asset.width, height: asset.height))
+            let cover = try await fixture.library.display(of: asset.id, box: box, fit: .cover)
+            #expect(try imaging.probe(cover.path).size == FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .cover))
+        }
+    }
+
+    @Test func aStoredCropIsRenderedAndTheOriginalNeverChanges() async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/recurser__Portrait_6.jpg").asset
+        let original = try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset)))
+        let crop = PixelRect(x: 100, y: 300, width: 800, height: 800)
+        let edited = try fixture.library.setEdit(.crop(crop), for: asset.id)
+        #expect(edited.edit == .crop(crop))
+        #expect(try fixture.library.asset(asset.id).edit == .crop(crop))
+
+        let display = try await fixture.library.display(of: asset.id, box: PixelSize(width: 400, height: 400), edited: true)
+        #expect(display.size == PixelSize(width: 400, height: 400))
+        let imaging = try Imaging()
+        let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 40, height: 40))
+        let expected = try imaging.render(Corpus.path("photos/recurser__Portrait_1.jpg"), [
+            RenderRequest(box: PixelSize(width: 400, height: 400), crop: crop, encoding: .jpeg(quality: 95))
+        ])
+        let directory = TemporaryDirectory()
+        try Data(expected[0].data).write(to: URL(fileURLWithPath: directory.file("expected.jpg")))
+        let reference = try imaging.pixels(of: directory.file("expected.jpg"), fittedTo: PixelSize(width: 40, height: 40))
+        let difference = zip(rendered.rgb, reference.rgb).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / rendered.rgb.count
+        #expect(difference < 10)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset))) == original)
+
+        _ = try fixture.library.setEdit(nil, for: asset.id)
+        #expect(try fixture.library.asset(asset.id).edit == nil)
+    }
+
+    @Test(arguments: [
+        (PixelRect(x: 0, y: 0, width: 0, height: 10), "cropRect"),
+        (PixelRect(x: -1, y: 0, width: 10, height: 10), "cropRect"),
+        (PixelRect(x: 1000, y: 1000, width: 900, height: 900), "cropRect"),
+    ])
+    func impossibleCropsAreRefusedByName(rect: PixelRect, field: String) async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
+        do {
+            _ = try fixture.library.setEdit(.crop(rect), for: asset.id)
+            Issue.record("accepted \(rect)")
+        } catch {
+            #expect(error.code == .invalidEdit)
+            #expect(error.message.hasPrefix(field))
+        }
+        #expect(try fixture.library.asset(asset.id).edit == nil)
+    }
+
+    @Test func trimsAreValidatedAndRendered() async throws {
+        let fixture = try LibraryFixture()
+        let movie = try await fixture.importCorpus("videos/pigallery2__video_rotate.mp4").asset
+        let photo = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
+        for (start, end) in [(-1.0, 2.0), (3.0, 2.0), (1.0, 999.0), (Double.nan, 1.0)] {
+            #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: start, end: end), for: movie.id) }
+        }
+        #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: 0, end: 1), for: photo.id) }
+        #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id) }
+
+        _ = try fixture.library.setEdit(.trim(start: 2, end: 5), for: movie.id)
+        let trimmed = try await fixture.library.trimmedVideo(of: movie.id)
+        let info = try await VideoProbe.duration(trimmed.path)
+        #expect(abs(info - 3.0) < 0.2)
+    }
+
+    @Test func unplayableMoviesGetAPlayableRendition() async throws {
+        let fixture = try LibraryFixture()
+        let movie = try await fixture.importCorpus("videos/photoprism__quicktime-hvc1.mov").asset
+        #expect(movie.isBrowserPlayable == false)
+        #expect(try fixture.library.hasPlayableVideo(of: movie.id) == false)
+        let playable = try await fixture.library.playableVideo(of: movie.id)
+        #expect(playable.mimeType == "video/mp4")
+        #expect(try fixture.library.hasPlayableVideo(of: movie.id))
+        let original = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
+        #expect(try await fixture.library.playableVideo(of: original.id).path == fixture.library.originalPath(of: original))
+    }
+
+    @Test func editsAreStoredAsJSONParameters() throws {
+        let crop = try JSONEncoder().encode(Edit.crop(PixelRect(x: 1, y: 2, width: 3, height: 4)))
+        #expect(String(decoding: crop, as: UTF8.self).contains("\"cropRect\""))
+        let trim = try JSONDecoder().decode(Edit.self, from: Data(#"{"trim":{"start":1.5,"end":3}}"#.utf8))
+        #expect(trim == .trim(start: 1.5, end: 3))
+    }
+}
+
+/// ffprobe's word on a finished file, independent of the code under test.
+enum VideoProbe {
+    static func duration(_ path: String) async throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}
