@@ -27,6 +27,9 @@ let package = Package(
         .target(name: "Video", swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage"], swiftSettings: strict),
+        // Measurements for `make bench`; not part of the app.
+        .executableTarget(
+            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
         .executableTarget(name: "cameraroll", dependencies: ["PhotoLibrary", "Imaging", "Video", "Storage"], swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),

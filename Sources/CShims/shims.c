@@ -89,9 +89,10 @@ int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality)
         NULL);
 }
 
-int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
+int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort) {
     return vips_webpsave_buffer(in, buf, len,
         "Q", quality,
+        "effort", effort,
         "strip", TRUE,
         NULL);
 }

@@ -129,11 +129,14 @@ extension Imaging {
     }
 
     /// Converts to 8-bit sRGB: through the embedded ICC profile when there is one (CMYK without
-    /// one assumes a standard CMYK profile), else by libvips' colourspace conversion.
+    /// one assumes a standard CMYK profile), else by libvips' colourspace conversion. An embedded
+    /// sRGB profile needs no transform, and building one costs as much as a small decode.
     static func toSRGB(_ image: VipsImage) throws(ImagingError) -> VipsImage {
         var result = image
         let interpretation = image.interpretation
-        if image.has("icc-profile-data") || interpretation == VIPS_INTERPRETATION_CMYK {
+        let profile = image.blob("icc-profile-data")
+        let needsTransform = profile.map { !ICCProfile.isSRGB($0) || interpretation != VIPS_INTERPRETATION_sRGB } ?? false
+        if needsTransform || interpretation == VIPS_INTERPRETATION_CMYK {
             let fallback = interpretation == VIPS_INTERPRETATION_CMYK ? "cmyk" : "srgb"
             result = try result.apply("colour") { cr_vips_icc_to_srgb($0, $1, fallback) }
         } else if interpretation != VIPS_INTERPRETATION_sRGB {
@@ -155,7 +158,9 @@ extension Imaging {
             if source.hasAlpha { source = try source.apply("flatten") { cr_vips_flatten_white($0, $1) } }
             status = cr_vips_jpegsave_buffer(source.pointer, &buffer, &length, Int32(quality))
         case .webp(let quality):
-            status = cr_vips_webpsave_buffer(source.pointer, &buffer, &length, Int32(quality))
+            // Effort 0 of 6: measured here on 256-pixel thumbnails, a quarter of the default's
+            // encoding time for files a fifth larger (4 KB instead of 3.3 KB).
+            status = cr_vips_webpsave_buffer(source.pointer, &buffer, &length, Int32(quality), 0)
         }
         guard status == 0, let buffer else { throw VipsFailure.current(during: "encode") }
         defer { g_free(buffer) }

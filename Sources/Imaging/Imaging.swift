@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 /// The image engine: probes and renders untrusted image files with libvips.
 ///

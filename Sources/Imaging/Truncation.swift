@@ -29,7 +29,10 @@ enum Truncation {
         while true {
             guard offset + 4 <= bytes.count, bytes[offset] == 0xFF else { return false }
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
             if marker == 0xDA { break }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2 else { return false }

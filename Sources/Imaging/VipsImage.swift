@@ -44,6 +44,17 @@ final class VipsImage {
         return String(cString: raw)
     }
 
+    func blob(_ field: String) -> [UInt8]? {
+        guard has(field) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
+            vips_error_clear()
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     var fieldNames: [String] {
         guard let fields = vips_image_get_fields(pointer) else { return [] }
         defer { g_strfreev(fields) }

@@ -8,7 +8,10 @@ public enum Edit: Sendable, Equatable, Codable {
     case trim(start: Double, end: Double)
 
     private enum CodingKeys: String, CodingKey { case cropRect, trim }
-    private struct Range: Codable { var start: Double; var end: Double }
+    private struct Range: Codable {
+        var start: Double
+        var end: Double
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

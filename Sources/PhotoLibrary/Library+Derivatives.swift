@@ -9,7 +9,9 @@ extension Library {
     /// cache lost it.
     public func thumbnail(of id: String, size: Int) async throws(LibraryError) -> Derivative {
         guard DerivativeKey.thumbnailSizes.contains(size) else {
-            throw LibraryError(.invalidRequest, "size: thumbnails come in \(DerivativeKey.thumbnailSizes.map(String.init).joined(separator: " and ")) pixels.")
+            throw LibraryError(
+                .invalidRequest,
+                "size: thumbnails come in \(DerivativeKey.thumbnailSizes.map(String.init).joined(separator: " and ")) pixels.")
         }
         let asset = try asset(id)
         let box = PixelSize(width: size, height: size)
@@ -26,10 +28,15 @@ extension Library {
         let asset = try asset(id)
         var crop: PixelRect?
         if edited, case .crop(let rect) = asset.edit { crop = rect }
-        // JPEG is smallest for photos; an image with transparency keeps it as WebP.
-        let encoding: RenderRequest.Encoding = ["png", "gif", "webp", "avif", "heif"].contains(asset.format) ? .webp(quality: 85) : .jpeg(quality: 85)
-        let request = RenderRequest(box: box, fit: fit, crop: crop, encoding: encoding)
-        return try await render(asset, key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: encoding), request: request)
+        let request = Self.displayRequest(format: asset.format, box: box, fit: fit, crop: crop)
+        return try await render(asset, key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
+    }
+
+    /// How a display size is made: JPEG is smallest for photos; formats that may carry
+    /// transparency keep it as WebP.
+    static func displayRequest(format: String, box: PixelSize, fit: Fit, crop: PixelRect?) -> RenderRequest {
+        let keepsAlpha = ["png", "gif", "webp", "avif", "heif", "tiff"].contains(format)
+        return RenderRequest(box: box, fit: fit, crop: crop, encoding: keepsAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
     }
 
     /// A movie's upright first frame, full size.

@@ -7,7 +7,7 @@ extension Library {
     /// Imports a file by copying it into the library. The same bytes imported twice give the
     /// same asset. The answer comes only once the original is durably stored and committed.
     public func importFile(
-        at path: String, originalFilename: String? = nil, source: AssetSource = .import_, saveToCameraRoll: Bool = false
+        at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
         let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
@@ -122,24 +122,33 @@ extension Library {
         if let container = ContainerFormat.sniff(header) {
             return try await analyseMovie(path, container: container)
         }
-        throw LibraryError(.unsupportedType, "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
+        throw LibraryError(
+            .unsupportedType,
+            "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
     }
 
     private func analyseImage(_ path: String) async throws(LibraryError) -> Analysis {
-        try await work.run { [imaging] () throws(LibraryError) -> Analysis in
+        try await work.run { [imaging, self] () throws(LibraryError) -> Analysis in
             do throws(ImagingError) {
                 // libjpeg reports a missing end only as a warning: decide from the structure.
                 guard try !imaging.isTruncated(path) else {
                     throw ImagingError(.truncated, "The image file ends before its data does.")
                 }
                 let info = try imaging.probe(path)
-                let rendered = try imaging.render(path, Self.thumbnailRequests)
+                var requests = Self.thumbnailRequests
+                var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)
+                if let box = self.options.importDisplayBox {
+                    let request = Self.displayRequest(format: info.format.rawValue, box: box, fit: .contain, crop: nil)
+                    requests.append(request)
+                    keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
+                }
+                let rendered = try imaging.render(path, requests)
                 return Analysis(
                     mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
                     width: info.width, height: info.height, duration: nil, orientation: info.orientation,
                     captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
                     hasGPS: info.hasGPS, browserPlayable: nil,
-                    derivatives: zip(DerivativeKey.thumbnailSizes, rendered).map { (DerivativeKey.thumbnail($0), $1.data) })
+                    derivatives: zip(keys, rendered).map { ($0, $1.data) })
             } catch {
                 throw LibraryError(error)
             }

@@ -41,9 +41,11 @@ extension Library {
         }
         let more = rows.count > query.limit
         let pageRows = rows.prefix(query.limit)
-        let next = more ? pageRows.last.flatMap { row in
-            row.string("sort_date").map { Cursor(sortDate: $0, id: row.string("id") ?? "").encoded }
-        } : nil
+        let next =
+            more
+            ? pageRows.last.flatMap { row in
+                row.string("sort_date").map { Cursor(sortDate: $0, id: row.string("id") ?? "").encoded }
+            } : nil
         return AssetPage(assets: pageRows.compactMap(Asset.init(row:)), nextCursor: next)
     }
 

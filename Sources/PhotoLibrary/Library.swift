@@ -1,5 +1,5 @@
 public import Foundation
-import Imaging
+public import Imaging
 import Storage
 import Synchronization
 public import Video
@@ -17,6 +17,9 @@ public final class Library: Sendable {
         /// Image decodes running at once; libvips threads inside each one too.
         public var imageWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         public var video = VideoTools()
+        /// A display size made at import from the same decode as the thumbnails, so that the
+        /// first look on a phone is served from the cache (nil: made on first request only).
+        public var importDisplayBox: PixelSize?
         /// Unsaved camera captures are deleted after this long.
         public var unsavedRetention: TimeInterval = 7 * 24 * 3600
         /// A named point in the import path where the process dies at once, for crash tests.

@@ -11,7 +11,7 @@ public enum AssetSource: String, Sendable, Codable, CaseIterable {
     /// Sent by a browser or script through the API.
     case upload
     /// Imported from files on the command line.
-    case import_ = "import"
+    case imported = "import"
 }
 
 /// What a listing shows: the book's picker sources that the library serves.

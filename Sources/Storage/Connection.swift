@@ -40,7 +40,10 @@ public final class Connection {
         while true {
             let status = statement.step()
             if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { try check(status); break }
+            guard status == SQLITE_ROW else {
+                try check(status)
+                break
+            }
             rows.append(statement.row())
         }
         return rows

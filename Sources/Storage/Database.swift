@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// The library database: SQLite in WAL mode with full sync, foreign keys and a busy timeout.
 ///

@@ -9,7 +9,8 @@ public enum Corpus {
         .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()
 
-    public static let root: URL = packageRoot
+    public static let root: URL =
+        packageRoot
         .appendingPathComponent("../shared/corpus").standardizedFileURL
 
     /// The absolute path of a corpus file given as `photos/x.jpg`.

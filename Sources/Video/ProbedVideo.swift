@@ -35,7 +35,8 @@ struct ProbedVideo: Sendable {
     /// Browser MediaRecorder WebM declares none, and fragmented MP4 can declare absurd ones
     /// (143165 s for a one-second clip); those are measured from the packets instead.
     static func declaredDuration(_ output: ProbeOutput) -> Double? {
-        let declared = output.format?.duration.flatMap(Double.init)
+        let declared =
+            output.format?.duration.flatMap(Double.init)
             ?? output.videoStream?.duration.flatMap(Double.init)
         guard let declared, declared.isFinite, declared > 0, declared <= maximumDuration else { return nil }
         if let size = output.format?.size.flatMap(Double.init), size > 0,

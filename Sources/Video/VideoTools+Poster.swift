@@ -12,7 +12,7 @@ extension VideoTools {
         let start = seconds < video.info.duration ? seconds : 0
         do {
             if try await writePoster(path, format: format, video: video, at: start, to: output) { return }
-        } catch where error.code == .corrupt && start > 0 {
+        } catch  where error.code == .corrupt && start > 0 {
             // The frames around `start` did not decode; the first frame still may.
         }
         if start > 0, try await writePoster(path, format: format, video: video, at: 0, to: output) { return }

@@ -19,7 +19,10 @@ enum DoctorCommand {
             let imaging = try ImagingSupport.check()
             checks.append(Check(name: "libvips", detail: imaging.libvipsVersion, ok: true))
             checks.append(
-                Check(name: "libheif", detail: imaging.libheifVersion.map { "\($0) (HEIF and AVIF photos)" } ?? "missing: HEIF and AVIF photos cannot be read", ok: imaging.libheifVersion != nil))
+                Check(
+                    name: "libheif",
+                    detail: imaging.libheifVersion.map { "\($0) (HEIF and AVIF photos)" } ?? "missing: HEIF and AVIF photos cannot be read",
+                    ok: imaging.libheifVersion != nil))
             checks.append(
                 Check(
                     name: "libexif",
@@ -43,7 +46,9 @@ enum DoctorCommand {
         let width = checks.map(\.name.count).max() ?? 0
         Terminal.out("CameraRoll doctor")
         for check in checks {
-            Terminal.out("  \(check.ok ? "ok     " : "MISSING") \(check.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(check.detail)")
+            Terminal.out(
+                "  \(check.ok ? "ok     " : "MISSING") \(check.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(check.detail)"
+            )
         }
         guard checks.allSatisfy(\.ok) else {
             Terminal.error("Something CameraRoll needs is missing. 'make install-deps' installs every package it uses.")

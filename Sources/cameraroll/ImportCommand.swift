@@ -110,7 +110,10 @@ enum ImportCommand {
 
 /// The files a path names: itself, or everything below a folder, in a stable order.
 enum FileList {
-    enum Found { case files([String]), missing }
+    enum Found {
+        case files([String])
+        case missing
+    }
 
     static func expand(_ path: String) -> Found {
         var isDirectory: ObjCBool = false

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `cameraroll` program itself, run as a child process on a temp data folder.
 @Suite struct CommandLineTests {
@@ -8,8 +8,19 @@ import TestSupport
     var data: String { directory.file("data") }
 
     struct ImportReport: Decodable {
-        struct Imported: Decodable { let path: String; let id: String; let mediaType: String; let width: Int; let height: Int; let duplicate: Bool }
-        struct Rejected: Decodable { let path: String; let code: String; let message: String }
+        struct Imported: Decodable {
+            let path: String
+            let id: String
+            let mediaType: String
+            let width: Int
+            let height: Int
+            let duplicate: Bool
+        }
+        struct Rejected: Decodable {
+            let path: String
+            let code: String
+            let message: String
+        }
         let imported: [Imported]
         let rejected: [Rejected]
     }
@@ -98,7 +109,9 @@ import TestSupport
         #expect(output.stderr.contains("make install-deps"))
     }
 
-    @Test(arguments: [["frobnicate"], ["import"], ["import", "--no-such-flag", "x"], ["list", "--source", "everything"], ["--bogus", "list"]])
+    @Test(arguments: [
+        ["frobnicate"], ["import"], ["import", "--no-such-flag", "x"], ["list", "--source", "everything"], ["--bogus", "list"],
+    ])
     func usageErrorsExitWithTwo(arguments: [String]) throws {
         let output = try Executable.run(["--data", data] + arguments)
         #expect(output.status == 2)
@@ -113,7 +126,9 @@ import TestSupport
         #expect(crashed.status == 70)
         let list = try Executable.run(["--data", data, "list", "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])?.isEmpty == true)
-        let blobs = FileManager.default.enumerator(atPath: "\(data)/blobs")?.allObjects.compactMap { $0 as? String }.filter { $0.count > 64 }
+        let blobs = FileManager.default.enumerator(atPath: "\(data)/blobs")?.allObjects.compactMap { $0 as? String }.filter {
+            $0.count > 64
+        }
         #expect(blobs?.count == 1)
 
         let (status, report) = try importJSON([file])

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// Photos that libvips 8.14 on Debian decodes, according to the corpus' CHECKS.tsv.
 let decodablePhotos: [String] = {
@@ -24,10 +24,12 @@ let decodablePhotos: [String] = {
         let info = try imaging.probe(path)
         #expect(info.width > 0 && info.height > 0)
         let box = PixelSize(width: 256, height: 256)
-        let outputs = try imaging.render(path, [
-            RenderRequest(box: box, encoding: .webp(quality: 80)),
-            RenderRequest(box: PixelSize(width: 600, height: 400), encoding: .jpeg(quality: 85)),
-        ])
+        let outputs = try imaging.render(
+            path,
+            [
+                RenderRequest(box: box, encoding: .webp(quality: 80)),
+                RenderRequest(box: PixelSize(width: 600, height: 400), encoding: .jpeg(quality: 85)),
+            ])
         #expect(outputs.count == 2)
         #expect(outputs[0].size == FitGeometry.outputSize(of: info.size, in: box, fit: .contain))
         #expect(outputs[1].size == FitGeometry.outputSize(of: info.size, in: PixelSize(width: 600, height: 400), fit: .contain))
@@ -40,9 +42,11 @@ let decodablePhotos: [String] = {
 
     @Test func undecodableHEICIsRefusedWithACode() {
         #expect(throws: ImagingError.self) {
-            _ = try imaging.render(Corpus.path("photos/pigallery2__IMG_0307.HEIC"), [
-                RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
-            ])
+            _ = try imaging.render(
+                Corpus.path("photos/pigallery2__IMG_0307.HEIC"),
+                [
+                    RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
+                ])
         }
     }
 
@@ -79,12 +83,20 @@ let decodablePhotos: [String] = {
 
     @Test func cropIsInUprightPixels() throws {
         // Landscape_6 is stored turned; its upright right half must match Landscape_1's.
-        let reference = try imaging.render(Corpus.path("photos/recurser__Landscape_1.jpg"), [
-            RenderRequest(box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200), encoding: .jpeg(quality: 95))
-        ])
-        let turned = try imaging.render(Corpus.path("photos/recurser__Landscape_6.jpg"), [
-            RenderRequest(box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200), encoding: .jpeg(quality: 95))
-        ])
+        let reference = try imaging.render(
+            Corpus.path("photos/recurser__Landscape_1.jpg"),
+            [
+                RenderRequest(
+                    box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200),
+                    encoding: .jpeg(quality: 95))
+            ])
+        let turned = try imaging.render(
+            Corpus.path("photos/recurser__Landscape_6.jpg"),
+            [
+                RenderRequest(
+                    box: PixelSize(width: 90, height: 120), crop: PixelRect(x: 900, y: 0, width: 900, height: 1200),
+                    encoding: .jpeg(quality: 95))
+            ])
         #expect(reference[0].size == PixelSize(width: 90, height: 120))
         #expect(turned[0].size == reference[0].size)
         let directory = TemporaryDirectory()
@@ -97,9 +109,13 @@ let decodablePhotos: [String] = {
 
     @Test func cropOutsideTheImageIsRefused() {
         #expect(throws: ImagingError(.invalidRequest, "The crop 100x100+1750+0 is not inside the 1800x1200 image.")) {
-            _ = try imaging.render(Corpus.path("photos/recurser__Landscape_1.jpg"), [
-                RenderRequest(box: PixelSize(width: 50, height: 50), crop: PixelRect(x: 1750, y: 0, width: 100, height: 100), encoding: .jpeg(quality: 80))
-            ])
+            _ = try imaging.render(
+                Corpus.path("photos/recurser__Landscape_1.jpg"),
+                [
+                    RenderRequest(
+                        box: PixelSize(width: 50, height: 50), crop: PixelRect(x: 1750, y: 0, width: 100, height: 100),
+                        encoding: .jpeg(quality: 80))
+                ])
         }
     }
 }

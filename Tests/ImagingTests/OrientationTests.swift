@@ -1,6 +1,6 @@
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// The recurser orientation images show their own number when upright. Each one, turned upright,
 /// must look like the orientation-1 image, and unlike that image turned upside down.

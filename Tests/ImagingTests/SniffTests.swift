@@ -1,19 +1,20 @@
 import Foundation
-import TestSupport
 import Imaging
+import TestSupport
 import Testing
 
 @Suite struct SniffTests {
-    @Test(arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
-        (Array("GIF89a".utf8), .gif),
-        (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
-        (ftyp("heic", ["mif1", "heic"]), .heif),
-        (ftyp("mif1", ["mif1", "heic"]), .heif),
-        (ftyp("avif", ["mif1", "avif"]), .avif),
-        (ftyp("mif1", ["mif1", "avif"]), .avif),
-    ] as [([UInt8], ImageFormat)])
+    @Test(
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
+            (Array("GIF89a".utf8), .gif),
+            (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+            (ftyp("heic", ["mif1", "heic"]), .heif),
+            (ftyp("mif1", ["mif1", "heic"]), .heif),
+            (ftyp("avif", ["mif1", "avif"]), .avif),
+            (ftyp("mif1", ["mif1", "avif"]), .avif),
+        ] as [([UInt8], ImageFormat)])
     func recognisesAllowedFormats(header: [UInt8], format: ImageFormat) {
         #expect(ImageFormat.sniff(header) == format)
     }

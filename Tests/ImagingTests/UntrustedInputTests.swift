@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct UntrustedInputTests {
     let imaging: Imaging
@@ -15,7 +15,8 @@ import TestSupport
     func bombsAreRefusedFromTheHeader(file: String, code: ImagingError.Code) throws {
         let started = ContinuousClock.now
         do {
-            _ = try imaging.render(Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))])
+            _ = try imaging.render(
+                Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))])
             Issue.record("\(file) was rendered")
         } catch {
             #expect(error.code == code, "\(file): \(error)")
@@ -36,7 +37,8 @@ import TestSupport
     ])
     func truncatedFilesAreRefused(file: String) {
         do {
-            _ = try imaging.render(Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))])
+            _ = try imaging.render(
+                Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))])
             Issue.record("\(file) was rendered")
         } catch {
             #expect(error.code == .truncated || error.code == .corrupt, "\(file): \(error)")

@@ -1,8 +1,8 @@
 import Foundation
 import Imaging
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// Photos CHECKS.tsv marks decodable, and every video: each must import.
 let importablePhotos = Corpus.files(in: "photos").filter { Corpus.entries()[$0]?.vipsFullDecode.hasPrefix("ok") ?? false }
@@ -24,7 +24,7 @@ let importableVideos = Corpus.files(in: "videos")
         #expect(asset.width > 0 && asset.height > 0)
         #expect(asset.byteSize == (try FileManager.default.attributesOfItem(atPath: Corpus.path(file))[.size] as? Int))
         #expect(asset.blobHash == Corpus.entries()[file]?.sha256)
-        #expect(asset.source == .import_)
+        #expect(asset.source == .imported)
         #expect(asset.originalFilename == (file as NSString).lastPathComponent)
         let thumbnail = try await fixture.library.thumbnail(of: asset.id, size: 256)
         #expect(max(thumbnail.size?.width ?? 0, thumbnail.size?.height ?? 0) == min(256, max(asset.width, asset.height)))

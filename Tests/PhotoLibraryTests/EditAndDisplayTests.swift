@@ -1,8 +1,8 @@
 import Foundation
 import Imaging
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct EditAndDisplayTests {
     /// Display sizes are exact for every orientation, box and device pixel ratio.
@@ -18,9 +18,13 @@ import TestSupport
             let measured = try imaging.probe(display.path)
             #expect(display.size == expected)
             #expect(measured.size == expected, "\(shape) \(orientation) in \(box)")
-            #expect(measured.width == box.width || measured.height == box.height || expected == PixelSize(width: asset.width, height: asset.height))
+            #expect(
+                measured.width == box.width || measured.height == box.height
+                    || expected == PixelSize(width: asset.width, height: asset.height))
             let cover = try await fixture.library.display(of: asset.id, box: box, fit: .cover)
-            #expect(try imaging.probe(cover.path).size == FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .cover))
+            #expect(
+                try imaging.probe(cover.path).size
+                    == FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .cover))
         }
     }
 
@@ -37,9 +41,11 @@ import TestSupport
         #expect(display.size == PixelSize(width: 400, height: 400))
         let imaging = try Imaging()
         let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 40, height: 40))
-        let expected = try imaging.render(Corpus.path("photos/recurser__Portrait_1.jpg"), [
-            RenderRequest(box: PixelSize(width: 400, height: 400), crop: crop, encoding: .jpeg(quality: 95))
-        ])
+        let expected = try imaging.render(
+            Corpus.path("photos/recurser__Portrait_1.jpg"),
+            [
+                RenderRequest(box: PixelSize(width: 400, height: 400), crop: crop, encoding: .jpeg(quality: 95))
+            ])
         let directory = TemporaryDirectory()
         try Data(expected[0].data).write(to: URL(fileURLWithPath: directory.file("expected.jpg")))
         let reference = try imaging.pixels(of: directory.file("expected.jpg"), fittedTo: PixelSize(width: 40, height: 40))
@@ -77,7 +83,9 @@ import TestSupport
             #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: start, end: end), for: movie.id) }
         }
         #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: 0, end: 1), for: photo.id) }
-        #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id) }
+        #expect(throws: LibraryError.self) {
+            _ = try fixture.library.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id)
+        }
 
         _ = try fixture.library.setEdit(.trim(start: 2, end: 5), for: movie.id)
         let trimmed = try await fixture.library.trimmedVideo(of: movie.id)

@@ -1,8 +1,8 @@
 import Foundation
 import Imaging
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LibraryBehaviourTests {
     @Test func theSameBytesGiveTheSameAsset() async throws {

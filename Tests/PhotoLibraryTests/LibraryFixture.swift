@@ -14,7 +14,9 @@ final class LibraryFixture: Sendable {
     var folder: DataFolder { library.folder }
 
     @discardableResult
-    func importCorpus(_ file: String, source: AssetSource = .import_, saveToCameraRoll: Bool = false) async throws(LibraryError) -> ImportResult {
+    func importCorpus(_ file: String, source: AssetSource = .imported, saveToCameraRoll: Bool = false) async throws(LibraryError)
+        -> ImportResult
+    {
         try await library.importFile(at: Corpus.path(file), source: source, saveToCameraRoll: saveToCameraRoll)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BlobStoreTests {
     let directory = TemporaryDirectory()

@@ -1,7 +1,7 @@
 import Foundation
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DatabaseTests {
     let directory = TemporaryDirectory()
@@ -87,7 +87,8 @@ import TestSupport
         let database = try Database(
             path: directory.file("g.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")])
         let row = try database.write { connection throws(StorageError) in
-            try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [Int64.max, 2.5, "é\u{0}x", SQLValue.blob([0, 1, 255]), String?.none])
+            try connection.run(
+                "INSERT INTO t VALUES (?, ?, ?, ?, ?)", [Int64.max, 2.5, "é\u{0}x", SQLValue.blob([0, 1, 255]), String?.none])
             return try connection.query("SELECT * FROM t")[0]
         }
         #expect(row.int("i") == Int.max)

@@ -30,7 +30,7 @@ int cr_vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space
 int cr_vips_cast_uchar(VipsImage *in, VipsImage **out);
 int cr_vips_flatten_white(VipsImage *in, VipsImage **out);
 int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality);
-int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality);
+int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort);
 void cr_vips_silence_warnings(void);
 
 #endif

@@ -1,0 +1,50 @@
+# CameraRoll: every task a newcomer or CI needs. `make help` lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Debian packages the build, the app, the tests and the benchmarks need.
+DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev \
+        libjpeg-turbo-progs python3 time ca-certificates
+
+SWIFT ?= swift
+DATA ?=
+RELEASE_BIN := .build/release/cameraroll
+data_flag = $(if $(DATA),--data $(DATA),)
+
+.PHONY: help install-deps build run test lint bench clean
+
+help: ## Show the tasks
+	@echo "CameraRoll: make TASK"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
+	@echo "Variables: DATA=DIR (data folder for run; default ~/.local/share/cameraroll)"
+
+install-deps: ## Install the Debian packages that are missing (idempotent)
+	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "All Debian packages are installed."; fi
+
+build: install-deps ## Build the release binary
+	$(SWIFT) build -c release --product cameraroll
+
+run: build ## Build, check the machine, and show the library (the server comes with the server issue)
+	$(RELEASE_BIN) $(data_flag) doctor
+	$(RELEASE_BIN) $(data_flag) list
+	@echo
+	@echo "Import photos with: $(RELEASE_BIN) $(data_flag) import PATH..."
+
+lint: ## Check formatting with swift-format
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+
+test: install-deps lint ## Run every test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
+	$(SWIFT) build -c release
+	/usr/bin/python3 bench/run.py
+
+clean: ## Remove build products
+	rm -rf .build bench-output

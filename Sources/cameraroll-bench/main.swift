@@ -1,0 +1,83 @@
+import Foundation
+import Imaging
+import PhotoLibrary
+import Storage
+
+// In-process measurements that bench/run.py compares with the reference tools. Each command
+// prints one JSON object on standard output.
+//
+//   thumbnail ROUNDS FILE...   median milliseconds per file for the 256-pixel WebP thumbnail
+//   import ROUNDS FILE...      seconds per round to import all files into a fresh library,
+//                              with the 256/512 thumbnails and a 1170x2532 display size
+//   hash ROUNDS FILE           MB/s hashing a file as the blob store does (libcrypto SHA-256)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3, let rounds = Int(arguments[1]), rounds > 0 else {
+    FileHandle.standardError.write(Data("usage: cameraroll-bench thumbnail|import|hash ROUNDS FILE...\n".utf8))
+    exit(2)
+}
+let files = Array(arguments.dropFirst(2))
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let started = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - started
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func printJSON(_ value: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+switch arguments[0] {
+case "thumbnail":
+    let imaging = try Imaging()
+    let request = RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
+    var result: [String: Any] = [:]
+    for file in files {
+        _ = try imaging.render(file, [request])  // warm the page cache and libvips
+        var times: [Double] = []
+        for _ in 0..<rounds {
+            times.append(try await seconds { _ = try imaging.render(file, [request]) } * 1000)
+        }
+        result[file] = median(times)
+    }
+    printJSON(result)
+
+case "import":
+    var options = Library.Options()
+    options.importDisplayBox = PixelSize(width: 1170, height: 2532)
+    var times: [Double] = []
+    for _ in 0..<rounds {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = try Library(folder: DataFolder(folder), options: options)
+        times.append(
+            try await seconds {
+                for file in files { _ = try await library.importFile(at: file) }
+            })
+    }
+    printJSON(["seconds": times, "median": median(times), "files": files.count])
+
+case "hash":
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try BlobStore(root: "\(folder)/blobs", temporaryDirectory: "\(folder)/tmp")
+    var rates: [Double] = []
+    for _ in 0..<rounds {
+        var size = 0
+        let elapsed = try await seconds { size = try store.stage(adopting: files[0]).size }
+        rates.append(Double(size) / 1_000_000 / elapsed)
+    }
+    printJSON(["mbPerSecond": median(rates)])
+
+default:
+    FileHandle.standardError.write(Data("unknown measurement \(arguments[0])\n".utf8))
+    exit(2)
+}
