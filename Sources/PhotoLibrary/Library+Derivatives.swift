@@ -29,7 +29,8 @@ extension Library {
         var crop: PixelRect?
         if edited, case .crop(let rect) = asset.edit { crop = rect }
         let request = Self.displayRequest(format: asset.format, box: box, fit: fit, crop: crop)
-        return try await render(asset, key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
+        return try await render(
+            asset, key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
     }
 
     /// How a display size is made: JPEG is smallest for photos; formats that may carry

@@ -18,8 +18,9 @@ public enum Executable {
         public let stderr: String
     }
 
-    /// Runs the program to its end with the given arguments and extra environment.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs the program to its end with the given arguments and extra environment. Waiting
+    /// happens on dispatch threads, so the cooperative pool stays free for the other tests.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -29,28 +30,27 @@ public enum Executable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes while it runs so a chatty child never blocks on a full pipe.
-        let output = Drain(stdout.fileHandleForReading)
-        let errors = Drain(stderr.fileHandleForReading)
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
-    }
-
-    private final class Drain: @unchecked Sendable {
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
+        return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                self.data = handle.readDataToEndOfFile()
-                self.done.signal()
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                // Both pipes are drained while it runs, so a chatty child never blocks on a full pipe.
+                let group = DispatchGroup()
+                nonisolated(unsafe) var output = Data()
+                nonisolated(unsafe) var errors = Data()
+                DispatchQueue.global().async(group: group) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
+                DispatchQueue.global().async(group: group) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
+                process.waitUntilExit()
+                group.wait()
+                continuation.resume(
+                    returning: Output(
+                        status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                        stderr: String(decoding: errors, as: UTF8.self)))
             }
-        }
-
-        func text() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
         }
     }
 }

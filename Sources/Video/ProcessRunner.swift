@@ -58,26 +58,27 @@ struct ProcessRunner: Sendable {
         process.terminationHandler = { process in
             exited.fulfill((process.terminationStatus, process.terminationReason == .uncaughtSignal))
         }
+        let stopper = Stopper(process: process, grace: killGrace)
+        // Deadlines run on dispatch timers, not Task.sleep, and start the moment the child does:
+        // when the cooperative pool is busy (two threads on this machine), a task may resume
+        // many seconds late, and a deadline started from it would be late by as much.
+        // Once the child has exited, the stopper ignores the timer.
         do {
-            try await Self.launch(process)
+            try await Self.launch(process) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { stopper.stop(.timedOut) }
+            }
         } catch {
             throw VideoError(.failed, "\(tool.rawValue) could not be started.", detail: "\(error)")
         }
 
         let stdout = PipeDrain(keepHead: stdoutLimit, onLine: onLine).start(stdoutPipe.fileHandleForReading)
         let stderr = PipeDrain(keepTail: 8 * 1024).start(stderrPipe.fileHandleForReading)
-        let stopper = Stopper(process: process, grace: killGrace)
-        let deadline = Task { [timeout] in
-            try await Task.sleep(for: timeout)
-            stopper.stop(.timedOut)
-        }
         let end = await withTaskCancellationHandler {
             await exited.value
         } onCancel: {
             stopper.stop(.cancelled)
         }
         stopper.markExited()
-        deadline.cancel()
         let out = await stdout.value
         let err = await stderr.value
         let stderrTail = String(decoding: err.tail, as: UTF8.self)
@@ -99,13 +100,15 @@ struct ProcessRunner: Sendable {
     /// A child inherits the signal mask of the thread that starts it, and the threads of the
     /// cooperative pool block nearly every signal: an ffmpeg started from one ignores SIGTERM.
     /// So the child is started from a short-lived thread with nothing blocked.
-    private static func launch(_ process: Process) async throws {
+    private static func launch(_ process: Process, onStarted: @escaping @Sendable () -> Void) async throws {
         let launched = OneShot<Result<Void, any Error>>()
         let thread = Thread {
             var nothing = sigset_t()
             sigemptyset(&nothing)
             pthread_sigmask(SIG_SETMASK, &nothing, nil)
-            launched.fulfill(Result { try process.run() })
+            let result = Result { try process.run() }
+            if case .success = result { onStarted() }
+            launched.fulfill(result)
         }
         thread.name = "video-process-launcher"
         thread.start()
@@ -159,9 +162,15 @@ private final class Stopper: Sendable {
         guard stopping else { return }
         process.terminate()
         let pid = process.processIdentifier
-        Task { [process, grace] in
-            try await Task.sleep(for: grace)
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) { [process] in
             if process.isRunning { kill(pid, SIGKILL) }
         }
+    }
+}
+
+extension Duration {
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(min(seconds, Int64(Int.max / 1_000_000_000))) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

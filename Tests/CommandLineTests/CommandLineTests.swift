@@ -25,15 +25,15 @@ import Testing
         let rejected: [Rejected]
     }
 
-    func importJSON(_ paths: [String], environment: [String: String] = [:]) throws -> (Int32, ImportReport?) {
-        let output = try Executable.run(["--data", data, "import", "--json"] + paths, environment: environment)
+    func importJSON(_ paths: [String], environment: [String: String] = [:]) async throws -> (Int32, ImportReport?) {
+        let output = try await Executable.run(["--data", data, "import", "--json"] + paths, environment: environment)
         return (output.status, try? JSONDecoder().decode(ImportReport.self, from: Data(output.stdout.utf8)))
     }
 
-    @Test func importPrintsTheDocumentedJSON() throws {
+    @Test func importPrintsTheDocumentedJSON() async throws {
         let portrait = Corpus.path("photos/recurser__Portrait_6.jpg")
         let movie = Corpus.path("videos/androidx-media__portrait_4k60.mp4")
-        let (status, report) = try importJSON([portrait, movie])
+        let (status, report) = try await importJSON([portrait, movie])
         #expect(status == 0)
         let imported = try #require(report).imported
         #expect(imported.map(\.path) == [portrait, movie])
@@ -41,17 +41,17 @@ import Testing
         #expect(imported[1].mediaType == "public.movie" && imported[1].width == 2160 && imported[1].height == 3840)
         #expect(imported.allSatisfy { !$0.duplicate })
 
-        let (again, second) = try importJSON([portrait])
+        let (again, second) = try await importJSON([portrait])
         #expect(again == 0)
         #expect(second?.imported.first?.duplicate == true)
         #expect(second?.imported.first?.id == imported[0].id)
     }
 
-    @Test func rejectedFilesAreNamedWithACodeAndTheExitStatusIsOne() throws {
+    @Test func rejectedFilesAreNamedWithACodeAndTheExitStatusIsOne() async throws {
         let bad = Corpus.path("bad/sharp__truncated.jpg")
         let missing = directory.file("nope.jpg")
         let good = Corpus.path("photos/exifsamples__Canon_40D.jpg")
-        let (status, report) = try importJSON([bad, good, missing])
+        let (status, report) = try await importJSON([bad, good, missing])
         #expect(status == 1)
         let rejected = try #require(report).rejected
         #expect(Set(rejected.map(\.path)) == [bad, missing])
@@ -60,41 +60,41 @@ import Testing
         #expect(report?.imported.map(\.path) == [good])
     }
 
-    @Test func foldersAreImportedRecursivelyWithAHumanSummary() throws {
-        let output = try Executable.run(["--data", data, "import", Corpus.path("videos")])
+    @Test func foldersAreImportedRecursivelyWithAHumanSummary() async throws {
+        let output = try await Executable.run(["--data", data, "import", Corpus.path("videos")])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("Imported \(Corpus.files(in: "videos").count) files."))
-        let list = try Executable.run(["--data", data, "list", "--json", "--media", "movie"])
+        let list = try await Executable.run(["--data", data, "list", "--json", "--media", "movie"])
         let assets = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
         #expect(assets?.count == Corpus.files(in: "videos").count)
     }
 
-    @Test func listShowsATableAndFilters() throws {
-        _ = try importJSON([Corpus.path("photos/exifsamples__Canon_40D.jpg"), Corpus.path("videos/androidx-media__sample.mp4")])
-        let table = try Executable.run(["--data", data, "list"])
+    @Test func listShowsATableAndFilters() async throws {
+        _ = try await importJSON([Corpus.path("photos/exifsamples__Canon_40D.jpg"), Corpus.path("videos/androidx-media__sample.mp4")])
+        let table = try await Executable.run(["--data", data, "list"])
         #expect(table.status == 0)
         #expect(table.stdout.contains("exifsamples__Canon_40D.jpg"))
         #expect(table.stdout.contains("2 items"))
-        let saved = try Executable.run(["--data", data, "list", "--source", "savedPhotosAlbum"])
+        let saved = try await Executable.run(["--data", data, "list", "--source", "savedPhotosAlbum"])
         #expect(saved.stdout.contains("0 items"))
     }
 
-    @Test func exportWritesTheOriginalBytes() throws {
+    @Test func exportWritesTheOriginalBytes() async throws {
         let source = Corpus.path("photos/pillow__xmp_test.jpg")
-        let (_, report) = try importJSON([source])
+        let (_, report) = try await importJSON([source])
         let id = try #require(report?.imported.first?.id)
         let destination = directory.file("out.jpg")
-        let output = try Executable.run(["--data", data, "export", id, destination])
+        let output = try await Executable.run(["--data", data, "export", id, destination])
         #expect(output.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data(contentsOf: URL(fileURLWithPath: source)))
-        let refused = try Executable.run(["--data", data, "export", id, destination])
+        let refused = try await Executable.run(["--data", data, "export", id, destination])
         #expect(refused.status == 1)
-        let unknown = try Executable.run(["--data", data, "export", "no-such-id", destination])
+        let unknown = try await Executable.run(["--data", data, "export", "no-such-id", destination])
         #expect(unknown.status == 1 && unknown.stderr.contains("not_found"))
     }
 
-    @Test func doctorReportsEveryDependency() throws {
-        let output = try Executable.run(["--data", data, "doctor"])
+    @Test func doctorReportsEveryDependency() async throws {
+        let output = try await Executable.run(["--data", data, "doctor"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         for name in ["libvips", "libheif", "libexif", "ffmpeg", "ffprobe", "SQLite"] {
             #expect(output.stdout.contains(name))
@@ -102,8 +102,8 @@ import Testing
         #expect(!output.stdout.contains("MISSING"))
     }
 
-    @Test func doctorFailsClearlyWithoutFFmpeg() throws {
-        let output = try Executable.run(["--data", data, "doctor"], environment: ["CAMERAROLL_FFMPEG": "/nonexistent/ffmpeg"])
+    @Test func doctorFailsClearlyWithoutFFmpeg() async throws {
+        let output = try await Executable.run(["--data", data, "doctor"], environment: ["CAMERAROLL_FFMPEG": "/nonexistent/ffmpeg"])
         #expect(output.status == 1)
         #expect(output.stdout.contains("MISSING"))
         #expect(output.stderr.contains("make install-deps"))
@@ -112,37 +112,40 @@ import Testing
     @Test(arguments: [
         ["frobnicate"], ["import"], ["import", "--no-such-flag", "x"], ["list", "--source", "everything"], ["--bogus", "list"],
     ])
-    func usageErrorsExitWithTwo(arguments: [String]) throws {
-        let output = try Executable.run(["--data", data] + arguments)
+    func usageErrorsExitWithTwo(arguments: [String]) async throws {
+        let output = try await Executable.run(["--data", data] + arguments)
         #expect(output.status == 2)
         #expect(!output.stderr.isEmpty)
     }
 
     /// A crash between the blob's commit and the row's leaves an orphan blob and no row; the
     /// library stays sound, collects the orphan, and takes the same file again.
-    @Test func aCrashBetweenBlobAndRowLeavesNoDanglingRow() throws {
+    @Test func aCrashBetweenBlobAndRowLeavesNoDanglingRow() async throws {
         let file = Corpus.path("photos/exifsamples__Canon_40D.jpg")
-        let crashed = try Executable.run(["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-blob-commit"])
+        let crashed = try await Executable.run(["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-blob-commit"])
         #expect(crashed.status == 70)
-        let list = try Executable.run(["--data", data, "list", "--json"])
+        let list = try await Executable.run(["--data", data, "list", "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])?.isEmpty == true)
         let blobs = FileManager.default.enumerator(atPath: "\(data)/blobs")?.allObjects.compactMap { $0 as? String }.filter {
             $0.count > 64
         }
         #expect(blobs?.count == 1)
 
-        let (status, report) = try importJSON([file])
+        let (status, report) = try await importJSON([file])
         #expect(status == 0 && report?.imported.first?.duplicate == false)
-        #expect(try Executable.run(["--data", data, "gc"]).status == 0)
-        let exported = try Executable.run(["--data", data, "export", try #require(report?.imported.first?.id), directory.file("x.jpg")])
+        #expect(try await Executable.run(["--data", data, "gc"]).status == 0)
+        let exported = try await Executable.run([
+            "--data", data, "export", try #require(report?.imported.first?.id), directory.file("x.jpg"),
+        ])
         #expect(exported.status == 0)
     }
 
-    @Test func aCrashAfterTheRowKeepsTheImport() throws {
+    @Test func aCrashAfterTheRowKeepsTheImport() async throws {
         let file = Corpus.path("photos/exifsamples__Canon_40D.jpg")
-        let crashed = try Executable.run(["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-database-commit"])
+        let crashed = try await Executable.run(
+            ["--data", data, "import", file], environment: ["CAMERAROLL_CRASH_AT": "after-database-commit"])
         #expect(crashed.status == 70)
-        let (status, report) = try importJSON([file])
+        let (status, report) = try await importJSON([file])
         #expect(status == 0 && report?.imported.first?.duplicate == true)
     }
 }

@@ -23,28 +23,24 @@ import Testing
         #expect(error?.message.contains("/nonexistent") == false)
     }
 
+    /// The child never ends by itself, so returning at all proves the deadline stopped it.
     @Test func deadlineStopsTheProcess() async {
         let runner = ProcessRunner(timeout: .milliseconds(100))
-        let started = ContinuousClock.now
         let code = await Fixture.errorCode { () async throws(VideoError) in
-            _ = try await runner.run(.ffmpeg, executable: "/bin/sleep", arguments: ["30"])
+            _ = try await runner.run(.ffmpeg, executable: "/bin/sh", arguments: ["-c", "while :; do sleep 0.05; done"])
         }
         #expect(code == .timeout)
-        // Stopped, not waited out: the sleep would last 30 s (a loaded CI machine is slow, hence the margin).
-        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func processIgnoringSIGTERMIsKilled() async {
         let runner = ProcessRunner(timeout: .milliseconds(100), killGrace: .milliseconds(300))
-        let started = ContinuousClock.now
         let code = await Fixture.errorCode { () async throws(VideoError) in
             _ = try await runner.run(
                 .ffmpeg, executable: "/bin/sh",
                 arguments: ["-c", "trap '' TERM; while :; do sleep 0.05; done"])
         }
+        // The loop ignores SIGTERM and never ends: only the SIGKILL after the grace period stops it.
         #expect(code == .timeout)
-        // The loop never ends by itself: only the SIGKILL after the grace period stops it.
-        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func bothPipesAreDrainedTogether() async throws {
@@ -70,17 +66,16 @@ import Testing
     }
 
     @Test func cancellationStopsTheProcess() async {
-        let runner = ProcessRunner(timeout: .seconds(60))
-        let started = ContinuousClock.now
+        let runner = ProcessRunner(timeout: .seconds(3600))
         let task = Task {
             await Fixture.errorCode { () async throws(VideoError) in
-                _ = try await runner.run(.ffmpeg, executable: "/bin/sleep", arguments: ["30"])
+                _ = try await runner.run(.ffmpeg, executable: "/bin/sh", arguments: ["-c", "while :; do sleep 0.05; done"])
             }
         }
         try? await Task.sleep(for: .milliseconds(100))
         task.cancel()
+        // The child never ends by itself and the deadline is an hour away: only cancelling stops it.
         #expect(await task.value == .failed)
-        #expect(ContinuousClock.now - started < .seconds(15))
     }
 }
 
