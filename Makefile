@@ -3,11 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Debian packages the build, the app, the tests and the benchmarks need.
-DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev \
-        libjpeg-turbo-progs python3 time ca-certificates
+DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev libmicrohttpd-dev \
+        libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk
 
 SWIFT ?= swift
 DATA ?=
+HOST ?= 127.0.0.1
+PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
 data_flag = $(if $(DATA),--data $(DATA),)
 
@@ -16,7 +18,7 @@ data_flag = $(if $(DATA),--data $(DATA),)
 help: ## Show the tasks
 	@echo "CameraRoll: make TASK"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
-	@echo "Variables: DATA=DIR (data folder for run; default ~/.local/share/cameraroll)"
+	@echo "Variables for run: DATA=DIR (default ~/.local/share/cameraroll), HOST=127.0.0.1, PORT=8080"
 
 install-deps: ## Install the Debian packages that are missing (idempotent)
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -29,11 +31,9 @@ install-deps: ## Install the Debian packages that are missing (idempotent)
 build: install-deps ## Build the release binary
 	$(SWIFT) build -c release --product cameraroll
 
-run: build ## Build, check the machine, and show the library (the server comes with the server issue)
+run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(RELEASE_BIN) $(data_flag) doctor
-	$(RELEASE_BIN) $(data_flag) list
-	@echo
-	@echo "Import photos with: $(RELEASE_BIN) $(data_flag) import PATH..."
+	$(RELEASE_BIN) $(data_flag) serve --host $(HOST) --port $(PORT)
 
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

@@ -20,8 +20,11 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
         .target(name: "CShims", dependencies: ["CVips"]),
+        // Fixed-arity wrappers of the variadic libmicrohttpd calls.
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
 
         .target(name: "Imaging", dependencies: ["CVips", "CShims"], swiftSettings: strict),
         .target(name: "Video", swiftSettings: strict),
@@ -30,7 +33,14 @@ let package = Package(
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
-        .executableTarget(name: "cameraroll", dependencies: ["PhotoLibrary", "Imaging", "Video", "Storage"], swiftSettings: strict),
+        .target(name: "ImagePicker", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        .target(
+            name: "CameraRollServer", dependencies: ["HTTPServer", "PhotoLibrary", "Imaging", "Video"],
+            resources: [.copy("Web")], swiftSettings: strict),
+        .executableTarget(
+            name: "cameraroll", dependencies: ["CameraRollServer", "HTTPServer", "PhotoLibrary", "Imaging", "Video", "Storage"],
+            swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
@@ -38,5 +48,10 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "CameraRollServerTests", dependencies: ["CameraRollServer", "HTTPServer", "PhotoLibrary", "Imaging", "TestSupport"],
+            swiftSettings: strict),
     ]
 )

@@ -32,7 +32,9 @@ public struct ImagingSupport: Sendable {
 
     /// Shared libraries mapped into this process, by name, with the version their file carries.
     private static func loadedLibraries() -> [String: String] {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [:] }
+        // procfs files report a size of 0, so they are read to their end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else { return [:] }
+        let maps = String(decoding: data, as: UTF8.self)
         var found: [String: String] = [:]
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PhotoLibrary
 import Video
 
@@ -29,6 +30,7 @@ enum CommandLineTool {
         let rest = Array(words.dropFirst())
         do {
             switch command {
+            case "serve": return try await ServeCommand.run(rest, context)
             case "import": return try await ImportCommand.run(rest, context)
             case "list": return try await ListCommand.run(rest, context)
             case "export": return try await ExportCommand.run(rest, context)
@@ -41,6 +43,9 @@ enum CommandLineTool {
                 Terminal.error("cameraroll: unknown command '\(command)'. Try 'cameraroll help'.")
                 return 2
             }
+        } catch let error as HTTPError {
+            Terminal.error("cameraroll \(command): \(error.message)")
+            return 1
         } catch let error as UsageError {
             Terminal.error("cameraroll \(command): \(error.message)")
             return 2

@@ -5,6 +5,9 @@ enum HelpText {
         Usage: cameraroll [--data DIR] COMMAND [OPTIONS]
 
         Commands:
+          serve                Serve the web app and its API (default http://127.0.0.1:8080).
+                               --host ADDRESS  --port N (0 picks a free port)
+                               SIGINT or SIGTERM stop it gracefully.
           import PATH...       Import photos and videos (files or folders, recursively).
                                --json         print {"imported": [...], "rejected": [...]}
                                --camera-roll  also save them to the Camera Roll album

@@ -40,36 +40,32 @@ enum ImportCommand {
             }
         }
 
-        var progress = ProgressBar(total: files.count)
-        var outcomes = [Result<ImportResult, LibraryError>?](repeating: nil, count: files.count)
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        await withTaskGroup(of: (Int, Result<ImportResult, LibraryError>).self) { group in
-            var next = 0
+        // A child task that returned its index from inside a typed-throws do/catch got index 0 in
+        // release builds (Swift 6.3.1), so the import itself is a function of its own.
+        let outcomes = await withTaskGroup(of: (Int, Result<ImportResult, LibraryError>).self) { group in
+            var outcomes = [Result<ImportResult, LibraryError>?](repeating: nil, count: files.count)
+            var progress = ProgressBar(total: files.count)
+            var started = 0
             var done = 0
             var rejected = 0
-            func startNext() {
-                guard next < files.count else { return }
-                let index = next
-                let path = files[index]
-                next += 1
-                group.addTask {
-                    do throws(LibraryError) {
-                        return (index, .success(try await library.importFile(at: path, saveToCameraRoll: saveToCameraRoll)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
+            while done < files.count {
+                // Keep `width` imports running; take each result as it comes.
+                while started < files.count && started - done < width {
+                    let index = started
+                    let path = files[index]
+                    group.addTask { (index, await importOne(library, path, saveToCameraRoll)) }
+                    started += 1
                 }
-            }
-            for _ in 0..<width { startNext() }
-            while let (index, outcome) = await group.next() {
+                guard let (index, outcome) = await group.next() else { break }
                 outcomes[index] = outcome
                 done += 1
                 if case .failure = outcome { rejected += 1 }
                 progress.update(done: done, rejected: rejected, current: files[index])
-                startNext()
             }
+            progress.finish()
+            return outcomes
         }
-        progress.finish()
 
         for (path, outcome) in zip(files, outcomes) {
             switch outcome {
@@ -93,6 +89,15 @@ enum ImportCommand {
             printSummary(report)
         }
         return report.rejected.isEmpty ? 0 : 1
+    }
+
+    private static func importOne(_ library: Library, _ path: String, _ saveToCameraRoll: Bool) async -> Result<ImportResult, LibraryError>
+    {
+        do throws(LibraryError) {
+            return .success(try await library.importFile(at: path, saveToCameraRoll: saveToCameraRoll))
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func printSummary(_ report: Report) {

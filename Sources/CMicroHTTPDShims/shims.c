@@ -1,0 +1,50 @@
+#include "CMicroHTTPDShims.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+struct MHD_Daemon *cr_mhd_start_daemon(
+    unsigned int flags, const struct MHD_OptionItem *options, MHD_AccessHandlerCallback handler, void *handler_cls) {
+    // MHD_OPTION_ARRAY takes a non-const pointer but never writes through it.
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, (struct MHD_OptionItem *)options, MHD_OPTION_END);
+}
+
+struct MHD_OptionItem cr_mhd_option_notify_completed(MHD_RequestCompletedCallback callback, void *cls) {
+    struct MHD_OptionItem item = {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callback, cls};
+    return item;
+}
+
+struct MHD_OptionItem cr_mhd_option_uri_log(cr_mhd_uri_log_callback callback, void *cls) {
+    struct MHD_OptionItem item = {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, cls};
+    return item;
+}
+
+uint16_t cr_mhd_daemon_bind_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+int cr_mhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return -1;
+    const struct sockaddr *address = info->client_addr;
+    const void *bytes;
+    switch (address->sa_family) {
+    case AF_INET: bytes = &((const struct sockaddr_in *)address)->sin_addr; break;
+    case AF_INET6: bytes = &((const struct sockaddr_in6 *)address)->sin6_addr; break;
+    default: return -1;
+    }
+    return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)size) == NULL ? -1 : 0;
+}
+
+int cr_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+unsigned int cr_mhd_connection_http_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}

@@ -1,0 +1,81 @@
+import Imaging
+import PhotoLibrary
+
+/// An asset as the API shows it: its metadata, its stored edit, and the URLs of its media.
+struct AssetJSON: Encodable {
+    struct URLs: Encodable {
+        var original: String
+        var thumbnail256: String
+        var thumbnail512: String
+        /// Add `w`, `h` (CSS pixels), `dpr` and optionally `fit` as query parameters.
+        var display: String
+        var edited: String
+        var poster: String?
+        var video: String?
+        var rendition: String?
+    }
+
+    struct EditJSON: Encodable {
+        struct Trim: Encodable {
+            var start: Double
+            var end: Double
+        }
+        var cropRect: PixelRect?
+        var trim: Trim?
+    }
+
+    var id: String
+    var mediaType: String
+    var width: Int
+    var height: Int
+    var duration: Double?
+    var captureDate: String?
+    var importDate: String
+    var source: String
+    var inCameraRoll: Bool
+    var unsaved: Bool
+    var favorite: Bool
+    var trashed: Bool
+    var originalFilename: String?
+    var mimeType: String
+    var byteSize: Int
+    var cameraMake: String?
+    var cameraModel: String?
+    var hasGPS: Bool
+    var browserPlayable: Bool?
+    var edit: EditJSON?
+    var urls: URLs
+
+    init(_ asset: Asset) {
+        id = asset.id
+        mediaType = asset.mediaType.rawValue
+        width = asset.width
+        height = asset.height
+        duration = asset.duration
+        captureDate = asset.captureDate
+        importDate = asset.importDate
+        source = asset.source.rawValue
+        inCameraRoll = asset.inCameraRoll
+        unsaved = asset.isUnsaved
+        favorite = asset.isFavorite
+        trashed = asset.trashedDate != nil
+        originalFilename = asset.originalFilename
+        mimeType = asset.mimeType
+        byteSize = asset.byteSize
+        cameraMake = asset.cameraMake
+        cameraModel = asset.cameraModel
+        hasGPS = asset.hasGPS
+        browserPlayable = asset.isBrowserPlayable
+        switch asset.edit {
+        case .crop(let rect): edit = EditJSON(cropRect: rect)
+        case .trim(let start, let end): edit = EditJSON(trim: EditJSON.Trim(start: start, end: end))
+        case nil: edit = nil
+        }
+        let media = "/media/\(asset.id)"
+        let isMovie = asset.mediaType == .movie
+        urls = URLs(
+            original: "\(media)/original", thumbnail256: "\(media)/thumbnail?size=256", thumbnail512: "\(media)/thumbnail?size=512",
+            display: "\(media)/display", edited: "\(media)/edited", poster: isMovie ? "\(media)/poster" : nil,
+            video: isMovie ? "\(media)/video" : nil, rendition: isMovie ? "/api/assets/\(asset.id)/rendition" : nil)
+    }
+}

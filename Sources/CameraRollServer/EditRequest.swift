@@ -1,0 +1,70 @@
+import Foundation
+import HTTPServer
+import Imaging
+import PhotoLibrary
+
+/// The body of `PUT /api/assets/<id>/edit`: `{"cropRect": {x, y, width, height}}`,
+/// `{"trim": {start, end}}`, or `{}` / `null` to remove the edit. Errors name the field.
+enum EditRequest {
+    private struct Body: Decodable {
+        struct Rect: Decodable { var x, y, width, height: Double }
+        struct Range: Decodable { var start, end: Double }
+        var cropRect: Rect?
+        var trim: Range?
+    }
+
+    static func parse(_ body: RequestBody?) throws(HTTPError) -> Edit? {
+        guard let body, let data = FileManager.default.contents(atPath: body.path), !data.isEmpty else {
+            throw HTTPError.badRequest("invalid_edit", "Send {\"cropRect\": {...}} or {\"trim\": {...}} as JSON.")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            throw HTTPError.badRequest("invalid_json", "The body is not JSON.")
+        }
+        if object is NSNull { return nil }
+        guard let fields = object as? [String: Any] else {
+            throw HTTPError.badRequest("invalid_edit", "The edit must be a JSON object.")
+        }
+        if let unknown = Set(fields.keys).subtracting(["cropRect", "trim"]).sorted().first {
+            throw invalid(unknown, "is not an edit; send cropRect or trim")
+        }
+        let decoded: Body
+        do {
+            decoded = try JSONDecoder().decode(Body.self, from: data)
+        } catch let error as DecodingError {
+            throw invalid(field(of: error), "must be a number")
+        } catch {
+            throw HTTPError.badRequest("invalid_json", "The body is not JSON.")
+        }
+        if let rect = decoded.cropRect {
+            return .crop(
+                PixelRect(
+                    x: try whole(rect.x, "cropRect.x"), y: try whole(rect.y, "cropRect.y"),
+                    width: try whole(rect.width, "cropRect.width"), height: try whole(rect.height, "cropRect.height")))
+        }
+        if let range = decoded.trim { return .trim(start: range.start, end: range.end) }
+        return nil
+    }
+
+    private static func invalid(_ field: String, _ problem: String) -> HTTPError {
+        HTTPError.badRequest("invalid_edit", "\(field): \(problem).")
+    }
+
+    private static func whole(_ value: Double, _ field: String) throws(HTTPError) -> Int {
+        guard value.isFinite, value == value.rounded(), abs(value) < 1e9 else {
+            throw invalid(field, "must be a whole number of pixels")
+        }
+        return Int(value)
+    }
+
+    /// The dotted path of the field a decoding error is about.
+    private static func field(of error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .keyNotFound(let key, let c): return (c.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+        @unknown default: return "edit"
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? "edit" : path
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import HTTPServer
+
+extension Response {
+    /// A JSON body. `<`, `>` and `&` are escaped so that text from files (EXIF fields, file names)
+    /// can never become markup, even if a browser is tricked into reading the JSON as HTML.
+    static func json(_ value: some Encodable, status: Int = 200) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var text = String(decoding: data, as: UTF8.self)
+        text = text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+            .replacingOccurrences(of: "&", with: "\\u0026")
+        var response = Response.bytes(Array(text.utf8), contentType: "application/json; charset=utf-8", status: status)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

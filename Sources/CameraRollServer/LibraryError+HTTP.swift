@@ -1,0 +1,39 @@
+import HTTPServer
+import PhotoLibrary
+
+/// How each library error answers a client. Failures that are the server's own (the database,
+/// the disk other than full, a missing tool) are not client errors: they stay 500s with a
+/// generic body, their detail only in the log.
+struct ClientError: HTTPResponseError {
+    let status: Int
+    let code: String
+    let message: String
+
+    /// The client-facing form of a library error, or nil when it is the server's own failure.
+    init?(_ error: LibraryError) {
+        let status: Int
+        switch error.code {
+        case .unsupportedType: status = 415
+        case .tooLarge: status = 413
+        case .truncated, .corrupt, .empty: status = 422
+        case .notFound: status = 404
+        case .invalidEdit, .invalidRequest: status = 400
+        case .noSpace: status = 507
+        case .timeout: status = 504
+        default: return nil
+        }
+        self.status = status
+        code = error.code.description
+        message = error.message
+    }
+}
+
+/// Runs library work in a handler, turning client errors into their answers.
+func answering<T>(_ body: () async throws(LibraryError) -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch {
+        if let client = ClientError(error) { throw client }
+        throw error
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import HTTPServer
+import Imaging
+import PhotoLibrary
+
+extension WebApp {
+    func addAPIRoutes(to router: inout Router) {
+        router.get("/api/capabilities") { _ in .json(capabilities) }
+        router.get("/api/assets") { request in try listAssets(request) }
+        router.get("/api/assets/:id") { request in
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try library.asset(request.parameter("id")))) }
+        }
+        router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes)) { request in try await upload(request) }
+        router.post("/api/assets/:id/albums/:album") { request in
+            guard request.parameter("album") == Library.cameraRollID else {
+                throw HTTPError.notFound("There is no album with that id; the Camera Roll is \"\(Library.cameraRollID)\".")
+            }
+            return try await answering { () throws(LibraryError) in
+                .json(AssetJSON(try library.saveToCameraRoll(request.parameter("id"))))
+            }
+        }
+        router.put("/api/assets/:id/edit", body: .file(maxBytes: 64 * 1024)) { request in
+            let edit = try EditRequest.parse(request.body)
+            return try await answering { () throws(LibraryError) in
+                .json(AssetJSON(try library.setEdit(edit, for: request.parameter("id"))))
+            }
+        }
+        router.delete("/api/assets/:id") { request in
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try library.trash(request.parameter("id")))) }
+        }
+        router.get("/api/assets/:id/rendition") { request in try await renditionStatus(request) }
+    }
+
+    private var capabilities: Capabilities {
+        Capabilities(
+            sources: [
+                "photoLibrary": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
+                "savedPhotosAlbum": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
+            ],
+            limits: .init(
+                maxUploadBytes: library.options.maxFileBytes, maxPixels: library.options.maxPixels,
+                maxDisplaySide: Library.maxDisplaySide, maxPageSize: AssetQuery.maxLimit),
+            imageFormats: ImageFormat.allCases.map(\.mimeType),
+            videoFormats: ["video/mp4", "video/quicktime", "video/webm", "video/x-matroska", "video/x-msvideo"],
+            thumbnailSizes: [256, 512])
+    }
+
+    private func listAssets(_ request: Request) throws -> Response {
+        var query = AssetQuery()
+        if let source = request.query["source"] {
+            guard let parsed = LibrarySource(rawValue: source) else {
+                throw HTTPError.badRequest("invalid_parameter", "source: photoLibrary or savedPhotosAlbum.")
+            }
+            query.source = parsed
+        }
+        if let types = request.query["mediaTypes"] {
+            var parsed: Set<MediaType> = []
+            for name in types.split(separator: ",") {
+                guard let type = MediaType(rawValue: String(name)) else {
+                    throw HTTPError.badRequest("invalid_parameter", "mediaTypes: public.image and public.movie, separated by commas.")
+                }
+                parsed.insert(type)
+            }
+            query.mediaTypes = parsed
+        }
+        query.limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 100
+        query.cursor = request.query["cursor"]
+        let page: AssetPage
+        do {
+            page = try library.assets(query)
+        } catch {
+            if let client = ClientError(error) { throw client }
+            throw error
+        }
+        return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
+    }
+
+    private func upload(_ request: Request) async throws -> Response {
+        guard let body = request.body, body.size > 0 else {
+            throw HTTPError.badRequest("empty", "Send the file's bytes as the request body.")
+        }
+        let source: AssetSource
+        switch request.query["source"] ?? "upload" {
+        case "upload": source = .upload
+        case "camera": source = .camera
+        default: throw HTTPError.badRequest("invalid_parameter", "source: camera or upload.")
+        }
+        let album = request.query["album"]
+        guard album == nil || album == Library.cameraRollID else {
+            throw HTTPError.badRequest("invalid_parameter", "album: only \(Library.cameraRollID) can be named.")
+        }
+        let name = request.headers["X-Filename"].map { $0.removingPercentEncoding ?? $0 }
+        let result = try await answering { () throws(LibraryError) in
+            try await library.importUpload(
+                temporaryFile: body.path, originalFilename: name, source: source, saveToCameraRoll: album != nil)
+        }
+        var response = Response.json(AssetJSON(result.asset), status: result.isDuplicate ? 200 : 201)
+        response.headers["Location"] = "/api/assets/\(result.asset.id)"
+        return response
+    }
+
+    private func renditionStatus(_ request: Request) async throws -> Response {
+        let id = request.parameter("id")
+        return try await answering { () throws(LibraryError) in
+            let asset = try library.asset(id)
+            guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have renditions.") }
+            if try library.hasPlayableVideo(of: id) {
+                return .json(RenditionJSON(status: "ready", progress: 1, video: "/media/\(id)/video"))
+            }
+            let progress = try await library.renditionProgress(of: id)
+            return .json(
+                RenditionJSON(status: progress == nil ? "notStarted" : "pending", progress: progress ?? 0, video: "/media/\(id)/video"))
+        }
+    }
+}
+
+struct Capabilities: Encodable {
+    struct Source: Encodable { var mediaTypes: [String] }
+    struct Limits: Encodable {
+        var maxUploadBytes: Int
+        var maxPixels: Int
+        var maxDisplaySide: Int
+        var maxPageSize: Int
+    }
+    var sources: [String: Source]
+    var limits: Limits
+    var imageFormats: [String]
+    var videoFormats: [String]
+    var thumbnailSizes: [Int]
+}
+
+struct AssetsPage: Encodable {
+    var assets: [AssetJSON]
+    var nextCursor: String?
+}
+
+struct RenditionJSON: Encodable {
+    var status: String
+    var progress: Double
+    var video: String
+}

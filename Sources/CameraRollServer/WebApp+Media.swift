@@ -1,0 +1,124 @@
+import Foundation
+import HTTPServer
+import Imaging
+import PhotoLibrary
+
+extension WebApp {
+    func addMediaRoutes(to router: inout Router) {
+        router.get("/media/:id/original") { request in
+            try await answering { () throws(LibraryError) in
+                let asset = try library.asset(request.parameter("id"))
+                var response = Response.file(
+                    library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"",
+                    cacheControl: Self.immutable)
+                // Originals are downloads: never shown inline, whatever a browser would sniff.
+                response.headers["Content-Disposition"] = Self.attachment(asset)
+                return response
+            }
+        }
+        router.get("/media/:id/thumbnail") { request in
+            let size = try request.integer("size") ?? 256
+            return try await derivative(request, immutable: true) { id throws(LibraryError) in
+                try await library.thumbnail(of: id, size: size)
+            }
+        }
+        router.get("/media/:id/display") { request in try await display(request, edited: false) }
+        router.get("/media/:id/edited") { request in try await display(request, edited: true) }
+        router.get("/media/:id/poster") { request in
+            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.poster(of: id) }
+        }
+        router.get("/media/:id/video") { request in try await video(request) }
+    }
+
+    static let immutable = "public, max-age=31536000, immutable"
+
+    private func display(_ request: Request, edited: Bool) async throws -> Response {
+        let box = try DisplayBox(request)
+        // An edited render changes when the edit does, so it is revalidated; the others never change.
+        return try await derivative(request, immutable: !edited) { id throws(LibraryError) in
+            try await library.display(of: id, box: box.pixels, fit: box.fit, edited: edited)
+        }
+    }
+
+    private func derivative(
+        _ request: Request, immutable: Bool, _ make: (String) async throws(LibraryError) -> Derivative
+    ) async throws -> Response {
+        try await answering { () throws(LibraryError) in
+            let id = request.parameter("id")
+            let made = try await make(id)
+            var response = Response.file(
+                made.path, contentType: made.mimeType, etag: Self.etag(of: made.path),
+                cacheControl: immutable ? Self.immutable : "no-cache")
+            if let size = made.size {
+                response.headers["X-Image-Width"] = String(size.width)
+                response.headers["X-Image-Height"] = String(size.height)
+            }
+            return response
+        }
+    }
+
+    private func video(_ request: Request) async throws -> Response {
+        let id = request.parameter("id")
+        return try await answering { () throws(LibraryError) in
+            let asset = try library.asset(id)
+            guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "This asset is not a movie.") }
+            guard try library.hasPlayableVideo(of: id) else {
+                // Made in the background; the client polls the rendition URL meanwhile.
+                Task { [library] in _ = try? await library.playableVideo(of: id) }
+                let progress = try await library.renditionProgress(of: id) ?? 0
+                var response = Response.json(
+                    RenditionJSON(status: "pending", progress: progress, video: "/media/\(id)/video"), status: 202)
+                response.headers["Location"] = "/api/assets/\(id)/rendition"
+                response.headers["Retry-After"] = "1"
+                return response
+            }
+            let video = try await library.playableVideo(of: id)
+            return Response.file(video.path, contentType: video.mimeType, etag: Self.etag(of: video.path), cacheControl: Self.immutable)
+        }
+    }
+
+    /// Derivative files are written once under a name that encodes their recipe; their inode and
+    /// size identify one rendering.
+    static func etag(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\""
+    }
+
+    static func attachment(_ asset: Asset) -> String {
+        let name = asset.originalFilename ?? asset.id
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? asset.id
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+    }
+}
+
+/// `w`, `h` (CSS pixels), `dpr` and `fit` from a display URL, as a box in device pixels.
+struct DisplayBox {
+    var pixels: PixelSize
+    var fit: Fit
+
+    init(_ request: Request) throws(HTTPError) {
+        guard let width = try request.integer("w", in: 1...8192), let height = try request.integer("h", in: 1...8192) else {
+            throw HTTPError.badRequest("invalid_parameter", "w, h: give the view's size in CSS pixels.")
+        }
+        var scale = 1.0
+        if let text = request.query["dpr"] {
+            guard let value = Double(text), value.isFinite, (0.5...8).contains(value) else {
+                throw HTTPError.badRequest("invalid_parameter", "dpr: a device pixel ratio between 0.5 and 8.")
+            }
+            scale = value
+        }
+        let fitName = request.query["fit"] ?? "contain"
+        guard let fit = Fit(rawValue: fitName) else {
+            throw HTTPError.badRequest("invalid_parameter", "fit: contain or cover.")
+        }
+        let box = PixelSize(width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
+        guard box.width <= Library.maxDisplaySide, box.height <= Library.maxDisplaySide else {
+            throw HTTPError.badRequest(
+                "invalid_parameter", "w, h, dpr: the box may be at most \(Library.maxDisplaySide) device pixels a side.")
+        }
+        pixels = box
+        self.fit = fit
+    }
+}

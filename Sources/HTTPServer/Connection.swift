@@ -1,0 +1,51 @@
+internal import CMicroHTTPD
+internal import CMicroHTTPDShims
+
+/// One libmicrohttpd connection, as the access handler and the completion callback see it.
+/// Valid only between those calls, or while the connection is suspended.
+///
+/// Sendable because one call crosses threads: `resume`, which libmicrohttpd allows from any
+/// thread while the connection is suspended. Everything else runs in MHD's own callbacks.
+struct Connection: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    /// Every request header, in the order the client sent them, repeats included.
+    var headers: Headers {
+        var headers = Headers()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(
+                handle, .HEADER_KIND,
+                { cls, _, key, value in
+                    guard let cls, let key else { return .YES }
+                    let headers = cls.assumingMemoryBound(to: Headers.self)
+                    headers.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                    return .YES
+                }, pointer)
+        }
+        return headers
+    }
+
+    var clientAddress: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard cr_mhd_connection_client_address(handle, &buffer, buffer.count) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    var socket: Int32 { cr_mhd_connection_socket(handle) }
+
+    /// The status of the response on the connection, if one was queued (by us or by MHD itself).
+    var queuedStatus: Int? {
+        let status = cr_mhd_connection_http_status(handle)
+        return status == 0 ? nil : Int(status)
+    }
+
+    func suspend() { MHD_suspend_connection(handle) }
+
+    func resume() { MHD_resume_connection(handle) }
+
+    /// Queues a built response and gives up our reference to it; false if MHD refused it.
+    func queue(_ response: ResponseBuilder.Built) -> Bool {
+        defer { MHD_destroy_response(response.handle) }
+        return MHD_queue_response(handle, UInt32(response.status), response.handle) == .YES
+    }
+}

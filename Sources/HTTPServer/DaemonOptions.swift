@@ -1,0 +1,59 @@
+internal import CMicroHTTPD
+internal import CMicroHTTPDShims
+
+/// How a daemon is started: flags, limits from the configuration, and the three callbacks
+/// that lead into `ServerCore` through their `cls` pointer.
+enum DaemonOptions {
+    /// nil when libmicrohttpd could not start (the address is taken, most often).
+    static func start(_ configuration: Configuration, address: SocketAddress, core: UnsafeMutableRawPointer) -> OpaquePointer? {
+        // Internal epoll threads, and suspend/resume so handlers never block them. No MHD_USE_ERROR_LOG:
+        // what matters is logged by us, through `configuration.log`.
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+
+        return address.withSockaddr { sockaddr in
+            var items = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: wholeSeconds(configuration.connectionTimeout), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                // Strict: HTTP/1.1 needs Host, and a space inside the URI is refused.
+                MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
+                cr_mhd_option_uri_log(
+                    { cls, uri, _ in
+                        Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue().begin(rawURI: uri)
+                    }, core),
+                cr_mhd_option_notify_completed(
+                    { cls, connection, requestContext, _ in
+                        guard let connection, let requestContext, let pointer = requestContext.pointee else { return }
+                        requestContext.pointee = nil
+                        Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue().complete(Connection(handle: connection), pointer)
+                    }, core),
+            ]
+            if configuration.threads > 1 {
+                items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+
+            return cr_mhd_start_daemon(
+                flags, items,
+                { cls, connection, url, method, version, uploadData, uploadSize, requestContext in
+                    guard let cls, let connection, let uploadSize, let pointer = requestContext?.pointee else { return .NO }
+                    // Body data comes with a pointer; the calls without one are the others.
+                    let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) }
+                    // Every piece of body is consumed: written to disk, or the request is ended.
+                    uploadSize.pointee = 0
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().access(
+                        Connection(handle: connection), Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue(), url: url,
+                        method: method, version: version, upload: upload)
+                }, core)
+        }
+    }
+
+    /// libmicrohttpd counts the timeout in whole seconds; round up so a short timeout never becomes none.
+    private static func wholeSeconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+    }
+}

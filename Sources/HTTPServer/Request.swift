@@ -1,0 +1,57 @@
+/// One HTTP request, as a handler sees it.
+public struct Request: Sendable {
+    /// GET, HEAD, POST, PUT, DELETE, ... (HEAD is routed to GET handlers).
+    public var method: String
+    /// The path, percent-decoded, without the query.
+    public var path: String
+    /// Query parameters, percent-decoded; a repeated name keeps its first value.
+    public var query: [String: String]
+    public var headers: Headers
+    /// The client's IP address.
+    public var remoteAddress: String
+    /// Values of the route pattern's `:name` segments.
+    public var parameters: [String: String]
+    /// The request body, streamed to a temp file, for routes that accept one.
+    public var body: RequestBody?
+
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(), remoteAddress: String = "127.0.0.1",
+        parameters: [String: String] = [:], body: RequestBody? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+        self.parameters = parameters
+        self.body = body
+    }
+
+    /// A path parameter, which the route guarantees exists.
+    public func parameter(_ name: String) -> String {
+        guard let value = parameters[name] else { preconditionFailure("the route has no parameter :\(name)") }
+        return value
+    }
+
+    /// A path or query value as an integer; a 400 naming the field otherwise.
+    public func integer(_ name: String, in range: ClosedRange<Int>? = nil) throws(HTTPError) -> Int? {
+        guard let text = parameters[name] ?? query[name] else { return nil }
+        guard let value = Int(text), range.map({ $0.contains(value) }) ?? true else {
+            let bounds = range.map { " between \($0.lowerBound) and \($0.upperBound)" } ?? ""
+            throw HTTPError(400, "invalid_parameter", "\(name): must be a whole number\(bounds).")
+        }
+        return value
+    }
+}
+
+/// A request body the server streamed to a file in its body folder. The file belongs to the
+/// handler: it may move it away; whatever is left is deleted once the response is sent.
+public struct RequestBody: Sendable {
+    public var path: String
+    public var size: Int
+
+    public init(path: String, size: Int) {
+        self.path = path
+        self.size = size
+    }
+}

@@ -1,0 +1,52 @@
+/// One HTTP response. The server adds `Content-Length`, `X-Content-Type-Options: nosniff` and
+/// `Date`, answers `HEAD`, and, for bodies with an `ETag` or `Last-Modified`, `If-None-Match`
+/// (304) and single `Range` requests (206, 416).
+public struct Response: Sendable {
+    public var status: Int
+    public var headers: Headers
+    public var body: Body
+
+    public enum Body: Sendable {
+        case empty
+        case bytes([UInt8])
+        /// A whole file, sent with sendfile; the server opens it when the response is queued.
+        case file(path: String)
+    }
+
+    public init(status: Int = 200, headers: Headers = Headers(), body: Body = .empty) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func bytes(_ bytes: [UInt8], contentType: String, status: Int = 200) -> Response {
+        Response(status: status, headers: Headers([("Content-Type", contentType)]), body: .bytes(bytes))
+    }
+
+    public static func text(_ text: String, status: Int = 200) -> Response {
+        bytes(Array(text.utf8), contentType: "text/plain; charset=utf-8", status: status)
+    }
+
+    /// A page of ours, under a strict Content-Security-Policy: our own scripts, styles and
+    /// images only, no framing.
+    public static func html(_ html: String, status: Int = 200) -> Response {
+        var response = bytes(Array(html.utf8), contentType: "text/html; charset=utf-8", status: status)
+        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        return response
+    }
+
+    public static let contentSecurityPolicy =
+        "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self'; script-src 'self'; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+    /// A file; `etag` and `lastModified` enable conditional and range requests.
+    public static func file(
+        _ path: String, contentType: String, etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil
+    ) -> Response {
+        var headers = Headers([("Content-Type", contentType)])
+        if let etag { headers["ETag"] = etag }
+        if let lastModified { headers["Last-Modified"] = lastModified }
+        if let cacheControl { headers["Cache-Control"] = cacheControl }
+        return Response(headers: headers, body: .file(path: path))
+    }
+}

@@ -1,0 +1,170 @@
+internal import CMicroHTTPD
+
+extension ServerCore {
+    /// libmicrohttpd's access handler. For one request it is called once the headers are in,
+    /// once per piece of body, once more when the body is complete, and again after a resume;
+    /// the context's phase says which of these this call is.
+    func access(
+        _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer?
+    ) -> MHD_Result {
+        switch context.state.withLock({ $0.phase }) {
+        case .new:
+            return start(connection, context, url: url, method: method, version: version)
+        case .accepted(let handler):
+            guard let request = context.state.withLock({ $0.request }) else { return .NO }
+            return runHandler(handler, for: request, on: connection, context)
+        case .receiving(let handler, let maxBytes):
+            guard let upload else { return finishBody(on: connection, context, handler: handler) }
+            return receive(upload, on: connection, context, maxBytes: maxBytes)
+        case .ready(let response):
+            return answer(response, on: connection, context)
+        case .handling, .answered, .finished:
+            // Not called in these phases: a suspended connection is not served, and a queued
+            // response ends the calls.
+            return .YES
+        }
+    }
+
+    /// The first call, once the headers are in: check what only the raw request shows, route,
+    /// and apply the route's body policy.
+    private func start(
+        _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?
+    ) -> MHD_Result {
+        let methodName = method.map { String(cString: $0) } ?? "-"
+        let headers = connection.headers
+        context.state.withLock { state in
+            state.method = methodName
+            state.requestHeaders = headers
+        }
+        switch decide(connection, context, url: url, method: methodName, version: version, headers: headers) {
+        case .refuse(let response, let now):
+            guard !now else { return answer(response, on: connection, context) }
+            context.state.withLock { $0.phase = .ready(response) }
+        case .run(let handler, let request):
+            context.state.withLock { state in
+                state.request = request
+                state.phase = .accepted(handler)
+            }
+        case .receive(let request, let handler, let maxBytes):
+            return beginBody(of: request, handler: handler, maxBytes: maxBytes, on: connection, context)
+        }
+        return .YES
+    }
+
+    private enum Decision {
+        /// Answer with an error: `now` when a body follows, so libmicrohttpd skips it and closes
+        /// the connection; otherwise on the next call, which keeps the connection open.
+        case refuse(Response, now: Bool)
+        case run(Router.Handler, Request)
+        case receive(Request, Router.Handler, maxBytes: Int)
+    }
+
+    private func decide(
+        _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: String, version: UnsafePointer<CChar>?,
+        headers: Headers
+    ) -> Decision {
+        let lengths = headers.values("Content-Length")
+        let encodings = headers.values("Transfer-Encoding")
+        let bodyFollows = !encodings.isEmpty || lengths.contains { $0 != "0" }
+        if isStopping {
+            return .refuse(Self.shuttingDown, now: true)
+        }
+        if context.hidesNUL(url: url, version: version) {
+            return .refuse(HTTPError.badRequest("invalid_path", "The address must not contain a NUL byte.").response, now: bodyFollows)
+        }
+        let uri: RawURI
+        do {
+            uri = try RawURI(context.rawURI)
+        } catch {
+            return .refuse(error.response, now: bodyFollows)
+        }
+        if let problem = Self.framingProblem(lengths: lengths, encodings: encodings) {
+            return .refuse(problem.response, now: true)
+        }
+
+        switch router.match(method: method, path: uri.path) {
+        case .notFound:
+            return .refuse(HTTPError.notFound().response, now: bodyFollows)
+        case .methodNotAllowed(let allowed):
+            var response = HTTPError(405, "method_not_allowed", "This address does not accept \(method).").response
+            response.headers["Allow"] = allowed.joined(separator: ", ")
+            return .refuse(response, now: bodyFollows)
+        case .found(let route, let parameters):
+            let request = Request(
+                method: method, path: uri.path, query: uri.query, headers: headers, remoteAddress: connection.clientAddress,
+                parameters: parameters)
+            switch route.body {
+            case .none:
+                guard !bodyFollows else {
+                    return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
+                }
+                return .run(route.handler, request)
+            case .file(let maxBytes):
+                // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
+                guard lengths.first.map({ Int($0) ?? Int.max }) ?? 0 <= maxBytes else {
+                    return .refuse(Self.tooLarge(maxBytes).response, now: true)
+                }
+                return .receive(request, route.handler, maxBytes: maxBytes)
+            }
+        }
+    }
+
+    /// Requests whose length two parts of the chain could read differently (request smuggling).
+    private static func framingProblem(lengths: [String], encodings: [String]) -> HTTPError? {
+        if lengths.count > 1 {
+            return .badRequest("invalid_content_length", "Send one Content-Length header.")
+        }
+        if !lengths.isEmpty && !encodings.isEmpty {
+            return .badRequest("invalid_content_length", "Send either Content-Length or Transfer-Encoding, not both.")
+        }
+        if encodings.count > 1 || encodings.contains(where: { $0.lowercased() != "chunked" }) {
+            return .badRequest("invalid_transfer_encoding", "The only transfer encoding accepted is chunked.")
+        }
+        return nil
+    }
+
+    static func tooLarge(_ maxBytes: Int) -> HTTPError {
+        HTTPError(413, "too_large", "The request body is larger than \(maxBytes) bytes.")
+    }
+
+    /// Suspends the connection and runs the handler on the cooperative pool, never on an MHD
+    /// thread; the response comes back through `RequestContext.deliver`.
+    func runHandler(_ handler: @escaping Router.Handler, for request: Request, on connection: Connection, _ context: RequestContext)
+        -> MHD_Result
+    {
+        context.state.withLock { $0.request = request }
+        guard suspend(connection, for: context) else {
+            return answer(Self.shuttingDown, on: connection, context)
+        }
+        let task = Task { [self] in
+            context.deliver(await respond(to: request, with: handler))
+        }
+        context.state.withLock { $0.task = task }
+        return .YES
+    }
+
+    private func respond(to request: Request, with handler: Router.Handler) async -> Response {
+        do {
+            return try await handler(request)
+        } catch let error as any HTTPResponseError {
+            return error.response
+        } catch {
+            configuration.log("\(request.method) \(RawURI.loggable(ArraySlice(request.path.utf8))) failed: \(error)")
+            return HTTPError(500, "internal", "Something went wrong on the server.").response
+        }
+    }
+
+    /// Queues a response; a request can be answered this way right after its headers or after its body.
+    func answer(_ response: Response, on connection: Connection, _ context: RequestContext) -> MHD_Result {
+        let builder = context.state.withLock { ResponseBuilder(method: $0.method, requestHeaders: $0.requestHeaders) }
+        guard let built = builder.build(response) else { return .NO }
+        context.state.withLock { state in
+            state.phase = .answered
+            state.status = built.status
+            state.bodyBytes = built.bodyBytes
+        }
+        return connection.queue(built) ? .YES : .NO
+    }
+}

@@ -1,0 +1,62 @@
+/// How a picker is presented: the book's properties of `UIImagePickerController`.
+public struct PickerConfiguration: Sendable, Codable, Equatable {
+    public var sourceType: SourceType = .photoLibrary
+    /// What may be picked or captured; the book's default is images only.
+    public var mediaTypes: [MediaType] = [.image]
+    /// Move and Scale for images, trimming for movies, before finishing.
+    public var allowsEditing = false
+    public var cameraCaptureMode: CameraCaptureMode = .photo
+    public var cameraDevice: CameraDevice = .rear
+    /// The longest recording, in seconds (the book's default is ten minutes).
+    public var videoMaximumDuration: Double = 600
+    public var videoQuality: VideoQuality = .medium
+    /// How many items may be picked; the book's picker takes one.
+    public var selectionLimit = 1
+
+    public init() {}
+
+    public init(sourceType: SourceType, mediaTypes: [MediaType] = [.image], allowsEditing: Bool = false) {
+        self.sourceType = sourceType
+        self.mediaTypes = mediaTypes
+        self.allowsEditing = allowsEditing
+    }
+
+    /// Refuses what no picker could honour, naming the field.
+    public func validate() throws(PickerError) {
+        guard !mediaTypes.isEmpty else { throw PickerError("invalid_configuration", "mediaTypes: name at least one media type.") }
+        guard Set(mediaTypes).count == mediaTypes.count else {
+            throw PickerError("invalid_configuration", "mediaTypes: a media type is named twice.")
+        }
+        guard videoMaximumDuration.isFinite, videoMaximumDuration > 0, videoMaximumDuration <= 3600 else {
+            throw PickerError("invalid_configuration", "videoMaximumDuration: between 0 and 3600 seconds.")
+        }
+        guard (1...100).contains(selectionLimit) else {
+            throw PickerError("invalid_configuration", "selectionLimit: between 1 and 100.")
+        }
+        if sourceType == .camera {
+            let wanted: MediaType = cameraCaptureMode == .photo ? .image : .movie
+            guard mediaTypes.contains(wanted) else {
+                throw PickerError(
+                    "invalid_configuration", "cameraCaptureMode: \(cameraCaptureMode.rawValue) needs \(wanted.rawValue) in mediaTypes.")
+            }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sourceType, mediaTypes, allowsEditing, cameraCaptureMode, cameraDevice, videoMaximumDuration, videoQuality, selectionLimit
+    }
+
+    /// Every field is optional in JSON and takes the book's default when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = PickerConfiguration()
+        sourceType = try container.decodeIfPresent(SourceType.self, forKey: .sourceType) ?? defaults.sourceType
+        mediaTypes = try container.decodeIfPresent([MediaType].self, forKey: .mediaTypes) ?? defaults.mediaTypes
+        allowsEditing = try container.decodeIfPresent(Bool.self, forKey: .allowsEditing) ?? defaults.allowsEditing
+        cameraCaptureMode = try container.decodeIfPresent(CameraCaptureMode.self, forKey: .cameraCaptureMode) ?? defaults.cameraCaptureMode
+        cameraDevice = try container.decodeIfPresent(CameraDevice.self, forKey: .cameraDevice) ?? defaults.cameraDevice
+        videoMaximumDuration = try container.decodeIfPresent(Double.self, forKey: .videoMaximumDuration) ?? defaults.videoMaximumDuration
+        videoQuality = try container.decodeIfPresent(VideoQuality.self, forKey: .videoQuality) ?? defaults.videoQuality
+        selectionLimit = try container.decodeIfPresent(Int.self, forKey: .selectionLimit) ?? defaults.selectionLimit
+    }
+}

@@ -1,0 +1,77 @@
+import CameraRollServer
+import Foundation
+import HTTPServer
+import PhotoLibrary
+import TestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The web app on a real loopback port over a library in a temp folder.
+final class LiveServer: Sendable {
+    let directory = TemporaryDirectory("cameraroll-server")
+    let library: Library
+    let server: Server
+    let session: URLSession
+
+    init() throws {
+        library = try Library(folder: DataFolder(directory.path))
+        var configuration = Configuration(bodyDirectory: library.folder.temporary)
+        configuration.port = 0
+        server = Server(configuration: configuration, router: WebApp(library: library).router)
+        try server.start()
+        let settings = URLSessionConfiguration.ephemeral
+        settings.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        settings.timeoutIntervalForRequest = 120
+        session = URLSession(configuration: settings)
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(server.port)\(path)")! }
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        var request = URLRequest(url: url(path))
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields["\(name)"] = "\(value)" }
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> Reply {
+        try await request("GET", path, headers: headers)
+    }
+
+    /// Uploads a corpus file as a browser would: its bytes as the body, its name in X-Filename.
+    func upload(_ file: String, query: String = "") async throws -> Reply {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))
+        let name = (file as NSString).lastPathComponent
+        return try await request(
+            "POST", "/api/assets\(query)", body: data,
+            headers: [
+                "Content-Type": "application/octet-stream",
+                "X-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+            ])
+    }
+
+    deinit {
+        // Not awaited: a deinit cannot wait without holding a thread the stop may need.
+        let server = server
+        Task.detached { await server.stop() }
+    }
+}

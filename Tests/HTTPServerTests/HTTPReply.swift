@@ -1,0 +1,28 @@
+import Foundation
+import HTTPServer
+
+/// A response as it came off the wire: status line, headers, and the bytes after them.
+struct HTTPReply: Sendable {
+    let status: Int
+    let headers: Headers
+    let body: [UInt8]
+
+    /// nil when the bytes do not start with a complete status line and header block.
+    init?(_ bytes: [UInt8]) {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = head[0].split(separator: " ")
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else { return nil }
+        var headers = Headers()
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        self.status = status
+        self.headers = headers
+        self.body = Array(bytes[(end + separator.count)...])
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import TestSupport
+
+/// A real server on a free loopback port, with its own body folder and a log the test can read.
+final class LiveServer: Sendable {
+    let server: Server
+    let bodyFolder: TemporaryDirectory
+    let log = LogLines()
+
+    init(router: Router, configure: (inout Configuration) -> Void = { _ in }) throws {
+        bodyFolder = TemporaryDirectory("http-bodies")
+        var configuration = Configuration(bodyDirectory: bodyFolder.path)
+        configuration.port = 0
+        configuration.log = { [log] line in log.append(line) }
+        configure(&configuration)
+        server = Server(configuration: configuration, router: router)
+        try server.start()
+    }
+
+    var port: Int { server.port }
+
+    /// Sends `request` as it is on a new connection and reads until the server closes it.
+    func exchange(_ request: String) async throws -> HTTPReply {
+        try await exchange(Array(request.utf8))
+    }
+
+    func exchange(_ request: [UInt8]) async throws -> HTTPReply {
+        let connection = try await RawConnection.open(port: port)
+        await connection.send(request)
+        let bytes = await connection.readToEnd()
+        guard let reply = HTTPReply(bytes) else { throw NoReply(bytes: bytes) }
+        return reply
+    }
+
+    /// A request with the headers every HTTP/1.1 client sends, closing the connection after it.
+    func request(_ method: String, _ target: String, headers: [String] = [], body: [UInt8] = []) async throws -> HTTPReply {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        return try await exchange(Array((head + "\r\n").utf8) + body)
+    }
+
+    func get(_ target: String, headers: [String] = []) async throws -> HTTPReply {
+        try await request("GET", target, headers: headers)
+    }
+
+    /// The request bodies still on disk.
+    var bodyFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: bodyFolder.path)) ?? []).filter { $0.hasSuffix(".upload") }
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+}
+
+struct NoReply: Error, CustomStringConvertible {
+    let bytes: [UInt8]
+    var description: String { "no HTTP response in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))" }
+}
+
+/// Lines the server logged, in order.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// How many times something happened, across tasks.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func increment() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
+}
+
+/// Waits, polling, until `condition` holds or `timeout` passes; whether it came to hold.
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+/// Request bodies streamed to files: limits, intact arrival, and no file left behind, whatever
+/// the client does.
+@Suite struct UploadTests {
+    /// What the upload handler saw.
+    final class Received: Sendable {
+        private let seen = Mutex<[(path: String, bytes: [UInt8])]>([])
+
+        func record(_ body: RequestBody?) {
+            guard let body, let data = FileManager.default.contents(atPath: body.path) else { return }
+            seen.withLock { $0.append((body.path, [UInt8](data))) }
+        }
+
+        var all: [(path: String, bytes: [UInt8])] { seen.withLock { $0 } }
+    }
+
+    func start(_ received: Received, configure: (inout Configuration) -> Void = { _ in }) throws -> LiveServer {
+        var router = Router()
+        router.put("/upload", body: .file(maxBytes: 8 << 20)) { request in
+            received.record(request.body)
+            return .text("\(request.body?.size ?? -1)")
+        }
+        router.post("/small", body: .file(maxBytes: 1000)) { request in
+            received.record(request.body)
+            return .text("\(request.body?.size ?? -1)")
+        }
+        router.post("/nobody") { _ in .text("no body") }
+        return try LiveServer(router: router, configure: configure)
+    }
+
+    static func chunked(_ pieces: [[UInt8]]) -> [UInt8] {
+        pieces.flatMap { Array("\(String($0.count, radix: 16))\r\n".utf8) + $0 + Array("\r\n".utf8) } + Array("0\r\n\r\n".utf8)
+    }
+
+    @Test func aFewMegabytesArriveIntactAndTheFileIsGoneAfterwards() async throws {
+        let received = Received()
+        let live = try start(received)
+        let sent = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        let reply = try await live.request("PUT", "/upload", body: sent)
+        #expect(reply.status == 200)
+        #expect(reply.text == "\(sent.count)")
+        #expect(received.all.count == 1)
+        #expect(received.all.first?.bytes == sent)
+        #expect(received.all.first?.path.hasSuffix(".upload") == true)
+        #expect(await eventually { live.bodyFiles.isEmpty })
+        await live.stop()
+    }
+
+    @Test func chunkedBodiesWithinTheLimitArrive() async throws {
+        let received = Received()
+        let live = try start(received)
+        let pieces = [[UInt8](repeating: 1, count: 300), [UInt8](repeating: 2, count: 300), [UInt8](repeating: 3, count: 300)]
+        let reply = try await live.exchange(
+            Array("POST /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + Self.chunked(pieces))
+        #expect(reply.status == 200)
+        #expect(received.all.first?.bytes == pieces.flatMap { $0 })
+        await live.stop()
+    }
+
+    @Test func aDeclaredLengthOverTheLimitGets413BeforeAnyBody() async throws {
+        let received = Received()
+        let live = try start(received)
+        let connection = try await RawConnection.open(port: live.port)
+        await connection.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+        let reply = try #require(HTTPReply(await connection.readToEnd()))
+        #expect(reply.status == 413)
+        #expect(reply.text.hasPrefix(#"{"code":"too_large""#))
+        #expect(reply.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(received.all.isEmpty)
+        #expect(live.bodyFiles.isEmpty)
+        let bodyless = try await live.request("POST", "/nobody", body: Array("hello".utf8))
+        #expect(bodyless.status == 413)
+        #expect(bodyless.text.hasPrefix(#"{"code":"body_not_allowed""#))
+        await live.stop()
+    }
+
+    @Test func aChunkedBodyOverTheLimitIsCutWith413AndLeavesNoFile() async throws {
+        let received = Received()
+        let live = try start(received)
+        let connection = try await RawConnection.open(port: live.port)
+        await connection.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        await connection.send(Array("258\r\n".utf8) + [UInt8](repeating: 7, count: 600) + Array("\r\n".utf8))
+        #expect(await eventually { live.bodyFiles.count == 1 })
+        await connection.send(Array("258\r\n".utf8) + [UInt8](repeating: 7, count: 600) + Array("\r\n".utf8))
+        let reply = try #require(HTTPReply(await connection.readToEnd()))
+        #expect(reply.status == 413)
+        #expect(reply.text.hasPrefix(#"{"code":"too_large""#))
+        #expect(reply.headers["Connection"] == "close")
+        #expect(received.all.isEmpty)
+        #expect(await eventually { live.bodyFiles.isEmpty })
+        await live.stop()
+    }
+
+    @Test func aBodySlowerThanTheMinimumRateIsCutAndLeavesNoFile() async throws {
+        let received = Received()
+        let live = try start(received) { $0.minimumBodyRateGrace = .seconds(1) }
+        let connection = try await RawConnection.open(port: live.port)
+        await connection.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        // Ten bytes a second, until the server has had enough (it should after about a second).
+        for _ in 0..<10 {
+            guard await connection.send([UInt8](repeating: 1, count: 10)) else { break }
+            try await Task.sleep(for: .seconds(1))
+        }
+        let bytes = await connection.readToEnd()
+        if let reply = HTTPReply(bytes) {
+            #expect(reply.status == 408)
+            #expect(reply.text.hasPrefix(#"{"code":"too_slow""#))
+        } else {
+            #expect(bytes.isEmpty, "the connection closes, with a 408 or without an answer")
+        }
+        #expect(received.all.isEmpty)
+        #expect(await eventually { live.bodyFiles.isEmpty })
+        #expect(await eventually { live.log.all.contains { $0.hasPrefix("PUT /upload 408 ") } })
+        await live.stop()
+    }
+
+    @Test func aClientThatDisconnectsMidBodyLeavesNoFile() async throws {
+        let received = Received()
+        let live = try start(received)
+        let connection = try await RawConnection.open(port: live.port)
+        await connection.send(
+            Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n".utf8) + [UInt8](repeating: 1, count: 5000))
+        #expect(await eventually { live.bodyFiles.count == 1 })
+        connection.close()
+        #expect(await eventually { live.bodyFiles.isEmpty })
+        #expect(await eventually { live.log.all.contains { $0.hasPrefix("PUT /upload - - ") } })
+        #expect(received.all.isEmpty)
+        await live.stop()
+    }
+
+    @Test func aBodyFolderThatCannotBeWrittenIsOurs500() async throws {
+        let received = Received()
+        let live = try start(received) { $0.bodyDirectory += "/missing" }
+        let reply = try await live.request("PUT", "/upload", body: Array("hello".utf8))
+        #expect(reply.status == 500)
+        #expect(reply.text == #"{"code":"internal","message":"Something went wrong on the server."}"#)
+        #expect(live.log.all.contains { $0.hasPrefix("storing a request body failed") })
+        #expect(received.all.isEmpty)
+        await live.stop()
+    }
+
+    @Test func aBodyShorterThanDeclaredIsCutByTheConnectionTimeout() async throws {
+        let received = Received()
+        let live = try start(received) { $0.connectionTimeout = .seconds(1) }
+        let connection = try await RawConnection.open(port: live.port)
+        await connection.send(
+            Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".utf8) + [UInt8](repeating: 1, count: 10))
+        #expect(await eventually { live.bodyFiles.count == 1 })
+        #expect(await connection.readToEnd().isEmpty)
+        #expect(await eventually { live.bodyFiles.isEmpty })
+        #expect(received.all.isEmpty)
+        await live.stop()
+    }
+}

@@ -1,0 +1,217 @@
+"""The server's figures for make bench: cached thumbnails under wrk beside nginx, the first
+display render beside vipsthumbnail, and concurrent uploads with the server's peak memory."""
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Served:
+    """`cameraroll serve` on a fresh data folder, stopped (SIGTERM) on exit."""
+
+    def __init__(self, cameraroll, data):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [str(cameraroll), "--data", str(data), "serve", "--port", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if self.request("GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("cameraroll serve did not become ready")
+
+    def request(self, method, path, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, data
+
+    def peak_rss_mb(self):
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def rss_mb(self):
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def wrk(url, script, seconds=10):
+    output = subprocess.run(
+        ["wrk", "-t2", "-c50", f"-d{seconds}s", "--latency", "-s", str(script), url],
+        check=True, capture_output=True, text=True).stdout
+    rate = float(next(line.split()[1] for line in output.splitlines() if line.startswith("Requests/sec:")))
+    p99 = next(line.split()[1] for line in output.splitlines() if line.strip().startswith("99%"))
+    errors = sum(int(part) for line in output.splitlines() if "Non-2xx" in line for part in line.split()[-1:])
+    return rate, milliseconds(p99), errors
+
+
+def milliseconds(text):
+    for unit, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * factor
+    return float(text)
+
+
+def lua_rotation(paths, path):
+    quoted = ",".join(json.dumps(p) for p in paths)
+    path.write_text(
+        f"local paths = {{{quoted}}}\nlocal i = 0\n"
+        "request = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+
+
+def thumbnails_against_nginx(cameraroll, photos, work):
+    """Requests per second and p99 for cached 256-pixel thumbnails, CameraRoll and nginx
+    (Debian's default settings) serving the same files from disk, in the same run."""
+    data = work / "serve-data"
+    # Exit status 1 only says some corpus file was refused; the rest are in.
+    subprocess.run([str(cameraroll), "--data", str(data), "import", "--json", *photos], check=False, capture_output=True)
+    served = Served(cameraroll, data)
+    try:
+        assets = json.loads(served.request("GET", "/api/assets?limit=500")[1])["assets"]
+        paths = [asset["urls"]["thumbnail256"] for asset in assets]
+        static = work / "static"
+        static.mkdir()
+        files = []
+        for index, path in enumerate(paths):
+            status, body = served.request("GET", path)
+            (static / f"{index}.webp").write_bytes(body)
+            files.append(f"/{index}.webp")
+        lua_rotation(paths, work / "ours.lua")
+        ours = wrk(f"http://127.0.0.1:{served.port}", work / "ours.lua")
+    finally:
+        served.stop()
+    port = free_port()
+    (work / "nginx.conf").write_text(
+        f"worker_processes auto;\npid {work}/nginx.pid;\nerror_log {work}/nginx-error.log;\n"
+        "events { worker_connections 768; }\n"
+        "http {\n  sendfile on;\n  tcp_nopush on;\n  types { image/webp webp; }\n  default_type application/octet-stream;\n"
+        f"  access_log off;\n  client_body_temp_path {work};\n  proxy_temp_path {work};\n  fastcgi_temp_path {work};\n"
+        f"  uwsgi_temp_path {work};\n  scgi_temp_path {work};\n"
+        f"  server {{ listen 127.0.0.1:{port}; root {static}; }}\n}}\n")
+    nginx = subprocess.Popen(["nginx", "-c", str(work / "nginx.conf"), "-g", "daemon off;"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        lua_rotation(files, work / "nginx.lua")
+        theirs = wrk(f"http://127.0.0.1:{port}", work / "nginx.lua")
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+    average_size = statistics.mean((static / name.lstrip("/")).stat().st_size for name in files)
+    return ours, theirs, len(paths), average_size
+
+
+def first_display_render(cameraroll, photos, work, timed):
+    """Seconds for the server's first 1170x2532 display render of each photo (the request, end
+    to end) beside `vipsthumbnail -s 1170x2532` with its process start-up taken off."""
+    served = Served(cameraroll, work / "render-data")
+    rows = []
+    try:
+        tiny = work / "tiny.jpg"
+        subprocess.run(["vips", "black", str(tiny), "8", "8"], check=True)
+        start_up = statistics.median(timed(["vipsthumbnail", str(tiny), "-s", "8", "-o", str(work / "t.jpg")]) for _ in range(5))
+        for photo in photos:
+            asset = json.loads(served.request("POST", "/api/assets", body=Path(photo).read_bytes(),
+                                              headers={"Content-Type": "image/jpeg"})[1])
+            started = time.perf_counter()
+            status, _ = served.request("GET", f"/media/{asset['id']}/display?w=1170&h=2532&dpr=1")
+            ours = time.perf_counter() - started
+            theirs = statistics.median(
+                timed(["vipsthumbnail", photo, "-s", "1170x2532", "-o", f"{work}/d.jpg[Q=85,strip]"]) for _ in range(3)) - start_up
+            rows.append((Path(photo).name, ours, theirs, status))
+    finally:
+        served.stop()
+    return rows, start_up
+
+
+def concurrent_uploads(cameraroll, source, work, clients=20):
+    """20 clients each upload a different ~5 MB JPEG at once, then 20 different ~1 MB ones:
+    throughput, and the server's peak memory above its idle size for both body sizes."""
+    results = {}
+    for label, scale, quality in (("5 MB", 1.0, 97), ("1 MB", 0.5, 92)):
+        folder = work / f"uploads-{label.replace(' ', '')}"
+        folder.mkdir()
+        bodies = []
+        for index in range(clients):
+            path = folder / f"{index}.jpg"
+            # A different crop each time, so that every upload is new bytes.
+            subprocess.run(["vips", "crop", str(source), f"{path}[Q={quality}]", str(index), "0",
+                            str(int(4000 * scale)), str(int(3000 * scale))], check=True)
+            bodies.append(path.read_bytes())
+        served = Served(cameraroll, work / f"upload-data-{label.replace(' ', '')}")
+        try:
+            idle = served.rss_mb()
+            statuses = []
+            def send(body):
+                statuses.append(served.request("POST", "/api/assets", body=body, headers={"Content-Type": "image/jpeg"})[0])
+            threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+            started = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - started
+            peak = served.peak_rss_mb()
+        finally:
+            served.stop()
+        total = sum(len(body) for body in bodies) / 1e6
+        results[label] = dict(seconds=elapsed, megabytes=total, peak=peak, idle=idle,
+                              ok=sum(1 for status in statuses if status == 201), average=total / clients)
+    return results
+
+
+def _work():
+    return Path(tempfile.mkdtemp(prefix="cameraroll-serving-"))
+
+
+def thumbnails_against_nginx_in(cameraroll, photos):
+    print("cached thumbnails under wrk ...", flush=True)
+    work = _work()
+    try:
+        return thumbnails_against_nginx(cameraroll, photos["all"], work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def first_display_render_in(cameraroll, photos, timed):
+    print("first display renders ...", flush=True)
+    work = _work()
+    try:
+        return first_display_render(cameraroll, photos["large"], work, timed)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def concurrent_uploads_in(cameraroll, photos):
+    print("concurrent uploads ...", flush=True)
+    work = _work()
+    try:
+        return concurrent_uploads(cameraroll, Path(photos["source"]), work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
