@@ -43,12 +43,16 @@ public struct Imaging: Sendable {
         return (format, image)
     }
 
-    /// Whether the file's own structure shows it stops before its image data ends. A decoder
-    /// may or may not notice (libjpeg reports a missing end only as a warning, and only when it
-    /// gets there), so an import asks this before trusting a decode.
-    public func isTruncated(_ path: String) throws(ImagingError) -> Bool {
-        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return false }
-        return Truncation.isTruncated(path, format)
+    /// Refuses a file whose own structure shows damage: it stops before its image data ends
+    /// (`truncated`), or a checksum does not hold (`corrupt`). A decoder may or may not notice
+    /// either, so an import asks this before trusting a decode.
+    public func checkStructure(_ path: String) throws(ImagingError) {
+        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return }
+        switch FileStructure.problem(path, format) {
+        case .truncated: throw ImagingError(.truncated, "The image file ends before its data does.")
+        case .checksumMismatch: throw ImagingError(.corrupt, "The image file is damaged: a checksum does not match its data.")
+        case nil: return
+        }
     }
 
     /// Runs decoding work on a file; a decoder's refusal is reported as truncation when the
@@ -58,7 +62,7 @@ public struct Imaging: Sendable {
             return try body()
         } catch {
             guard error.code == .corrupt, let header = try? Self.readHeader(path), let format = ImageFormat.sniff(header),
-                Truncation.isTruncated(path, format)
+                FileStructure.problem(path, format) == .truncated
             else { throw error }
             throw ImagingError(.truncated, "The image file ends before its data does.")
         }

@@ -130,10 +130,8 @@ extension Library {
     private func analyseImage(_ path: String) async throws(LibraryError) -> Analysis {
         try await work.run { [imaging, self] () throws(LibraryError) -> Analysis in
             do throws(ImagingError) {
-                // libjpeg reports a missing end only as a warning: decide from the structure.
-                guard try !imaging.isTruncated(path) else {
-                    throw ImagingError(.truncated, "The image file ends before its data does.")
-                }
+                // Decoders notice damage only sometimes: the file's structure decides.
+                try imaging.checkStructure(path)
                 let info = try imaging.probe(path)
                 var requests = Self.thumbnailRequests
                 var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)

@@ -57,7 +57,7 @@ enum StopSignal {
                     defer { resumed.unlock() }
                     guard !done else { return }
                     done = true
-                    sources.forEach { $0.cancel() }
+                    for source in sources { source.cancel() }
                     continuation.resume(returning: name)
                 }
                 source.resume()

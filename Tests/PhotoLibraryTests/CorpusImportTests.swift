@@ -101,7 +101,7 @@ let importableVideos = Corpus.files(in: "videos")
         "pillow__png_decompression_dos.png": nil,
         "pillow__truncated_image.png": "truncated",
         "pillow__truncated_jpeg.jpg": "truncated",
-        "pillow__unknown_compression_method.png": nil,
+        "pillow__unknown_compression_method.png": "corrupt",  // its iCCP chunk fails its CRC
         "pillow__zero_width.gif": "truncated",
         "sharp__65536-uint32-limit.png": "too_large",
         "sharp__corrupt-header.jpg": "corrupt",

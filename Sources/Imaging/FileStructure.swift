@@ -1,22 +1,29 @@
 import Foundation
 
-/// Whether a file stops before its format says it does. libvips' error text cannot say so
-/// reliably: its error buffer is shared by every thread, so under load a failure may read
-/// another file's message. The file's own structure can, and gives the same answer every time.
-enum Truncation {
-    /// True only when the structure is readable and shows the end missing; a file whose
-    /// structure is itself broken is not called truncated (it is corrupt).
-    static func isTruncated(_ path: String, _ format: ImageFormat) -> Bool {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return false }
-        return data.withUnsafeBytes { raw in
+/// What a file's own structure says about it: whether it stops before its format says it does,
+/// and whether its checksums hold. Decoders cannot be trusted to say so: libjpeg reports a
+/// missing end only as a warning, libvips' error text is shared by every thread, and under load
+/// the same damaged file was seen to decode one time and fail the next. The structure gives the
+/// same answer every time.
+enum FileStructure {
+    enum Problem: Equatable {
+        case truncated
+        case checksumMismatch
+    }
+
+    /// Truncated only when the structure is readable and shows the end missing; a file whose
+    /// structure is itself broken is left to the decoder.
+    static func problem(_ path: String, _ format: ImageFormat) -> Problem? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        return data.withUnsafeBytes { raw -> Problem? in
             let bytes = raw.bindMemory(to: UInt8.self)
             switch format {
-            case .jpeg: return jpegMissesEnd(bytes)
-            case .png: return pngMissesEnd(bytes)
-            case .gif: return gifMissesEnd(bytes)
-            case .webp: return riffSize(bytes) > bytes.count
-            case .heif, .avif: return boxesOverrun(bytes)
-            case .tiff: return false
+            case .jpeg: return jpegMissesEnd(bytes) ? .truncated : nil
+            case .png: return pngProblem(bytes)
+            case .gif: return gifMissesEnd(bytes) ? .truncated : nil
+            case .webp: return riffSize(bytes) > bytes.count ? .truncated : nil
+            case .heif, .avif: return boxesOverrun(bytes) ? .truncated : nil
+            case .tiff: return nil
             }
         }
     }
@@ -74,18 +81,24 @@ enum Truncation {
         return true
     }
 
-    /// PNG chunks, walked from the signature, run past the end before reaching IEND.
-    private static func pngMissesEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// PNG chunks, walked from the signature: one runs past the end before IEND (truncated), or
+    /// a chunk's CRC does not match its type and data (damaged).
+    private static func pngProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
         var offset = 8
         while offset + 8 <= bytes.count {
-            guard isFourCC(bytes, offset + 4) else { return false }
+            guard isFourCC(bytes, offset + 4) else { return nil }
             let length = Int(bigEndian32(bytes, offset))
+            guard offset + 12 + length <= bytes.count else { return .truncated }
+            let stored = bigEndian32(bytes, offset + 8 + length)
+            if CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[offset + 4..<offset + 8 + length])) != stored {
+                return .checksumMismatch
+            }
             if bytes[offset + 4] == 0x49, bytes[offset + 5] == 0x45, bytes[offset + 6] == 0x4E, bytes[offset + 7] == 0x44 {
-                return false
+                return nil
             }
             offset += 12 + length
         }
-        return true
+        return .truncated
     }
 
     private static func riffSize(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
