@@ -47,8 +47,7 @@ extension WebApp {
             let id = request.parameter("id")
             let made = try await make(id)
             var response = Response.file(
-                made.path, contentType: made.mimeType, etag: Self.etag(of: made.path),
-                cacheControl: immutable ? Self.immutable : "no-cache")
+                made.path, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache")
             if let size = made.size {
                 response.headers["X-Image-Width"] = String(size.width)
                 response.headers["X-Image-Height"] = String(size.height)
@@ -73,16 +72,8 @@ extension WebApp {
                 return response
             }
             let video = try await library.playableVideo(of: id)
-            return Response.file(video.path, contentType: video.mimeType, etag: Self.etag(of: video.path), cacheControl: Self.immutable)
+            return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }
-    }
-
-    /// Derivative files are written once under a name that encodes their recipe; their inode and
-    /// size identify one rendering.
-    static func etag(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\""
     }
 
     static func attachment(_ asset: Asset) -> String {

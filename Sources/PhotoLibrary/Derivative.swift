@@ -6,4 +6,6 @@ public struct Derivative: Sendable, Equatable {
     public var mimeType: String
     /// The pixel size, for images.
     public var size: PixelSize?
+    /// A strong validator for conditional requests.
+    public var etag: String
 }

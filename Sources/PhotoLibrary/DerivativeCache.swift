@@ -23,17 +23,26 @@ final class DerivativeCache: Sendable {
         "\(folder(for: hash))/\(key)"
     }
 
-    /// The cached file, if present; its time is refreshed so trimming keeps what is used.
-    func lookup(_ hash: String, _ key: String) -> String? {
-        let path = path(for: hash, key: key)
-        guard access(path, R_OK) == 0 else { return nil }
-        utimes(path, nil)
-        return path
+    /// A file in the cache, and the validator a client may revalidate it with.
+    struct CachedFile {
+        var path: String
+        /// Files are written once (temp + rename), so inode and size identify one rendering.
+        var etag: String
     }
 
-    /// Stores bytes under a key and returns the file's path.
+    /// The cached file, if present. Its time is refreshed (at most hourly, to spare the disk
+    /// a write per request) so that trimming keeps what is used.
+    func lookup(_ hash: String, _ key: String) -> CachedFile? {
+        let path = path(for: hash, key: key)
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if time(nil) - info.st_mtim.tv_sec > 3600 { utimes(path, nil) }
+        return CachedFile(path: path, etag: "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\"")
+    }
+
+    /// Stores bytes under a key.
     @discardableResult
-    func store(_ hash: String, _ key: String, _ bytes: [UInt8]) throws(LibraryError) -> String {
+    func store(_ hash: String, _ key: String, _ bytes: [UInt8]) throws(LibraryError) -> CachedFile {
         let destination = path(for: hash, key: key)
         let temporary = "\(destination).\(UUID().uuidString.lowercased()).part"
         do {
@@ -45,11 +54,16 @@ final class DerivativeCache: Sendable {
             throw error as? LibraryError ?? LibraryError(errno == ENOSPC ? .noSpace : .io, "A derivative could not be stored.")
         }
         add(bytes.count)
-        return destination
+        return try stored(hash, key)
+    }
+
+    private func stored(_ hash: String, _ key: String) throws(LibraryError) -> CachedFile {
+        guard let file = lookup(hash, key) else { throw LibraryError(.io, "A derivative vanished as it was stored.") }
+        return file
     }
 
     /// Moves a finished file (a video rendition) into the cache.
-    func adopt(_ hash: String, _ key: String, from path: String) throws(LibraryError) -> String {
+    func adopt(_ hash: String, _ key: String, from path: String) throws(LibraryError) -> CachedFile {
         let destination = self.path(for: hash, key: key)
         do {
             try FileManager.default.createDirectory(atPath: folder(for: hash), withIntermediateDirectories: true)
@@ -58,7 +72,7 @@ final class DerivativeCache: Sendable {
         }
         guard rename(path, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
         add(Self.size(of: destination))
-        return destination
+        return try stored(hash, key)
     }
 
     func removeAll(for hash: String) {

@@ -8,29 +8,69 @@ extension Library {
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
     /// cache lost it.
     public func thumbnail(of id: String, size: Int) async throws(LibraryError) -> Derivative {
-        guard DerivativeKey.thumbnailSizes.contains(size) else {
-            throw LibraryError(
-                .invalidRequest,
-                "size: thumbnails come in \(DerivativeKey.thumbnailSizes.map(String.init).joined(separator: " and ")) pixels.")
-        }
-        let asset = try asset(id)
-        let box = PixelSize(width: size, height: size)
-        return try await render(asset, key: DerivativeKey.thumbnail(size), request: RenderRequest(box: box, encoding: .webp(quality: 80)))
+        let recipe = try thumbnailRecipe(size)
+        return try await render(try asset(id), recipe)
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
     /// `edited`, the stored crop is applied first.
     public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false) async throws(LibraryError) -> Derivative {
-        guard (1...Self.maxDisplaySide).contains(box.width), (1...Self.maxDisplaySide).contains(box.height) else {
-            throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Self.maxDisplaySide) pixels a side.")
-        }
         let asset = try asset(id)
         var crop: PixelRect?
         if edited, case .crop(let rect) = asset.edit { crop = rect }
-        let request = Self.displayRequest(format: asset.format, box: box, fit: fit, crop: crop)
-        return try await render(
-            asset, key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
+        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
+    }
+
+    /// A movie's upright first frame, full size.
+    public func poster(of id: String) async throws(LibraryError) -> Derivative {
+        let asset = try asset(id)
+        guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
+        let file = try await posterFile(asset)
+        return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
+    }
+
+    // MARK: Derivatives already made
+
+    /// The thumbnail if it is already made, else nil; never renders, never waits. For answering
+    /// from a server's poll thread.
+    public func readyThumbnail(of id: String, size: Int) -> Derivative? {
+        guard let recipe = try? thumbnailRecipe(size), let asset = try? asset(id) else { return nil }
+        return ready(asset, recipe)
+    }
+
+    /// The unedited display size if it is already made, else nil; never renders, never waits.
+    public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
+        guard let asset = try? asset(id), let recipe = try? displayRecipe(format: asset.format, box: box, fit: fit, crop: nil) else {
+            return nil
+        }
+        return ready(asset, recipe)
+    }
+
+    // MARK: Recipes
+
+    /// What to make and under which name.
+    struct Recipe {
+        var key: String
+        var request: RenderRequest
+    }
+
+    private func thumbnailRecipe(_ size: Int) throws(LibraryError) -> Recipe {
+        guard DerivativeKey.thumbnailSizes.contains(size) else {
+            throw LibraryError(
+                .invalidRequest,
+                "size: thumbnails come in \(DerivativeKey.thumbnailSizes.map(String.init).joined(separator: " and ")) pixels.")
+        }
+        let box = PixelSize(width: size, height: size)
+        return Recipe(key: DerivativeKey.thumbnail(size), request: RenderRequest(box: box, encoding: .webp(quality: 80)))
+    }
+
+    private func displayRecipe(format: String, box: PixelSize, fit: Fit, crop: PixelRect?) throws(LibraryError) -> Recipe {
+        guard (1...Self.maxDisplaySide).contains(box.width), (1...Self.maxDisplaySide).contains(box.height) else {
+            throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Self.maxDisplaySide) pixels a side.")
+        }
+        let request = Self.displayRequest(format: format, box: box, fit: fit, crop: crop)
+        return Recipe(key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
     }
 
     /// How a display size is made: JPEG is smallest for photos; formats that may carry
@@ -40,43 +80,49 @@ extension Library {
         return RenderRequest(box: box, fit: fit, crop: crop, encoding: keepsAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
     }
 
-    /// A movie's upright first frame, full size.
-    public func poster(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try asset(id)
-        guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
-        let size = PixelSize(width: asset.width, height: asset.height)
-        return Derivative(path: try await posterPath(asset), mimeType: "image/jpeg", size: size)
+    // MARK: Making
+
+    /// The output size is known before rendering, so a cached file's size needs no decode.
+    private func outputSize(_ asset: Asset, _ request: RenderRequest) -> PixelSize {
+        let region = request.crop ?? PixelRect(size: asset.size)
+        return FitGeometry.outputSize(of: region.size, in: request.box, fit: request.fit)
     }
 
-    private func render(_ asset: Asset, key: String, request: RenderRequest) async throws(LibraryError) -> Derivative {
-        let region = request.crop ?? PixelRect(x: 0, y: 0, width: asset.width, height: asset.height)
-        let size = FitGeometry.outputSize(of: region.size, in: request.box, fit: request.fit)
-        if let path = derived.lookup(asset.blobHash, key) {
-            return Derivative(path: path, mimeType: request.encoding.mimeType, size: size)
+    private func ready(_ asset: Asset, _ recipe: Recipe) -> Derivative? {
+        derived.lookup(asset.blobHash, recipe.key).map { file in
+            Derivative(
+                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(asset, recipe.request), etag: file.etag)
         }
-        let source = asset.mediaType == .movie ? try await posterPath(asset) : originalPath(of: asset)
+    }
+
+    private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {
+        if let made = ready(asset, recipe) { return made }
+        let source = asset.mediaType == .movie ? try await posterFile(asset).path : originalPath(of: asset)
+        let request = recipe.request
         let rendered = try await work.run { [imaging] () throws(LibraryError) -> RenderedImage in
-            do {
+            do throws(ImagingError) {
                 guard let output = try imaging.render(source, [request]).first else {
-                    throw LibraryError(.invalidRequest, "Nothing was rendered.")
+                    throw ImagingError(.invalidRequest, "Nothing was rendered.")
                 }
                 return output
-            } catch let error as ImagingError {
-                throw LibraryError(error)
             } catch {
-                throw error as? LibraryError ?? LibraryError(.corrupt, "The image cannot be rendered.")
+                throw LibraryError(error)
             }
         }
-        let path = try derived.store(asset.blobHash, key, rendered.data)
-        return Derivative(path: path, mimeType: rendered.mimeType, size: rendered.size)
+        let file = try derived.store(asset.blobHash, recipe.key, rendered.data)
+        return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag)
     }
 
-    private func posterPath(_ asset: Asset) async throws(LibraryError) -> String {
-        if let path = derived.lookup(asset.blobHash, DerivativeKey.poster) { return path }
+    private func posterFile(_ asset: Asset) async throws(LibraryError) -> DerivativeCache.CachedFile {
+        if let file = derived.lookup(asset.blobHash, DerivativeKey.poster) { return file }
         guard let container = ContainerFormat(rawValue: asset.format) else {
             throw LibraryError(.corrupt, "The movie's container is unknown.")
         }
         let poster = try await makePoster(originalPath(of: asset), container: container)
         return try derived.adopt(asset.blobHash, DerivativeKey.poster, from: poster)
     }
+}
+
+extension Asset {
+    public var size: PixelSize { PixelSize(width: width, height: height) }
 }

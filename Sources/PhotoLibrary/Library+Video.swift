@@ -11,12 +11,12 @@ extension Library {
             throw LibraryError(.invalidRequest, "Only movies can be played.")
         }
         if asset.isBrowserPlayable == true {
-            return Derivative(path: originalPath(of: asset), mimeType: asset.mimeType, size: nil)
+            return Derivative(path: originalPath(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
-        let path = try await derivedVideo(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
+        let file = try await derivedVideo(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
             try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
         }
-        return Derivative(path: path, mimeType: "video/mp4", size: nil)
+        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
@@ -25,11 +25,11 @@ extension Library {
         guard case .trim(let start, let end) = asset.edit, let container = ContainerFormat(rawValue: asset.format) else {
             return try await playableVideo(of: id)
         }
-        let path = try await derivedVideo(asset, key: DerivativeKey.trimmed(start: start, end: end)) {
+        let file = try await derivedVideo(asset, key: DerivativeKey.trimmed(start: start, end: end)) {
             source, output, progress throws(VideoError) in
             try await self.options.video.trim(source, format: container, start: start, end: end, to: output, progress: progress)
         }
-        return Derivative(path: path, mimeType: "video/mp4", size: nil)
+        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
     /// How far the playable rendition of a movie has got (0...1), or nil when none is being made.
@@ -47,11 +47,11 @@ extension Library {
     private func derivedVideo(
         _ asset: Asset, key: String,
         _ make: @escaping @Sendable (String, String, @escaping @Sendable (Double) -> Void) async throws(VideoError) -> Void
-    ) async throws(LibraryError) -> String {
-        if let path = derived.lookup(asset.blobHash, key) { return path }
+    ) async throws(LibraryError) -> DerivativeCache.CachedFile {
+        if let file = derived.lookup(asset.blobHash, key) { return file }
         let source = originalPath(of: asset)
         let hash = asset.blobHash
-        return try await jobs.run("\(hash)/\(key)") { [blobs, derived] progress throws(LibraryError) -> String in
+        return try await jobs.run("\(hash)/\(key)") { [blobs, derived] progress throws(LibraryError) -> DerivativeCache.CachedFile in
             let (output, fd) = try Self.temporaryFile(blobs, suffix: ".mp4")
             close(fd)
             do throws(VideoError) {

@@ -7,6 +7,7 @@ import Storage
 // prints one JSON object on standard output.
 //
 //   thumbnail ROUNDS FILE...   median milliseconds per file for the 256-pixel WebP thumbnail
+//   display ROUNDS FILE...     median milliseconds per file for a JPEG fitting 1170x2532
 //   import ROUNDS FILE...      seconds per round to import all files into a fresh library,
 //                              with the 256/512 thumbnails and a 1170x2532 display size
 //   hash ROUNDS FILE           MB/s hashing a file as the blob store does (libcrypto SHA-256)
@@ -36,9 +37,12 @@ func printJSON(_ value: [String: Any]) {
 }
 
 switch arguments[0] {
-case "thumbnail":
+case "thumbnail", "display":
     let imaging = try Imaging()
-    let request = RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
+    let request =
+        arguments[0] == "thumbnail"
+        ? RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))
+        : RenderRequest(box: PixelSize(width: 1170, height: 2532), encoding: .jpeg(quality: 85))
     var result: [String: Any] = [:]
     for file in files {
         _ = try imaging.render(file, [request])  // warm the page cache and libvips
