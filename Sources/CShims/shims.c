@@ -106,3 +106,10 @@ static void cr_discard_log(const gchar *domain, GLogLevelFlags level, const gcha
 void cr_vips_silence_warnings(void) {
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, cr_discard_log, NULL);
 }
+
+int cr_vips_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    return 0;
+}

@@ -9,9 +9,10 @@ extension Imaging {
     }
 
     private func pixelsUnchecked(of path: String, fittedTo box: PixelSize) throws(ImagingError) -> (size: PixelSize, rgb: [UInt8]) {
-        let (_, header) = try open(path)
-        let plan = try Plan(RenderRequest(box: box, encoding: .jpeg(quality: 100)), source: uprightSize(of: header))
-        var image = try Self.toSRGB(try Self.resize(try Self.upright(header), to: plan.output))
+        let (format, header) = try open(path)
+        let orientation = self.orientation(of: header, format: format, path: path)
+        let plan = try Plan(RenderRequest(box: box, encoding: .jpeg(quality: 100)), source: Self.uprightSize(header.size, orientation))
+        var image = try Self.toSRGB(try Self.resize(try Self.upright(header, orientation), to: plan.output))
         if image.hasAlpha { image = try image.apply("flatten") { cr_vips_flatten_white($0, $1) } }
         var length = 0
         guard let memory = vips_image_write_to_memory(image.pointer, &length) else {

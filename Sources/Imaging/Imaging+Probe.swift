@@ -7,14 +7,13 @@ extension Imaging {
 
     private func probeUnchecked(_ path: String) throws(ImagingError) -> ImageInfo {
         let (format, image) = try open(path)
-        var orientation = image.int("orientation") ?? 1
-        if !(1...8).contains(orientation) { orientation = 1 }
-        let turned = orientation >= 5
+        let orientation = self.orientation(of: image, format: format, path: path)
+        let upright = Self.uprightSize(image.size, orientation)
         let fields = image.fieldNames
         return ImageInfo(
             format: format,
-            width: turned ? image.height : image.width,
-            height: turned ? image.width : image.height,
+            width: upright.width,
+            height: upright.height,
             orientation: orientation,
             captureDate: ExifText.date(
                 image.string("exif-ifd2-DateTimeOriginal") ?? image.string("exif-ifd0-DateTime"),

@@ -12,12 +12,13 @@ extension Imaging {
     private func renderUnchecked(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
         guard !requests.isEmpty else { return [] }
         let (format, header) = try open(path)
-        let upright = uprightSize(of: header)
+        let orientation = self.orientation(of: header, format: format, path: path)
+        let upright = Self.uprightSize(header.size, orientation)
         let plans = try requests.map { request throws(ImagingError) in try Plan(request, source: upright) }
 
         let shrink = format.shrinksOnLoad ? Self.shrinkFactor(for: plans) : 1
         let loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
-        var base = try Self.upright(loaded)
+        var base = try Self.upright(loaded, orientation)
         let ratioX = Double(base.width) / Double(upright.width)
         let ratioY = Double(base.height) / Double(upright.height)
 
@@ -53,17 +54,29 @@ extension Imaging {
 
     /// Turns the image upright. Every orientation but a mirror needs rows out of file order,
     /// which sequential access cannot give, so the (already shrunk) decode is put in memory first.
-    static func upright(_ image: VipsImage) throws(ImagingError) -> VipsImage {
-        let orientation = image.int("orientation") ?? 1
-        guard (3...8).contains(orientation) else { return try image.apply("rotate") { cr_vips_autorot($0, $1) } }
-        return try image.inMemory().apply("rotate") { cr_vips_autorot($0, $1) }
+    static func upright(_ image: VipsImage, _ orientation: Int) throws(ImagingError) -> VipsImage {
+        var source = image
+        if (image.int("orientation") ?? 1) != orientation {
+            source = try image.apply("rotate") { cr_vips_copy_with_orientation($0, $1, Int32(orientation)) }
+        }
+        if (3...8).contains(orientation) { source = try source.inMemory() }
+        return try source.apply("rotate") { cr_vips_autorot($0, $1) }
     }
 
-    /// The size after EXIF orientation, from the header.
-    func uprightSize(of image: VipsImage) -> PixelSize {
-        let orientation = image.int("orientation") ?? 1
-        return (5...8).contains(orientation)
-            ? PixelSize(width: image.height, height: image.width) : image.size
+    /// The EXIF orientation still to apply to what the loader gives (1...8).
+    func orientation(of image: VipsImage, format: ImageFormat, path: String) -> Int {
+        switch format {
+        case .heif, .avif:
+            return HEIFOrientation.correction(path: path, exif: image.blob("exif-data"))
+        default:
+            let orientation = image.int("orientation") ?? 1
+            return (1...8).contains(orientation) ? orientation : 1
+        }
+    }
+
+    /// The size after the orientation is applied.
+    static func uprightSize(_ size: PixelSize, _ orientation: Int) -> PixelSize {
+        (5...8).contains(orientation) ? PixelSize(width: size.height, height: size.width) : size
     }
 
     /// Where one request reads from and what size it makes, known before decoding.

@@ -32,5 +32,7 @@ int cr_vips_flatten_white(VipsImage *in, VipsImage **out);
 int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality);
 int cr_vips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort);
 void cr_vips_silence_warnings(void);
+/// A new header over the same pixels, with its EXIF orientation field set (for autorot).
+int cr_vips_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation);
 
 #endif
