@@ -81,11 +81,12 @@ int cr_vips_flatten_white(VipsImage *in, VipsImage **out) {
     return result;
 }
 
+// Huffman optimisation is left off: it is a second pass over the coefficients that costs more
+// time on a first display render than the few percent of bytes it saves.
 int cr_vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {
     return vips_jpegsave_buffer(in, buf, len,
         "Q", quality,
         "strip", TRUE,
-        "optimize_coding", TRUE,
         NULL);
 }
 
