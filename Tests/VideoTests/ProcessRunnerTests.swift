@@ -45,7 +45,7 @@ import Testing
 
     @Test func bothPipesAreDrainedTogether() async throws {
         // More than a pipe holds (64 KiB) on each stream: reading them one after the other would hang.
-        let runner = ProcessRunner(timeout: .seconds(20))
+        let runner = ProcessRunner(timeout: .seconds(300))
         let output = try await runner.run(
             .ffmpeg, executable: "/bin/sh",
             arguments: ["-c", "head -c 300000 /dev/zero | tr '\\0' e >&2; head -c 300000 /dev/zero"],
@@ -57,7 +57,7 @@ import Testing
 
     @Test func linesArriveAsTheyAreWritten() async throws {
         let lines = LineLog()
-        let runner = ProcessRunner(timeout: .seconds(20))
+        let runner = ProcessRunner(timeout: .seconds(300))
         let output = try await runner.run(
             .ffmpeg, executable: "/bin/sh", arguments: ["-c", "printf 'a=1\\nb=2\\nlast'; exit 3"],
             onLine: lines.record)
