@@ -4,7 +4,8 @@ SHELL := /bin/bash
 
 # Debian packages the build, the app, the tests and the benchmarks need.
 DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev libmicrohttpd-dev \
-        libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk
+        libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
+        chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core
 
 SWIFT ?= swift
 DATA ?=
@@ -38,9 +39,10 @@ run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops 
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint ## Run every test
+test: install-deps lint ## Run every test: Swift suites, then the browser tests (screenshots in test-output/)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	/usr/bin/python3 -m pytest -q Tests/e2e
 
 bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
 	$(SWIFT) build -c release

@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "cameraroll", targets: ["cameraroll"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "PickerClient", targets: ["PickerClient", "ImagePicker"]),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -34,12 +35,14 @@ let package = Package(
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
         .target(name: "ImagePicker", swiftSettings: strict),
+        .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(
-            name: "CameraRollServer", dependencies: ["HTTPServer", "PhotoLibrary", "Imaging", "Video"],
+            name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
-            name: "cameraroll", dependencies: ["CameraRollServer", "HTTPServer", "PhotoLibrary", "Imaging", "Video", "Storage"],
+            name: "cameraroll",
+            dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video", "Storage"],
             swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),
@@ -51,7 +54,8 @@ let package = Package(
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "CameraRollServerTests", dependencies: ["CameraRollServer", "HTTPServer", "PhotoLibrary", "Imaging", "TestSupport"],
+            name: "CameraRollServerTests",
+            dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "TestSupport"],
             swiftSettings: strict),
     ]
 )

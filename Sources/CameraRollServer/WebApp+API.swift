@@ -65,13 +65,7 @@ extension WebApp {
         }
         query.limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 100
         query.cursor = request.query["cursor"]
-        let page: AssetPage
-        do {
-            page = try library.assets(query)
-        } catch {
-            if let client = ClientError(error) { throw client }
-            throw error
-        }
+        let page = try answeringNow { () throws(LibraryError) in try library.assets(query) }
         return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
     }
 

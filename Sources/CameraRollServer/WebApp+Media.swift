@@ -5,32 +5,52 @@ import PhotoLibrary
 
 extension WebApp {
     func addMediaRoutes(to router: inout Router) {
-        router.get("/media/:id/original") { request in
-            try await answering { () throws(LibraryError) in
-                let asset = try library.asset(request.parameter("id"))
-                var response = Response.file(
-                    library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"",
-                    cacheControl: Self.immutable)
-                // Originals are downloads: never shown inline, whatever a browser would sniff.
-                response.headers["Content-Disposition"] = Self.attachment(asset)
-                return response
-            }
-        }
-        router.get("/media/:id/thumbnail") { request in
-            let size = try request.integer("size") ?? 256
-            return try await derivative(request, immutable: true) { id throws(LibraryError) in
-                try await library.thumbnail(of: id, size: size)
-            }
-        }
-        router.get("/media/:id/display") { request in try await display(request, edited: false) }
+        router.get("/media/:id/original", fast: original, { request in try original(request) })
+        // What is already made is answered on the server's poll thread (a database read and a
+        // stat); anything to render goes the slow way.
+        router.get("/media/:id/thumbnail", fast: readyThumbnail, thumbnail)
+        router.get("/media/:id/display", fast: readyDisplay, { request in try await display(request, edited: false) })
         router.get("/media/:id/edited") { request in try await display(request, edited: true) }
         router.get("/media/:id/poster") { request in
             try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.poster(of: id) }
         }
         router.get("/media/:id/video") { request in try await video(request) }
+        router.get("/media/:id/trimmed") { request in
+            try await answering { () throws(LibraryError) in
+                let movie = try await library.trimmedVideo(of: request.parameter("id"))
+                return Response.file(movie.path, contentType: movie.mimeType, etag: movie.etag, cacheControl: "no-cache")
+            }
+        }
     }
 
     static let immutable = "public, max-age=31536000, immutable"
+
+    private func readyThumbnail(_ request: Request) throws -> Response? {
+        let size = try request.integer("size") ?? 256
+        return library.readyThumbnail(of: request.parameter("id"), size: size).map { Self.serve($0, immutable: true) }
+    }
+
+    private func thumbnail(_ request: Request) async throws -> Response {
+        let size = try request.integer("size") ?? 256
+        return try await derivative(request, immutable: true) { id throws(LibraryError) in
+            try await library.thumbnail(of: id, size: size)
+        }
+    }
+
+    private func readyDisplay(_ request: Request) throws -> Response? {
+        let box = try DisplayBox(request)
+        return library.readyDisplay(of: request.parameter("id"), box: box.pixels, fit: box.fit).map { Self.serve($0, immutable: true) }
+    }
+
+    /// The original never needs making: a database read finds it.
+    private func original(_ request: Request) throws -> Response {
+        let asset = try answeringNow { () throws(LibraryError) in try library.asset(request.parameter("id")) }
+        var response = Response.file(
+            library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
+        // Originals are downloads: never shown inline, whatever a browser would sniff.
+        response.headers["Content-Disposition"] = Self.attachment(asset)
+        return response
+    }
 
     private func display(_ request: Request, edited: Bool) async throws -> Response {
         let box = try DisplayBox(request)
@@ -44,16 +64,18 @@ extension WebApp {
         _ request: Request, immutable: Bool, _ make: (String) async throws(LibraryError) -> Derivative
     ) async throws -> Response {
         try await answering { () throws(LibraryError) in
-            let id = request.parameter("id")
-            let made = try await make(id)
-            var response = Response.file(
-                made.path, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache")
-            if let size = made.size {
-                response.headers["X-Image-Width"] = String(size.width)
-                response.headers["X-Image-Height"] = String(size.height)
-            }
-            return response
+            Self.serve(try await make(request.parameter("id")), immutable: immutable)
         }
+    }
+
+    static func serve(_ made: Derivative, immutable: Bool) -> Response {
+        var response = Response.file(
+            made.path, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache")
+        if let size = made.size {
+            response.headers["X-Image-Width"] = String(size.width)
+            response.headers["X-Image-Height"] = String(size.height)
+        }
+        return response
     }
 
     private func video(_ request: Request) async throws -> Response {

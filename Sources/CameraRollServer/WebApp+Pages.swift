@@ -8,6 +8,7 @@ extension WebApp {
         let files = Self.webFiles()
         router.get("/") { _ in try Self.page(files, "index.html") }
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
+        router.get("/picker/:id") { _ in try Self.page(files, "picker.html") }
     }
 
     private static func webFiles() -> [String: String] {

@@ -17,8 +17,7 @@ struct Connection: @unchecked Sendable {
                 handle, .HEADER_KIND,
                 { cls, _, key, value in
                     guard let cls, let key else { return .YES }
-                    let headers = cls.assumingMemoryBound(to: Headers.self)
-                    headers.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                    cls.assumingMemoryBound(to: Headers.self).pointee.add(key, value)
                     return .YES
                 }, pointer)
         }
@@ -26,9 +25,10 @@ struct Connection: @unchecked Sendable {
     }
 
     var clientAddress: String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard cr_mhd_connection_client_address(handle, &buffer, buffer.count) == 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard cr_mhd_connection_client_address(handle, buffer.baseAddress!, buffer.count) == 0 else { return "" }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 
     var socket: Int32 { cr_mhd_connection_socket(handle) }

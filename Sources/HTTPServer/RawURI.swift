@@ -9,34 +9,55 @@ struct RawURI: Sendable, Equatable {
     let path: String
     /// Query parameters, percent-decoded, `+` as space; a repeated name keeps its first value.
     let query: [String: String]
+    private let rawPath: ArraySlice<UInt8>
+
     /// The path as sent, safe to print: bytes outside visible ASCII stay percent-encoded.
-    let loggablePath: String
+    var loggablePath: String { Self.loggable(rawPath) }
 
     init(_ raw: [UInt8]) throws(HTTPError) {
         let questionMark = raw.firstIndex(of: UInt8(ascii: "?")) ?? raw.endIndex
         let rawPath = raw[..<questionMark]
         let rawQuery = questionMark < raw.endIndex ? raw[(questionMark + 1)...] : []
-        loggablePath = Self.loggable(rawPath)
+        self.rawPath = rawPath
 
         guard rawPath.first == UInt8(ascii: "/") else {
             throw Self.invalid("The path must start with /.")
         }
-        let decodedPath = Self.percentDecoded(rawPath, plusIsSpace: false)
-        guard !raw.contains(0), !decodedPath.contains(0), !Self.percentDecoded(rawQuery, plusIsSpace: false).contains(0) else {
+        // Most paths have no escapes, and are then their own decoding.
+        let escaped = rawPath.contains(UInt8(ascii: "%"))
+        let decodedPath = escaped ? ArraySlice(Self.percentDecoded(rawPath, plusIsSpace: false)) : rawPath
+        let queryHidesNUL = rawQuery.contains(UInt8(ascii: "%")) && Self.percentDecoded(rawQuery, plusIsSpace: false).contains(0)
+        guard !raw.contains(0), !decodedPath.contains(0), !queryHidesNUL else {
             throw Self.invalid("The address must not contain a NUL byte.")
         }
         guard !decodedPath.contains(UInt8(ascii: "\\")) else {
             throw Self.invalid("The path must not contain a backslash.")
         }
-        let segments = decodedPath.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard !segments.contains(where: { $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) else {
+        guard !Self.hasDotSegment(decodedPath) else {
             throw Self.invalid("The path must not contain . or .. segments.")
         }
         guard let path = String(validating: decodedPath, as: UTF8.self) else {
             throw Self.invalid("The path must be UTF-8.")
         }
         self.path = path
-        self.query = Self.parseQuery(rawQuery)
+        self.query = rawQuery.isEmpty ? [:] : Self.parseQuery(rawQuery)
+    }
+
+    /// Whether a segment between slashes is `.` or `..`.
+    private static func hasDotSegment(_ path: ArraySlice<UInt8>) -> Bool {
+        var length = 0
+        var onlyDots = true
+        for byte in path {
+            if byte == UInt8(ascii: "/") {
+                if length > 0, length <= 2, onlyDots { return true }
+                length = 0
+                onlyDots = true
+            } else {
+                length += 1
+                onlyDots = onlyDots && byte == UInt8(ascii: ".")
+            }
+        }
+        return length > 0 && length <= 2 && onlyDots
     }
 
     private static func invalid(_ message: String) -> HTTPError {
@@ -86,15 +107,26 @@ struct RawURI: Sendable, Equatable {
 
     /// Keeps log lines one line each and free of terminal escapes, whatever the client sent.
     static func loggable(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = ""
+        guard !bytes.allSatisfy(isVisible) else { return String(decoding: bytes, as: UTF8.self) }
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 3)
+        appendLoggable(bytes) { text.append($0) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The loggable form, byte by byte: visible ASCII as it is, anything else as `%HH`.
+    static func appendLoggable(_ bytes: ArraySlice<UInt8>, to put: (UInt8) -> Void) {
+        let digits: StaticString = "0123456789ABCDEF"
         for byte in bytes {
-            if byte > 0x20 && byte < 0x7F {
-                text.unicodeScalars.append(Unicode.Scalar(byte))
+            if isVisible(byte) {
+                put(byte)
             } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                text += "%" + (hex.count == 1 ? "0" : "") + hex
+                put(UInt8(ascii: "%"))
+                put(digits.utf8Start[Int(byte >> 4)])
+                put(digits.utf8Start[Int(byte & 0x0F)])
             }
         }
-        return text
     }
+
+    private static func isVisible(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }

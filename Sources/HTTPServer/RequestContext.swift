@@ -9,8 +9,9 @@ final class RequestContext: Sendable {
         /// The request line is in; the access handler has not run yet.
         case new
         /// Routed, without a body: the handler runs on libmicrohttpd's next call, after which
-        /// answering keeps the connection open (an answer in the first call closes it).
-        case accepted(Router.Handler)
+        /// answering keeps the connection open (an answer in the first call closes it). The
+        /// route's fast handler, if it has one, gets the first try, right in that call.
+        case accepted(Router.Route)
         /// Streaming the body of a `.file` route to disk.
         case receiving(Router.Handler, maxBytes: Int)
         /// The connection is suspended while the handler runs.
@@ -32,6 +33,9 @@ final class RequestContext: Sendable {
         var body: BodyFile?
         /// Set while suspended, so the handler's task can resume it.
         var suspended: Connection?
+        /// Whether the connection was ever suspended for a handler (the server then keeps the
+        /// context on its books until the request completes).
+        var wasSuspended = false
         var task: Task<Void, Never>?
         /// What we answered, for the access log; nil when the client never got an answer from us.
         var status: Int?
@@ -51,7 +55,7 @@ final class RequestContext: Sendable {
             self.rawURIAddress = 0
             return
         }
-        self.rawURI = Array(UnsafeBufferPointer(start: rawURI, count: strlen(rawURI)).map { UInt8(bitPattern: $0) })
+        self.rawURI = Array(UnsafeRawBufferPointer(start: rawURI, count: strlen(rawURI)))
         self.rawURIAddress = UInt(bitPattern: rawURI)
     }
 
@@ -78,4 +82,12 @@ final class RequestContext: Sendable {
     }
 
     var elapsed: Duration { ContinuousClock.now - started }
+
+    /// Whether libmicrohttpd is done with the request (its answer is out, or the connection gone).
+    var isFinished: Bool {
+        state.withLock { state in
+            if case .finished = state.phase { return true }
+            return false
+        }
+    }
 }

@@ -16,59 +16,63 @@ struct ResponseBuilder {
     }
 
     let method: String
-    let conditions: ConditionalRequest
-    let range: String?
+    let requestHeaders: Headers
 
     init(method: String, requestHeaders: Headers) {
         self.method = method
-        self.conditions = ConditionalRequest(headers: requestHeaders)
-        self.range = requestHeaders["Range"]
+        self.requestHeaders = requestHeaders
     }
 
     /// Headers a 304 keeps (RFC 9110, 15.4.5); the rest describe a body that is not sent.
     private static let notModifiedHeaders: Set<String> = ["etag", "cache-control", "last-modified", "vary", "expires", "content-location"]
 
-    /// libmicrohttpd frames the body; a handler's framing headers would contradict it.
-    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
-
     /// nil when libmicrohttpd cannot allocate the response (the connection is then closed).
+    ///
+    /// It runs for every response, so the handler's headers are read only when the request's
+    /// validators or range need them, and the server's own headers go straight to MHD instead
+    /// of into a copy of the handler's.
     func build(_ original: Response) -> Built? {
         var (response, content) = Self.open(original)
         var offset = 0
         var length = content.size
-        let etag = response.headers["ETag"]
-        let lastModified = response.headers["Last-Modified"]
-        if response.status == 200, method == "GET" || method == "HEAD", conditions.isNotModified(etag: etag, lastModified: lastModified) {
+        var server = ServerHeaders()
+        let conditions = ConditionalRequest(headers: requestHeaders)
+        if response.status == 200, method == "GET" || method == "HEAD", conditions.ifNoneMatch != nil || conditions.ifModifiedSince != nil,
+            conditions.isNotModified(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+        {
             response = Response(
                 status: 304, headers: Headers(response.headers.filter { Self.notModifiedHeaders.contains($0.name.lowercased()) }),
                 body: .empty)
         } else if response.status == 200, content.isRangeable {
-            response.headers["Accept-Ranges"] = "bytes"
-            if method == "GET", conditions.allowsRange(etag: etag, lastModified: lastModified) {
+            server.acceptRanges = true
+            if method == "GET", let range = requestHeaders["Range"],
+                conditions.ifRange == nil
+                    || conditions.allowsRange(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+            {
                 switch RangeRequest(header: range, total: content.size) {
                 case .whole:
                     break
                 case .part(let start, let count):
                     response.status = 206
-                    response.headers["Content-Range"] = "bytes \(start)-\(start + count - 1)/\(content.size)"
+                    server.contentRange = "bytes \(start)-\(start + count - 1)/\(content.size)"
                     offset = start
                     length = count
                 case .unsatisfiable:
-                    var refusal = HTTPError(416, "range_not_satisfiable", "The requested range is outside the content.").response
-                    refusal.headers["Content-Range"] = "bytes */\(content.size)"
+                    let refusal = HTTPError(416, "range_not_satisfiable", "The requested range is outside the content.").response
+                    server = ServerHeaders(acceptRanges: false, contentRange: "bytes */\(content.size)")
                     content.close()
                     (response, content) = Self.open(refusal)
                     length = content.size
                 }
             }
         }
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        guard let handle = content.makeResponse(offset: offset, length: length) else { return nil }
-        for (name, value) in response.headers where !Self.framingHeaders.contains(name.lowercased()) {
-            // MHD refuses values with CR or LF, which keeps a handler from splitting the response.
-            _ = MHD_add_response_header(handle, name, value)
-        }
         let sendsBody = method != "HEAD" && response.status != 304 && response.status != 204 && response.status >= 200
+        guard let handle = content.makeResponse(offset: offset, length: length, sent: sendsBody) else { return nil }
+        response.headers.withCStrings { name, value in
+            // MHD refuses values with CR or LF, which keeps a handler from splitting the response.
+            if !server.replaces(name) { _ = MHD_add_response_header(handle, name, value) }
+        }
+        server.add(to: handle)
         return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0)
     }
 
@@ -87,13 +91,33 @@ struct ResponseBuilder {
     }
 }
 
+/// The headers the server sets on a response, in place of any a handler set under those names.
+private struct ServerHeaders {
+    var acceptRanges = false
+    var contentRange: String?
+
+    /// Whether a handler's header gives way to one of ours. libmicrohttpd frames the body
+    /// itself, so a handler's framing headers would contradict it.
+    func replaces(_ name: UnsafePointer<CChar>) -> Bool {
+        strcasecmp(name, "X-Content-Type-Options") == 0 || strcasecmp(name, "Content-Length") == 0
+            || strcasecmp(name, "Transfer-Encoding") == 0 || (acceptRanges && strcasecmp(name, "Accept-Ranges") == 0)
+            || (contentRange != nil && strcasecmp(name, "Content-Range") == 0)
+    }
+
+    func add(to response: OpaquePointer) {
+        if acceptRanges { _ = MHD_add_response_header(response, "Accept-Ranges", "bytes") }
+        if let contentRange { _ = MHD_add_response_header(response, "Content-Range", contentRange) }
+        _ = MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+    }
+}
+
 /// A response body: bytes we copy into MHD, or an open file MHD sends with sendfile and closes.
 private enum Content {
     case bytes([UInt8], rangeable: Bool)
     case file(descriptor: Int32, size: Int)
 
     static func file(at path: String) -> Content? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -122,14 +146,42 @@ private enum Content {
         if case .file(let descriptor, _) = self { _ = Glibc.close(descriptor) }
     }
 
-    /// MHD takes the file descriptor over, also when the response is never sent.
-    func makeResponse(offset: Int, length: Int) -> OpaquePointer? {
+    /// Up to this many bytes of a file are read into memory, so that libmicrohttpd sends them with
+    /// the headers in one write (one packet for a thumbnail); it sends a file descriptor's bytes
+    /// with sendfile, after the headers, which costs the client a second wake-up.
+    static let smallFileLimit = 64 * 1024
+
+    /// The bytes of a small file in a response of their own; nil (and the descriptor still open)
+    /// if they cannot be read as they were measured.
+    private static func read(_ descriptor: Int32, offset: Int, length: Int) -> OpaquePointer? {
+        guard let buffer = malloc(max(length, 1)) else { return nil }
+        var done = 0
+        while done < length {
+            let count = pread(descriptor, buffer + done, length - done, off_t(offset + done))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        guard done == length, let response = MHD_create_response_from_buffer_with_free_callback(length, buffer, { free($0) }) else {
+            free(buffer)
+            return nil
+        }
+        _ = Glibc.close(descriptor)
+        return response
+    }
+
+    /// MHD takes the file descriptor over, also when the response is never sent. A body that is
+    /// not `sent` (HEAD, 304) still gives the length, but a file's bytes are then not read.
+    func makeResponse(offset: Int, length: Int, sent: Bool) -> OpaquePointer? {
         switch self {
         case .bytes(let bytes, _):
             return bytes[offset..<offset + length].withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(length, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .file(let descriptor, _):
+            if sent, length <= Self.smallFileLimit, let response = Self.read(descriptor, offset: offset, length: length) {
+                return response
+            }
             guard let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset)) else {
                 _ = Glibc.close(descriptor)
                 return nil

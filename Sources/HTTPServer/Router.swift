@@ -3,6 +3,12 @@
 public struct Router: Sendable {
     public typealias Handler = @Sendable (Request) async throws -> Response
 
+    /// A handler that answers on libmicrohttpd's own thread, with no task and no suspension:
+    /// for answers that are ready (a cached file), nil to leave the request to the route's
+    /// `Handler`. It runs on the thread that serves other connections, so it must not block
+    /// (no slow disk work, no heavy computing); errors it throws are answered like a `Handler`'s.
+    public typealias FastHandler = @Sendable (Request) throws -> Response?
+
     /// What a route accepts as a body.
     public enum BodyPolicy: Sendable, Equatable {
         /// No body: a request with one is refused (413 when it declares a length).
@@ -11,16 +17,28 @@ public struct Router: Sendable {
         case file(maxBytes: Int)
     }
 
-    public struct Route: Sendable {
+    /// A class, so that trying a route against a request retains one reference, not each field.
+    public final class Route: Sendable {
         public let method: String
         public let pattern: String
         public let body: BodyPolicy
         let segments: [Segment]
         let handler: Handler
+        let fast: FastHandler?
+
+        init(method: String, pattern: String, body: BodyPolicy, segments: [Segment], handler: @escaping Handler, fast: FastHandler?) {
+            self.method = method
+            self.pattern = pattern
+            self.body = body
+            self.segments = segments
+            self.handler = handler
+            self.fast = fast
+        }
     }
 
     enum Segment: Sendable, Equatable {
-        case literal(String)
+        /// The segment's UTF-8 bytes, compared byte for byte.
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -36,13 +54,15 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
-        let segments = pattern.split(separator: "/").map { part in
-            part.hasPrefix(":") ? Segment.parameter(String(part.dropFirst())) : Segment.literal(String(part))
-        }
-        routes.append(Route(method: method, pattern: pattern, body: body, segments: segments, handler: handler))
+        append(method, pattern, body: body, fast: nil, handler)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    /// A GET route whose `fast` handler answers first, on libmicrohttpd's thread; `handler` runs
+    /// as usual when it returns nil.
+    public mutating func get(_ pattern: String, fast: @escaping FastHandler, _ handler: @escaping Handler) {
+        append("GET", pattern, body: .none, fast: fast, handler)
+    }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
     public mutating func post(_ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
         add("POST", pattern, body: body, handler)
@@ -51,30 +71,66 @@ public struct Router: Sendable {
         add("PUT", pattern, body: body, handler)
     }
 
-    /// The route for a method and a decoded path; HEAD is served by GET routes.
-    public func match(method: String, path: String) -> Match {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, parts) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .found(route, parameters: parameters)
-            }
-            allowed.append(route.method)
+    private mutating func append(
+        _ method: String, _ pattern: String, body: BodyPolicy, fast: FastHandler?, _ handler: @escaping Handler
+    ) {
+        let segments = pattern.split(separator: "/").map { part in
+            part.hasPrefix(":") ? Segment.parameter(String(part.dropFirst())) : Segment.literal(Array(part.utf8))
         }
-        if allowed.contains("GET") { allowed.append("HEAD") }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        routes.append(Route(method: method, pattern: pattern, body: body, segments: segments, handler: handler, fast: fast))
     }
 
-    private static func bind(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal): guard literal == part else { return nil }
-            case .parameter(let name): parameters[name] = part
+    /// The route for a method and a decoded path; HEAD is served by GET routes.
+    ///
+    /// It runs for every request, so it works on the path's bytes: segments are found as the
+    /// routes are tried, and parameters are made into strings only for the route that matches.
+    public func match(method: String, path: String) -> Match {
+        var path = path
+        return path.withUTF8 { path in
+            var allowed: [String] = []
+            for route in routes where Self.fits(route.segments, path) {
+                if route.method == method || (method == "HEAD" && route.method == "GET") {
+                    return .found(route, parameters: Self.parameters(route.segments, path))
+                }
+                allowed.append(route.method)
             }
+            if allowed.contains("GET") { allowed.append("HEAD") }
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        }
+    }
+
+    private static func fits(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parts = PathSegments(path: path)
+        for segment in segments {
+            guard let part = parts.next() else { return false }
+            if case .literal(let literal) = segment, literal.count != part.count || !literal.elementsEqual(path[part]) { return false }
+        }
+        return parts.next() == nil
+    }
+
+    private static func parameters(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, PathSegments(path: path)) {
+            if case .parameter(let name) = segment { parameters[name] = String(decoding: path[part], as: UTF8.self) }
         }
         return parameters
+    }
+
+    /// The non-empty segments between slashes, as ranges of the path's bytes.
+    private struct PathSegments: Sequence, IteratorProtocol {
+        let path: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(path: UnsafeBufferPointer<UInt8>) {
+            self.path = path
+        }
+
+        mutating func next() -> Range<Int>? {
+            while index < path.count, path[index] == UInt8(ascii: "/") { index += 1 }
+            guard index < path.count else { return nil }
+            let start = index
+            while index < path.count, path[index] != UInt8(ascii: "/") { index += 1 }
+            return start..<index
+        }
     }
 }

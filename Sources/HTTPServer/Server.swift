@@ -2,7 +2,8 @@ internal import Dispatch
 internal import Synchronization
 
 /// An HTTP server on libmicrohttpd: MHD's epoll threads read and write, route handlers run as
-/// tasks while their connection is suspended, and request bodies stream to files.
+/// tasks while their connection is suspended (or, for answers that are ready, as fast handlers
+/// right on MHD's threads), and request bodies stream to files.
 public final class Server: Sendable {
     private let configuration: Configuration
     private let router: Router
@@ -52,7 +53,12 @@ public final class Server: Sendable {
             case .stopping(_, let task):
                 return task
             case .running(let daemon):
-                let task = Task { await Self.drain(daemon, grace: configuration.stopGrace) }
+                // Refusing new work starts here, not when the draining task gets a thread: on a
+                // busy machine that can be much later.
+                daemon.core.beginStopping()
+                daemon.quiesce()
+                let deadline = ContinuousClock.now + configuration.stopGrace
+                let task = Task { await Self.drain(daemon, until: deadline) }
                 state = .stopping(daemon, task)
                 return task
             }
@@ -61,15 +67,17 @@ public final class Server: Sendable {
         state.withLock { $0 = .stopped }
     }
 
-    private static func drain(_ daemon: Daemon, grace: Duration) async {
+    private static func drain(_ daemon: Daemon, until deadline: ContinuousClock.Instant) async {
         let core = daemon.core
-        core.beginStopping()
-        daemon.quiesce()
-        await waitForRequests(core, until: .now + grace)
+        await waitForRequests(core, until: deadline)
         if core.requestsInFlight > 0 {
-            core.abandonHandlers()
-            // A moment for the 503s of abandoned handlers to go out before connections close.
-            await waitForRequests(core, until: .now + .milliseconds(500))
+            let abandoned = core.abandonHandlers()
+            // The 503s of abandoned handlers go out before connections close: MHD's threads send
+            // them within milliseconds, unless a busy machine keeps them waiting for a while.
+            let sent = ContinuousClock.now + .seconds(5)
+            while !abandoned.allSatisfy(\.isFinished), ContinuousClock.now < sent {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         }
         // MHD_stop_daemon joins MHD's threads: blocking work, kept off the cooperative pool, and on
         // a queue of its own, which gets a thread at once even when the global queues' are busy.

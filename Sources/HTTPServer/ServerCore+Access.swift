@@ -11,9 +11,12 @@ extension ServerCore {
         switch context.state.withLock({ $0.phase }) {
         case .new:
             return start(connection, context, url: url, method: method, version: version)
-        case .accepted(let handler):
+        case .accepted(let route):
             guard let request = context.state.withLock({ $0.request }) else { return .NO }
-            return runHandler(handler, for: request, on: connection, context)
+            if let fast = route.fast, let response = respondNow(to: request, with: fast) {
+                return answer(response, on: connection, context)
+            }
+            return runHandler(route.handler, for: request, on: connection, context)
         case .receiving(let handler, let maxBytes):
             guard let upload else { return finishBody(on: connection, context, handler: handler) }
             return receive(upload, on: connection, context, maxBytes: maxBytes)
@@ -42,10 +45,10 @@ extension ServerCore {
         case .refuse(let response, let now):
             guard !now else { return answer(response, on: connection, context) }
             context.state.withLock { $0.phase = .ready(response) }
-        case .run(let handler, let request):
+        case .run(let route, let request):
             context.state.withLock { state in
                 state.request = request
-                state.phase = .accepted(handler)
+                state.phase = .accepted(route)
             }
         case .receive(let request, let handler, let maxBytes):
             return beginBody(of: request, handler: handler, maxBytes: maxBytes, on: connection, context)
@@ -57,7 +60,7 @@ extension ServerCore {
         /// Answer with an error: `now` when a body follows, so libmicrohttpd skips it and closes
         /// the connection; otherwise on the next call, which keeps the connection open.
         case refuse(Response, now: Bool)
-        case run(Router.Handler, Request)
+        case run(Router.Route, Request)
         case receive(Request, Router.Handler, maxBytes: Int)
     }
 
@@ -100,7 +103,7 @@ extension ServerCore {
                 guard !bodyFollows else {
                     return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
                 }
-                return .run(route.handler, request)
+                return .run(route, request)
             case .file(let maxBytes):
                 // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
                 guard lengths.first.map({ Int($0) ?? Int.max }) ?? 0 <= maxBytes else {
@@ -148,12 +151,25 @@ extension ServerCore {
     private func respond(to request: Request, with handler: Router.Handler) async -> Response {
         do {
             return try await handler(request)
-        } catch let error as any HTTPResponseError {
-            return error.response
         } catch {
-            configuration.log("\(request.method) \(RawURI.loggable(ArraySlice(request.path.utf8))) failed: \(error)")
-            return HTTPError(500, "internal", "Something went wrong on the server.").response
+            return failure(error, of: request)
         }
+    }
+
+    /// The fast handler's answer, right here on libmicrohttpd's thread; nil when it leaves the request to the handler.
+    private func respondNow(to request: Request, with fast: Router.FastHandler) -> Response? {
+        do {
+            return try fast(request)
+        } catch {
+            return failure(error, of: request)
+        }
+    }
+
+    /// What a handler's error becomes: its own answer, or a 500 with the detail only in the log.
+    private func failure(_ error: any Error, of request: Request) -> Response {
+        if let error = error as? any HTTPResponseError { return error.response }
+        configuration.log("\(request.method) \(RawURI.loggable(ArraySlice(request.path.utf8))) failed: \(error)")
+        return HTTPError(500, "internal", "Something went wrong on the server.").response
     }
 
     /// Queues a response; a request can be answered this way right after its headers or after its body.

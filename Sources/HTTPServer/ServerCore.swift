@@ -2,15 +2,18 @@ internal import Synchronization
 
 /// What every libmicrohttpd callback of one daemon reaches through its `cls` pointer: the
 /// configuration, the routes, and the requests in flight (which a graceful stop waits for).
+///
+/// Requests answered on MHD's threads touch only their own context and one atomic counter;
+/// the shared lock is taken only for requests whose connection is suspended for a handler.
 final class ServerCore: Sendable {
     let configuration: Configuration
     let router: Router
-    private let registry = Mutex(Registry())
-
-    private struct Registry {
-        var requests: [ObjectIdentifier: RequestContext] = [:]
-        var stopping = false
-    }
+    /// Requests between their request line and their completion.
+    private let inFlight = Atomic(0)
+    /// Written only under `suspended`'s lock, so deciding to suspend and stopping cannot cross.
+    private let stopping = Atomic(false)
+    /// The requests whose connection is suspended while their handler runs.
+    private let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
 
     init(configuration: Configuration, router: Router) {
         self.configuration = configuration
@@ -20,9 +23,8 @@ final class ServerCore: Sendable {
     /// The URI log callback: a request line arrived. The returned context travels as MHD's
     /// per-request pointer (retained) until `complete`.
     func begin(rawURI: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
-        let context = RequestContext(rawURI: rawURI)
-        registry.withLock { $0.requests[ObjectIdentifier(context)] = context }
-        return Unmanaged.passRetained(context).toOpaque()
+        inFlight.add(1, ordering: .relaxed)
+        return Unmanaged.passRetained(RequestContext(rawURI: rawURI)).toOpaque()
     }
 
     /// The completion callback: the response went out, or the connection died (timeout, client
@@ -30,55 +32,62 @@ final class ServerCore: Sendable {
     /// with one access-log line.
     func complete(_ connection: Connection, _ pointer: UnsafeMutableRawPointer) {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
-        let (method, status, bodyBytes) = context.state.withLock { state in
+        let (method, status, bodyBytes, wasSuspended) = context.state.withLock { state in
             state.body?.discard()
             state.body = nil
             state.suspended = nil
             state.phase = .finished
             // A request libmicrohttpd refused itself (no Host, say) has only MHD's status.
-            return (state.method, state.status ?? connection.queuedStatus, state.bodyBytes)
+            return (state.method, state.status ?? connection.queuedStatus, state.bodyBytes, state.wasSuspended)
         }
-        registry.withLock { _ = $0.requests.removeValue(forKey: ObjectIdentifier(context)) }
-        // The path as sent, without the query: query values may be private (tokens, places).
-        let path = RawURI.loggable(context.rawURI.prefix { $0 != UInt8(ascii: "?") })
-        let milliseconds = context.elapsed / .milliseconds(1)
-        configuration.log("\(method) \(path) \(status.map(String.init) ?? "-") \(bodyBytes.map(String.init) ?? "-") \(Int(milliseconds))ms")
+        if wasSuspended {
+            suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        }
+        configuration.log(
+            AccessLog.line(
+                method: method, rawURI: context.rawURI, status: status, bodyBytes: bodyBytes, elapsed: context.elapsed))
+        // Last, so that a stop waiting for this request finds its line logged.
+        inFlight.subtract(1, ordering: .releasing)
     }
 
-    var isStopping: Bool { registry.withLock { $0.stopping } }
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-    var requestsInFlight: Int { registry.withLock { $0.requests.count } }
+    var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
 
     /// From now on, requests on connections still open are refused with 503 and their
     /// connection is closed, so open connections wind down instead of bringing new work.
     func beginStopping() {
-        registry.withLock { $0.stopping = true }
+        suspended.withLock { _ in stopping.store(true, ordering: .releasing) }
     }
 
     /// Suspends the connection for a handler, unless a stop has begun. Deciding under the
-    /// registry's lock means `abandonHandlers` (which runs after `beginStopping`) sees every
-    /// connection that was suspended, so none is left suspended when the daemon stops.
+    /// lock that `beginStopping` stores under means `abandonHandlers` (which runs after it) sees
+    /// every connection that was suspended, so none is left suspended when the daemon stops.
     func suspend(_ connection: Connection, for context: RequestContext) -> Bool {
-        registry.withLock { registry in
-            guard !registry.stopping else { return false }
+        suspended.withLock { suspended in
+            guard !stopping.load(ordering: .relaxed) else { return false }
             connection.suspend()
             context.state.withLock { state in
                 state.phase = .handling
                 state.suspended = connection
+                state.wasSuspended = true
             }
+            suspended[ObjectIdentifier(context)] = context
             return true
         }
     }
 
     /// Answers every request whose handler is still running with 503 and cancels the handler,
     /// so each suspended connection is resumed before the daemon stops (libmicrohttpd aborts
-    /// the process if it is stopped with a connection still suspended).
-    func abandonHandlers() {
-        let contexts = registry.withLock { Array($0.requests.values) }
+    /// the process if it is stopped with a connection still suspended). Returns those requests.
+    @discardableResult
+    func abandonHandlers() -> [RequestContext] {
+        let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
             context.deliver(Self.shuttingDown)
             context.state.withLock { $0.task }?.cancel()
         }
+        return contexts
     }
 
     static var shuttingDown: Response {

@@ -105,7 +105,7 @@ public struct PickerSession: Sendable, Equatable {
 }
 
 extension PickerSession.State {
-    var name: String {
+    public var name: String {
         switch self {
         case .presented: "presented"
         case .picking: "picking"

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ImagePicker
 import PhotoLibrary
 import Video
 
@@ -31,6 +32,7 @@ enum CommandLineTool {
         do {
             switch command {
             case "serve": return try await ServeCommand.run(rest, context)
+            case "pick": return try await PickCommand.run(rest, context)
             case "import": return try await ImportCommand.run(rest, context)
             case "list": return try await ListCommand.run(rest, context)
             case "export": return try await ExportCommand.run(rest, context)
@@ -44,6 +46,9 @@ enum CommandLineTool {
                 return 2
             }
         } catch let error as HTTPError {
+            Terminal.error("cameraroll \(command): \(error.message)")
+            return 1
+        } catch let error as PickerError {
             Terminal.error("cameraroll \(command): \(error.message)")
             return 1
         } catch let error as UsageError {

@@ -8,6 +8,10 @@ enum HelpText {
           serve                Serve the web app and its API (default http://127.0.0.1:8080).
                                --host ADDRESS  --port N (0 picks a free port)
                                SIGINT or SIGTERM stop it gracefully.
+          pick                 Present a picker through a running server and print its result as JSON.
+                               --server URL (default http://127.0.0.1:8080)
+                               --source camera|library|saved  --media image,movie  --edit
+                               Exit status 1 if the user cancels.
           import PATH...       Import photos and videos (files or folders, recursively).
                                --json         print {"imported": [...], "rejected": [...]}
                                --camera-roll  also save them to the Camera Roll album

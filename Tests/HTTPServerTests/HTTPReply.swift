@@ -25,4 +25,17 @@ struct HTTPReply: Sendable {
     }
 
     var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// How many of `bytes` make the first whole reply (head and `Content-Length` bytes of body);
+    /// nil while it is incomplete.
+    static func wholeLength(_ bytes: [UInt8]) -> Int? {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased().components(separatedBy: "\r\n")
+        let field = "content-length:"
+        let lengths = head.filter { $0.hasPrefix(field) }.map { Int($0.dropFirst(field.count).trimmingCharacters(in: .whitespaces)) }
+        let length = (lengths.first ?? 0) ?? 0
+        let total = end + separator.count + length
+        return bytes.count >= total ? total : nil
+    }
 }

@@ -9,11 +9,15 @@ final class LiveServer: Sendable {
     let bodyFolder: TemporaryDirectory
     let log = LogLines()
 
+    /// The limits that cut slow clients are off unless a test turns them on: on a loaded machine
+    /// a test's own writes can be seconds apart, and only the mechanism under test may fire.
     init(router: Router, configure: (inout Configuration) -> Void = { _ in }) throws {
         bodyFolder = TemporaryDirectory("http-bodies")
         var configuration = Configuration(bodyDirectory: bodyFolder.path)
         configuration.port = 0
         configuration.log = { [log] line in log.append(line) }
+        configuration.minimumBodyRate = 0
+        configuration.connectionTimeout = .seconds(600)
         configure(&configuration)
         server = Server(configuration: configuration, router: router)
         try server.start()
@@ -79,12 +83,39 @@ final class Counter: Sendable {
     var value: Int { count.withLock { $0 } }
 }
 
-/// Waits, polling, until `condition` holds or `timeout` passes; whether it came to hold.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+/// Waits, polling, until `condition` holds or `timeout` passes; whether it came to hold. The
+/// timeout is generous because a loaded machine can be slow; a condition that holds ends the
+/// wait at once.
+func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
         try? await Task.sleep(for: .milliseconds(20))
     }
     return true
+}
+
+/// A one-way signal between a test and its handlers: `wait()` returns once `open()` has been
+/// called, before or after. Orders events where a sleep would only make them likely.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
 }

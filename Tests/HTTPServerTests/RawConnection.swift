@@ -15,6 +15,8 @@ final class RawConnection: Sendable {
     }
 
     private let socket: Mutex<Int32>
+    /// Bytes read past the end of the last reply `readReply` returned.
+    private let pending = Mutex<[UInt8]>([])
 
     private init(socket: Int32) {
         self.socket = Mutex(socket)
@@ -26,50 +28,71 @@ final class RawConnection: Sendable {
 
     /// Connects to an IPv4 or IPv6 literal.
     static func open(port: Int, host: String = "127.0.0.1") async throws -> RawConnection {
+        try await offPool { () throws(Failure) -> RawConnection in try connect(port: port, host: host) }
+    }
+
+    /// Connects and sends `bytes` in one go, on one thread: for a server with a short timeout,
+    /// which a loaded machine could otherwise let expire between the connect and the first byte.
+    static func open(port: Int, sending bytes: [UInt8]) async throws -> RawConnection {
         try await offPool { () throws(Failure) -> RawConnection in
-            var storage = sockaddr_storage()
-            let family: Int32
-            let length: Int
-            var ipv4 = sockaddr_in()
-            var ipv6 = sockaddr_in6()
-            if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
-                ipv4.sin_family = sa_family_t(AF_INET)
-                ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
-                withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv4, as: sockaddr_in.self) }
-                (family, length) = (AF_INET, MemoryLayout<sockaddr_in>.size)
-            } else {
-                inet_pton(AF_INET6, host, &ipv6.sin6_addr)
-                ipv6.sin6_family = sa_family_t(AF_INET6)
-                ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
-                withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv6, as: sockaddr_in6.self) }
-                (family, length) = (AF_INET6, MemoryLayout<sockaddr_in6>.size)
-            }
-            let descriptor = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else { throw Failure(operation: "socket", code: errno) }
-            let connected = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(length)) }
-            }
-            guard connected == 0 else {
-                let code = errno
-                Glibc.close(descriptor)
-                throw Failure(operation: "connect", code: code)
-            }
-            return RawConnection(socket: descriptor)
+            let connection = try connect(port: port, host: "127.0.0.1")
+            try connection.sendNow(bytes)
+            return connection
         }
+    }
+
+    /// Whether something accepts connections on the loopback port: a connect there succeeds (it is
+    /// closed at once). A local connect is answered at once, so this does not block.
+    static func isAccepting(port: Int) -> Bool {
+        (try? connect(port: port, host: "127.0.0.1")) != nil
+    }
+
+    private static func connect(port: Int, host: String) throws(Failure) -> RawConnection {
+        var storage = sockaddr_storage()
+        let family: Int32
+        let length: Int
+        var ipv4 = sockaddr_in()
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv4, as: sockaddr_in.self) }
+            (family, length) = (AF_INET, MemoryLayout<sockaddr_in>.size)
+        } else {
+            inet_pton(AF_INET6, host, &ipv6.sin6_addr)
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv6, as: sockaddr_in6.self) }
+            (family, length) = (AF_INET6, MemoryLayout<sockaddr_in6>.size)
+        }
+        let descriptor = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(operation: "socket", code: errno) }
+        let connected = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(length)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw Failure(operation: "connect", code: code)
+        }
+        return RawConnection(socket: descriptor)
     }
 
     /// Writes all of `bytes`; false once the server has closed or reset the connection.
     @discardableResult
     func send(_ bytes: [UInt8]) async -> Bool {
+        await Self.offPool { (try? self.sendNow(bytes)) != nil }
+    }
+
+    /// Writes all of `bytes`, blocking.
+    private func sendNow(_ bytes: [UInt8]) throws(Failure) {
         let descriptor = socket.withLock { $0 }
-        return await Self.offPool {
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard sent > 0 else { return false }
-                offset += sent
-            }
-            return true
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { throw Failure(operation: "send", code: errno) }
+            offset += sent
         }
     }
 
@@ -79,20 +102,58 @@ final class RawConnection: Sendable {
     }
 
     /// Everything the server sends until it closes the connection (a reset counts as a close),
-    /// or until `timeout` passes with nothing new.
-    func readToEnd(timeout: Duration = .seconds(15)) async -> [UInt8] {
+    /// or until `timeout` passes with nothing new. The timeout is only a backstop for a server
+    /// that never closes: a loaded machine can take many seconds to answer, and a working server
+    /// closes long before it.
+    func readToEnd(timeout: Duration = .seconds(60)) async -> [UInt8] {
         let descriptor = socket.withLock { $0 }
+        let start = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
         return await Self.offPool {
-            var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-            var received: [UInt8] = []
+            Self.setReceiveTimeout(descriptor, timeout)
+            var received = start
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { break }
+            while let count = Self.receive(descriptor, into: &buffer), count > 0 {
                 received += buffer[..<count]
             }
             return received
+        }
+    }
+
+    /// The next reply on a connection kept alive, framed by its `Content-Length`; nil if the
+    /// connection ends (or `timeout` passes with nothing new) before a whole reply arrived.
+    func readReply(timeout: Duration = .seconds(60)) async -> HTTPReply? {
+        let descriptor = socket.withLock { $0 }
+        let start = pending.withLock { $0 }
+        let (reply, rest) = await Self.offPool { () -> (HTTPReply?, [UInt8]) in
+            Self.setReceiveTimeout(descriptor, timeout)
+            var received = start
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                if let length = HTTPReply.wholeLength(received) {
+                    return (HTTPReply(Array(received[..<length])), Array(received[length...]))
+                }
+                guard let count = Self.receive(descriptor, into: &buffer), count > 0 else { return (nil, received) }
+                received += buffer[..<count]
+            }
+        }
+        pending.withLock { $0 = rest }
+        return reply
+    }
+
+    private static func setReceiveTimeout(_ descriptor: Int32, _ timeout: Duration) {
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// One `recv`, retried when a signal interrupts it; nil on an error or a timeout.
+    private static func receive(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int? {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            return count < 0 ? nil : count
         }
     }
 

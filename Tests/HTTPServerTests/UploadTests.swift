@@ -97,7 +97,10 @@ import Testing
 
     @Test func aBodySlowerThanTheMinimumRateIsCutAndLeavesNoFile() async throws {
         let received = Received()
-        let live = try start(received) { $0.minimumBodyRateGrace = .seconds(1) }
+        let live = try start(received) {
+            $0.minimumBodyRate = 16 * 1024
+            $0.minimumBodyRateGrace = .seconds(1)
+        }
         let connection = try await RawConnection.open(port: live.port)
         await connection.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
         // Ten bytes a second, until the server has had enough (it should after about a second).
@@ -145,13 +148,19 @@ import Testing
 
     @Test func aBodyShorterThanDeclaredIsCutByTheConnectionTimeout() async throws {
         let received = Received()
-        let live = try start(received) { $0.connectionTimeout = .seconds(1) }
-        let connection = try await RawConnection.open(port: live.port)
-        await connection.send(
-            Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".utf8) + [UInt8](repeating: 1, count: 10))
-        #expect(await eventually { live.bodyFiles.count == 1 })
+        let live = try start(received) { $0.connectionTimeout = .seconds(2) }
+        // The body file lives for about the timeout; the kernel's record of it cannot be missed.
+        let events = FolderEvents(live.bodyFolder.path)
+        // Connected and sent at once, so that the timeout cannot run out before the request is in.
+        let connection = try await RawConnection.open(
+            port: live.port,
+            sending: Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".utf8) + [UInt8](repeating: 1, count: 10))
         #expect(await connection.readToEnd().isEmpty)
         #expect(await eventually { live.bodyFiles.isEmpty })
+        #expect(await eventually { live.log.all.contains { $0.hasPrefix("PUT /upload - - ") } })
+        let files = events.files(endingWith: ".upload")
+        #expect(files.count == 1, "the body was being stored when the connection timed out")
+        #expect(files.allSatisfy { $0.deleted })
         #expect(received.all.isEmpty)
         await live.stop()
     }

@@ -1,0 +1,76 @@
+import Foundation
+import ImagePicker
+
+/// Picker sessions in progress: each a `PickerSession` state machine, found by an unguessable
+/// id, forgotten an hour after its last use. Whoever presented a picker long-polls its session
+/// until it is finished or cancelled.
+actor PickerSessions {
+    private struct Entry {
+        var session: PickerSession
+        var lastUsed: Date
+        /// Long polls waiting for the session to end, by token.
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    static let lifetime: TimeInterval = 3600
+    private var entries: [String: Entry] = [:]
+    private var nextToken = 0
+
+    func create(_ configuration: PickerConfiguration) throws(PickerError) -> (id: String, session: PickerSession) {
+        sweep()
+        let session = try PickerSession(configuration: configuration)
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()
+        entries[id] = Entry(session: session, lastUsed: Date())
+        return (id, session)
+    }
+
+    func session(_ id: String) -> PickerSession? {
+        sweep()
+        entries[id]?.lastUsed = Date()
+        return entries[id]?.session
+    }
+
+    /// Applies an event; long polls wake when the session ends.
+    func handle(_ id: String, _ event: PickerSession.Event) throws(PickerError) -> (PickerSession, [PickerSession.Action]) {
+        guard var entry = entries[id] else {
+            throw PickerError("not_found", "There is no picker session with that id (it may have expired).")
+        }
+        let actions = try entry.session.handle(event)
+        entry.lastUsed = Date()
+        if entry.session.state.isFinal {
+            for waiter in entry.waiters.values { waiter.resume() }
+            entry.waiters = [:]
+        }
+        entries[id] = entry
+        return (entry.session, actions)
+    }
+
+    /// Waits until the session ends or `seconds` pass, and returns it as it then is.
+    func wait(_ id: String, seconds: Double) async -> PickerSession? {
+        guard let entry = entries[id] else { return nil }
+        if !entry.session.state.isFinal && seconds > 0 {
+            nextToken += 1
+            let token = nextToken
+            await withCheckedContinuation { continuation in
+                entries[id]?.waiters[token] = continuation
+                Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(seconds))
+                    await self?.expire(id, token)
+                }
+            }
+        }
+        return session(id)
+    }
+
+    private func expire(_ id: String, _ token: Int) {
+        entries[id]?.waiters.removeValue(forKey: token)?.resume()
+    }
+
+    private func sweep() {
+        let cutoff = Date().addingTimeInterval(-Self.lifetime)
+        for (id, entry) in entries where entry.lastUsed < cutoff && entry.waiters.isEmpty {
+            entries[id] = nil
+        }
+    }
+}

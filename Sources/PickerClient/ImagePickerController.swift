@@ -1,0 +1,110 @@
+public import Foundation
+public import ImagePicker
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Presents a picker from a Swift program through a running CameraRoll server, in the manner of
+/// `UIImagePickerController`: configure it, present it (the user opens its page in a browser),
+/// then await the book's info, or nil when the user cancels.
+///
+/// ```swift
+/// let picker = ImagePickerController(server: URL(string: "http://127.0.0.1:8080")!)
+/// picker.configuration.sourceType = .photoLibrary
+/// let page = try await picker.present()      // show or open page.url
+/// if let info = try await picker.result() { ... info.originalImage ... }
+/// ```
+public final class ImagePickerController {
+    /// What `present()` gives: the session and the page the user picks in.
+    public struct Presentation: Sendable {
+        public let sessionID: String
+        public let pageURL: URL
+    }
+
+    public let server: URL
+    /// Set before `present()`; the book's properties.
+    public var configuration = PickerConfiguration()
+    public weak var delegate: (any ImagePickerControllerDelegate)?
+    private var presentation: Presentation?
+    private let session: URLSession
+
+    public init(server: URL, session: URLSession = .shared) {
+        self.server = server
+        self.session = session
+    }
+
+    /// Creates the picker session on the server.
+    public func present() async throws -> Presentation {
+        try configuration.validate()
+        let created = try await call("POST", "/api/picker/sessions", body: try JSONEncoder().encode(configuration))
+        guard let id = created["id"] as? String, let path = created["url"] as? String, let url = URL(string: path, relativeTo: server)
+        else {
+            throw PickerError("server_error", "The server did not create a picker session.")
+        }
+        let presentation = Presentation(sessionID: id, pageURL: url.absoluteURL)
+        self.presentation = presentation
+        return presentation
+    }
+
+    /// Waits for the user: the info (its URLs made absolute) when they finish, nil when they
+    /// cancel. The delegate, if any, hears the same.
+    public func result() async throws -> PickerInfo? {
+        guard let presentation else { throw PickerError("not_presented", "Call present() first.") }
+        while true {
+            let data = try await raw("GET", "/api/picker/sessions/\(presentation.sessionID)?wait=30")
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            switch object["status"] as? String {
+            case "finished":
+                struct Finished: Decodable { var info: PickerInfo }
+                var info = try JSONDecoder().decode(Finished.self, from: data).info
+                info.originalImage = absolute(info.originalImage)
+                info.editedImage = absolute(info.editedImage)
+                info.mediaURL = absolute(info.mediaURL)
+                delegate?.imagePickerController(self, didFinishPickingMediaWithInfo: info)
+                return info
+            case "cancelled":
+                delegate?.imagePickerControllerDidCancel(self)
+                return nil
+            default:
+                continue
+            }
+        }
+    }
+
+    private func absolute(_ path: String?) -> String? {
+        path.flatMap { URL(string: $0, relativeTo: server)?.absoluteString }
+    }
+
+    private func call(_ method: String, _ path: String, body: Data? = nil) async throws -> [String: Any] {
+        let data = try await raw(method, path, body: body)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    private func raw(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        guard let url = URL(string: path, relativeTo: server) else { throw PickerError("bad_url", "The server URL is not usable.") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        request.timeoutInterval = 120
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw PickerError(
+                "server_unreachable", "The server at \(server.absoluteString) does not answer; start it with 'cameraroll serve'.")
+        }
+        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            throw PickerError(
+                object?["code"] as? String ?? "server_error", object?["message"] as? String ?? "The server refused the request.")
+        }
+        return data
+    }
+}
+
+/// The book's delegate, for programs that prefer callbacks to `await`.
+public protocol ImagePickerControllerDelegate: AnyObject {
+    func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: PickerInfo)
+    func imagePickerControllerDidCancel(_ picker: ImagePickerController)
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ImagePicker
+import PickerClient
+
+/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie] [--edit]`:
+/// presents a picker through a running server, prints the page to open, waits, and prints the
+/// result info as JSON with absolute URLs. Exit status 1 when the user cancels.
+enum PickCommand {
+    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
+        let arguments = try Arguments(words, valued: ["server", "source", "media"])
+        try arguments.allowOnly(["server", "source", "media", "edit", "no-open"])
+        guard arguments.positional.isEmpty else { throw UsageError("pick takes no file names.") }
+        var configuration = PickerConfiguration()
+        switch arguments.value("source") ?? "library" {
+        case "camera": configuration.sourceType = .camera
+        case "library", "photoLibrary": configuration.sourceType = .photoLibrary
+        case "saved", "savedPhotosAlbum": configuration.sourceType = .savedPhotosAlbum
+        default: throw UsageError("--source is camera, library or saved.")
+        }
+        configuration.mediaTypes = try mediaTypes(arguments.value("media") ?? "image")
+        configuration.allowsEditing = arguments.flag("edit")
+        if configuration.sourceType == .camera && !configuration.mediaTypes.contains(.image) { configuration.cameraCaptureMode = .video }
+        do {
+            try configuration.validate()
+        } catch {
+            throw UsageError(error.message)
+        }
+        guard let server = URL(string: arguments.value("server") ?? "http://127.0.0.1:8080") else {
+            throw UsageError("--server takes a URL such as http://127.0.0.1:8080.")
+        }
+
+        let picker = ImagePickerController(server: server)
+        picker.configuration = configuration
+        let presentation = try await picker.present()
+        Terminal.out("Open \(presentation.pageURL.absoluteString) to pick.")
+        if !arguments.flag("no-open") { openBrowser(presentation.pageURL.absoluteString) }
+        guard let info = try await picker.result() else {
+            Terminal.error("Cancelled.")
+            return 1
+        }
+        Terminal.json(info)
+        return 0
+    }
+
+    private static func mediaTypes(_ text: String) throws(UsageError) -> [MediaType] {
+        var types: [MediaType] = []
+        for word in text.split(separator: ",") {
+            switch word {
+            case "image", "photo", "public.image": types.append(.image)
+            case "movie", "video", "public.movie": types.append(.movie)
+            default: throw UsageError("--media takes image and movie, separated by commas.")
+            }
+        }
+        return types
+    }
+
+    /// Opens the page where a browser can be started; a headless machine just prints it.
+    private static func openBrowser(_ url: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open")
+        else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+        process.arguments = [url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The picker as a service: a session is created with a configuration, driven by the page's
+/// events, and long-polled by whoever presented it.
+@Suite struct PickerSessionTests {
+    func create(_ live: LiveServer, _ configuration: String) async throws -> String {
+        let reply = try await live.request("POST", "/api/picker/sessions", body: Data(configuration.utf8))
+        #expect(reply.status == 201)
+        #expect(reply.json["status"] as? String == "pending")
+        #expect((reply.json["url"] as? String)?.hasPrefix("/picker/") == true)
+        return try #require(reply.json["id"] as? String)
+    }
+
+    func send(_ live: LiveServer, _ id: String, _ event: String, assetID: String? = nil) async throws -> LiveServer.Reply {
+        var body: [String: String] = ["event": event]
+        body["assetID"] = assetID
+        return try await live.request("POST", "/api/picker/sessions/\(id)/events", body: try JSONEncoder().encode(body))
+    }
+
+    @Test func aLongPollGetsTheInfoWhenTheUserFinishes() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let id = try await create(live, #"{"sourceType":"photoLibrary","mediaTypes":["public.image"],"allowsEditing":true}"#)
+
+        async let polled = live.get("/api/picker/sessions/\(id)?wait=30")
+        #expect(try await send(live, id, "open").status == 200)
+        let chose = try await send(live, id, "choose", assetID: assetID)
+        #expect((chose.json["actions"] as? [[String: Any]])?.first?["action"] as? String == "showEditor")
+        let crop = Data(#"{"cropRect":{"x":300,"y":0,"width":1200,"height":1200}}"#.utf8)
+        #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: crop).status == 200)
+        #expect(try await send(live, id, "edited", assetID: assetID).status == 200)
+
+        let result = try await polled
+        #expect(result.json["status"] as? String == "finished")
+        let info = try #require(result.json["info"] as? [String: Any])
+        #expect(info["mediaType"] as? String == "public.image")
+        #expect(info["originalImage"] as? String == "/media/\(assetID)/original")
+        #expect(info["editedImage"] as? String == "/media/\(assetID)/edited")
+        #expect((info["cropRect"] as? [String: Int]) == ["x": 300, "y": 0, "width": 1200, "height": 1200])
+        #expect(try await send(live, id, "cancel").status == 409)
+    }
+
+    @Test func cancelEndsTheSessionWithNothing() async throws {
+        let live = try LiveServer()
+        let id = try await create(live, #"{"sourceType":"camera","mediaTypes":["public.image","public.movie"]}"#)
+        let opened = try await send(live, id, "open")
+        #expect((opened.json["actions"] as? [[String: Any]])?.first?["action"] as? String == "showCamera")
+        #expect(try await send(live, id, "cancel").status == 200)
+        let result = try await live.get("/api/picker/sessions/\(id)?wait=5")
+        #expect(result.json["status"] as? String == "cancelled")
+        #expect(result.json["info"] == nil)
+    }
+
+    @Test func aMovieWithoutEditingDeliversItsVideoURL() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("videos/androidx-media__sample.mp4").json["id"] as? String)
+        let id = try await create(live, #"{"sourceType":"photoLibrary","mediaTypes":["public.image","public.movie"]}"#)
+        _ = try await send(live, id, "open")
+        _ = try await send(live, id, "choose", assetID: assetID)
+        let info = try await live.get("/api/picker/sessions/\(id)").json["info"] as? [String: Any]
+        #expect(info?["mediaURL"] as? String == "/media/\(assetID)/video")
+        #expect(info?["originalImage"] == nil)
+    }
+
+    @Test func badConfigurationsEventsAndIdsAreRefused() async throws {
+        let live = try LiveServer()
+        for bad in [#"{"mediaTypes":[]}"#, #"{"sourceType":"scanner"}"#, "nonsense"] {
+            let reply = try await live.request("POST", "/api/picker/sessions", body: Data(bad.utf8))
+            #expect(reply.status == 400, "\(bad)")
+        }
+        let movieOnly = try await create(live, #"{"mediaTypes":["public.movie"]}"#)
+        let photo = try #require(try await live.upload("photos/exifsamples__Canon_40D.jpg").json["id"] as? String)
+        _ = try await send(live, movieOnly, "open")
+        #expect(try await send(live, movieOnly, "choose", assetID: photo).status == 400)
+        #expect(try await send(live, movieOnly, "choose", assetID: "nope").status == 404)
+        #expect(try await send(live, movieOnly, "dance").status == 400)
+        #expect(try await live.get("/api/picker/sessions/unknown").status == 404)
+    }
+}

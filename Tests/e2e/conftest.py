@@ -1,0 +1,96 @@
+"""Browser tests: the built `cameraroll serve` on a loopback port, driven by Debian's Chromium."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
+BINARY = ROOT / ".build" / "debug" / "cameraroll"
+OUTPUT = ROOT / "test-output" / "e2e"
+
+
+class Server:
+    def __init__(self):
+        self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [str(BINARY), "--data", str(self.data / "data"), "serve", "--port", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if self.call("GET", "/healthz")["status"] == "ok":
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def call(self, method, path, body=None, headers=None):
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return json.loads(response.read() or b"{}")
+
+    def upload(self, corpus_path, query=""):
+        return self.call("POST", f"/api/assets{query}", body=(CORPUS / corpus_path).read_bytes(),
+                         headers={"Content-Type": "application/octet-stream"})
+
+    def picker(self, configuration):
+        return self.call("POST", "/api/picker/sessions", body=json.dumps(configuration).encode(),
+                         headers={"Content-Type": "application/json"})
+
+    def session(self, session_id, wait=0):
+        return self.call("GET", f"/api/picker/sessions/{session_id}?wait={wait}")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+@pytest.fixture
+def server():
+    running = Server()
+    yield running
+    running.stop()
+
+
+def make_browser(camera):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
+                     "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    if camera:
+        options.add_argument("--use-fake-device-for-media-stream")
+        options.add_argument("--use-fake-ui-for-media-stream")
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def browser():
+    driver = make_browser(camera=False)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def shot(request, browser):
+    """Saves a screenshot of the browser under test-output/e2e, named after the test."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+
+    def take(label):
+        browser.save_screenshot(str(OUTPUT / f"{request.node.name}-{label}.png"))
+    return take

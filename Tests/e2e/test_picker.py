@@ -1,0 +1,57 @@
+"""The picker page against a real server: pick, cancel, and the unavailable-source alert."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def wait(browser, seconds=30):
+    return WebDriverWait(browser, seconds)
+
+
+def test_pick_from_the_library_finishes_the_session(server, browser, shot):
+    photo = server.upload("photos/recurser__Landscape_1.jpg")
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.image"]})
+    browser.get(server.base + session["url"])
+    dialog = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[role=dialog]")))
+    assert browser.find_element(By.ID, "picker-title").text == "Photos"
+    item = wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{photo['id']}']")))
+    assert item.get_attribute("aria-label").startswith("Photo, ")
+    shot("grid")
+    item.click()
+    finished = server.session(session["id"], wait=10)
+    assert finished["status"] == "finished"
+    assert finished["info"]["mediaType"] == "public.image"
+    assert finished["info"]["originalImage"] == f"/media/{photo['id']}/original"
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "done")))
+    assert dialog is not None
+
+
+def test_cancel_gives_nothing(server, browser, shot):
+    server.upload("photos/exifsamples__Canon_40D.jpg")
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, "[data-asset]")))
+    browser.find_element(By.ID, "cancel").click()
+    ended = server.session(session["id"], wait=10)
+    assert ended["status"] == "cancelled"
+    assert "info" not in ended or ended["info"] is None
+    shot("cancelled")
+
+
+def test_a_camera_source_without_a_camera_raises_the_books_alert(server, browser, shot):
+    session = server.picker({"sourceType": "camera"})
+    browser.get(server.base + session["url"])
+    alert = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
+    assert alert.find_element(By.ID, "alert-title").text == "Error accessing media"
+    assert alert.find_element(By.ID, "alert-message").text == "Device doesn't support that media source."
+    shot("alert")
+    alert.find_element(By.XPATH, ".//button[normalize-space()='Drat!']").click()
+    assert server.session(session["id"], wait=10)["status"] == "cancelled"
+
+
+def test_an_empty_camera_roll_is_an_unavailable_source(server, browser):
+    server.upload("photos/exifsamples__Canon_40D.jpg")
+    session = server.picker({"sourceType": "savedPhotosAlbum"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
+    assert browser.find_element(By.ID, "picker-title").text == "Camera Roll"
