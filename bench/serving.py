@@ -46,11 +46,15 @@ class Served:
         return response.status, data
 
     def server_milliseconds(self, path):
-        """The server's own time for the last request to `path`, from its access log."""
-        for line in reversed(self.log.read_text().splitlines()):
-            fields = line.split()
-            if len(fields) >= 5 and fields[1] == path.split("?")[0] and fields[-1].endswith("ms"):
-                return float(fields[-1][:-2])
+        """The server's own time for the last request to `path`, from its access log (written
+        when the response is complete, so it may land just after the client has read it)."""
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            for line in reversed(self.log.read_text().splitlines()):
+                fields = line.split()
+                if len(fields) >= 5 and fields[1] == path.split("?")[0] and fields[-1].endswith("ms"):
+                    return float(fields[-1][:-2])
+            time.sleep(0.05)
         raise RuntimeError(f"no access-log line for {path}")
 
     def peak_rss_mb(self):

@@ -4,7 +4,9 @@ import PhotoLibrary
 import TestSupport
 import Testing
 
-@Suite struct APITests {
+/// Serialized: each case starts a server, and some 180 at once exhausted the test process's file
+/// descriptors (Foundation's Process.run then crashed).
+@Suite(.serialized) struct APITests {
     @Test func healthAndCapabilities() async throws {
         let live = try LiveServer()
         #expect(try await live.get("/healthz").status == 200)
