@@ -1,5 +1,7 @@
 // The library page: a grid over GET /api/assets (endless scroll by cursor), uploads, and a
 // viewer showing each photo at exactly its frame's size × devicePixelRatio.
+import { label, tile } from "./tile.js";
+
 const grid = document.querySelector("#grid");
 const status = document.querySelector("#status");
 const viewer = document.querySelector("#viewer");
@@ -7,40 +9,6 @@ const stage = document.querySelector("#stage");
 let cursor = null;
 let loading = false;
 let finished = false;
-
-function describe(asset) {
-  const kind = asset.mediaType === "public.movie" ? "Video" : "Photo";
-  const date = asset.captureDate ?? asset.importDate;
-  return `${kind}, ${new Date(date).toLocaleString()}`;
-}
-
-function duration(seconds) {
-  const whole = Math.round(seconds);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
-
-function tile(asset) {
-  const item = document.createElement("li");
-  const button = document.createElement("button");
-  button.setAttribute("aria-label", describe(asset));
-  const image = document.createElement("img");
-  image.alt = "";
-  image.loading = "lazy";
-  image.decoding = "async";
-  image.src = asset.urls.thumbnail256;
-  image.srcset = `${asset.urls.thumbnail256} 256w, ${asset.urls.thumbnail512} 512w`;
-  image.sizes = "(max-width: 600px) 33vw, 160px";
-  button.append(image);
-  if (asset.duration != null) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = duration(asset.duration);
-    button.append(badge);
-  }
-  button.addEventListener("click", () => show(asset));
-  item.append(button);
-  return item;
-}
 
 async function loadMore() {
   if (loading || finished) return;
@@ -51,7 +19,7 @@ async function loadMore() {
     const response = await fetch(`/api/assets?${query}`);
     const page = await response.json();
     if (!response.ok) throw new Error(page.message);
-    grid.append(...page.assets.map(tile));
+    grid.append(...page.assets.map((asset) => tile(asset, show)));
     cursor = page.nextCursor ?? null;
     finished = cursor === null;
     document.querySelector("#empty").hidden = grid.children.length > 0;
@@ -76,7 +44,7 @@ function show(asset) {
     stage.append(video);
   } else {
     const image = document.createElement("img");
-    image.alt = describe(asset);
+    image.alt = label(asset);
     image.src = `${asset.urls.display}?w=${width}&h=${height}&dpr=${window.devicePixelRatio}`;
     stage.append(image);
   }

@@ -2,6 +2,8 @@
 // the user's steps as events; the server builds the result info and whoever presented the
 // picker long-polls for it. An opener window also hears the end through postMessage.
 // This first version picks from the library; the camera and the editors come next.
+import { tile } from "./tile.js";
+
 const sessionID = location.pathname.split("/").pop();
 const api = `/api/picker/sessions/${sessionID}`;
 const grid = document.querySelector("#grid");
@@ -47,36 +49,6 @@ document.querySelector("#drat").addEventListener("click", async () => {
 
 document.querySelector("#cancel").addEventListener("click", async () => end(await send("cancel")));
 
-function label(asset) {
-  const kind = asset.mediaType === "public.movie" ? "Video" : "Photo";
-  return `${kind}, ${new Date(asset.captureDate ?? asset.importDate).toLocaleString()}`;
-}
-
-function tile(asset) {
-  const item = document.createElement("li");
-  const button = document.createElement("button");
-  button.type = "button";
-  button.setAttribute("aria-label", label(asset));
-  button.dataset.asset = asset.id;
-  const image = document.createElement("img");
-  image.alt = "";
-  image.loading = "lazy";
-  image.src = asset.urls.thumbnail256;
-  image.srcset = `${asset.urls.thumbnail256} 256w, ${asset.urls.thumbnail512} 512w`;
-  image.sizes = "(max-width: 600px) 33vw, 160px";
-  button.append(image);
-  if (asset.duration != null) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    const seconds = Math.round(asset.duration);
-    badge.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-    button.append(badge);
-  }
-  button.addEventListener("click", () => choose(asset));
-  item.append(button);
-  return item;
-}
-
 async function choose(asset) {
   try {
     const session = await send("choose", asset.id);
@@ -94,7 +66,7 @@ async function loadMore() {
     const query = new URLSearchParams({ source, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
     if (cursor) query.set("cursor", cursor);
     const page = await json(`/api/assets?${query}`);
-    grid.append(...page.assets.map(tile));
+    grid.append(...page.assets.map((asset) => tile(asset, choose)));
     cursor = page.nextCursor ?? null;
     finished = cursor === null;
   } catch (error) {

@@ -1,0 +1,32 @@
+// A library item as a grid button: its thumbnail (srcset for the pixel ratio), a duration badge
+// for videos, and an accessible name saying what and when.
+export function label(asset) {
+  const kind = asset.mediaType === "public.movie" ? "Video" : "Photo";
+  return `${kind}, ${new Date(asset.captureDate ?? asset.importDate).toLocaleString()}`;
+}
+
+export function tile(asset, onChoose) {
+  const item = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.setAttribute("aria-label", label(asset));
+  button.dataset.asset = asset.id;
+  const image = document.createElement("img");
+  image.alt = "";
+  image.loading = "lazy";
+  image.decoding = "async";
+  image.src = asset.urls.thumbnail256;
+  image.srcset = `${asset.urls.thumbnail256} 256w, ${asset.urls.thumbnail512} 512w`;
+  image.sizes = "(max-width: 600px) 33vw, 160px";
+  button.append(image);
+  if (asset.duration != null) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    const seconds = Math.round(asset.duration);
+    badge.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    button.append(badge);
+  }
+  button.addEventListener("click", () => onChoose(asset));
+  item.append(button);
+  return item;
+}
