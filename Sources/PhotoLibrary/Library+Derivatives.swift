@@ -35,16 +35,29 @@ extension Library {
     /// The thumbnail if it is already made, else nil; never renders, never waits. For answering
     /// from a server's poll thread.
     public func readyThumbnail(of id: String, size: Int) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size), let asset = try? asset(id) else { return nil }
-        return ready(asset, recipe)
+        guard let recipe = try? thumbnailRecipe(size), let facts = facts(of: id) else { return nil }
+        return ready(facts, recipe)
     }
 
     /// The unedited display size if it is already made, else nil; never renders, never waits.
     public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let asset = try? asset(id), let recipe = try? displayRecipe(format: asset.format, box: box, fit: fit, crop: nil) else {
+        guard let facts = facts(of: id), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, crop: nil) else {
             return nil
         }
-        return ready(asset, recipe)
+        return ready(facts, recipe)
+    }
+
+    /// The asset's unchanging facts, from memory after the first look.
+    private func facts(of id: String) -> AssetFacts? {
+        if let known = facts.withLock({ $0[id] }) { return known }
+        guard let asset = try? asset(id) else { return nil }
+        let known = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
+        facts.withLock { cache in
+            // A bound on memory; entries are tiny and cheap to find again.
+            if cache.count >= 100_000 { cache.removeAll() }
+            cache[id] = known
+        }
+        return known
     }
 
     // MARK: Recipes
@@ -83,15 +96,19 @@ extension Library {
     // MARK: Making
 
     /// The output size is known before rendering, so a cached file's size needs no decode.
-    private func outputSize(_ asset: Asset, _ request: RenderRequest) -> PixelSize {
-        let region = request.crop ?? PixelRect(size: asset.size)
+    private func outputSize(_ size: PixelSize, _ request: RenderRequest) -> PixelSize {
+        let region = request.crop ?? PixelRect(size: size)
         return FitGeometry.outputSize(of: region.size, in: request.box, fit: request.fit)
     }
 
     private func ready(_ asset: Asset, _ recipe: Recipe) -> Derivative? {
-        derived.lookup(asset.blobHash, recipe.key).map { file in
+        ready(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), recipe)
+    }
+
+    private func ready(_ facts: AssetFacts, _ recipe: Recipe) -> Derivative? {
+        derived.lookup(facts.blobHash, recipe.key).map { file in
             Derivative(
-                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(asset, recipe.request), etag: file.etag)
+                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(facts.size, recipe.request), etag: file.etag)
         }
     }
 
@@ -125,4 +142,11 @@ extension Library {
 
 extension Asset {
     public var size: PixelSize { PixelSize(width: width, height: height) }
+}
+
+/// What never changes about an asset once imported.
+struct AssetFacts: Sendable {
+    var blobHash: String
+    var format: String
+    var size: PixelSize
 }

@@ -40,6 +40,7 @@ extension Library {
             }
         }
         derived.removeAll(for: asset.blobHash)
+        facts.withLock { $0[id] = nil }
     }
 
     /// Deletes every trashed asset for good; returns how many.

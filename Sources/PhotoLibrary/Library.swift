@@ -46,6 +46,9 @@ public final class Library: Sendable {
     /// Held from a blob's commit to its row's insert, and from a row's delete to its blob's
     /// unlink, so that a delete never removes a blob an import is about to point at.
     let blobLock = Mutex(())
+    /// What never changes about an asset (its original's hash, format and size), by id, so that
+    /// serving a ready thumbnail needs no database read.
+    let facts = Mutex<[String: AssetFacts]>([:])
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
     /// what a crash left in the temp folder.
