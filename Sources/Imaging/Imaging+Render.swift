@@ -55,6 +55,7 @@ extension Imaging {
     /// Turns the image upright. Every orientation but a mirror needs rows out of file order,
     /// which sequential access cannot give, so the (already shrunk) decode is put in memory first.
     static func upright(_ image: VipsImage, _ orientation: Int) throws(ImagingError) -> VipsImage {
+        if orientation == 1 { return image }
         var source = image
         if (image.int("orientation") ?? 1) != orientation {
             source = try image.apply("rotate") { cr_vips_copy_with_orientation($0, $1, Int32(orientation)) }
