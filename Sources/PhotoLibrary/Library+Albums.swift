@@ -23,15 +23,6 @@ extension Library {
         return try asset(id)
     }
 
-    public func removeFromCameraRoll(_ id: String) throws(LibraryError) {
-        _ = try asset(id)
-        try storage { () throws(StorageError) in
-            try database.write { connection throws(StorageError) in
-                try connection.run("DELETE FROM album_assets WHERE album_id = 'cameraRoll' AND asset_id = ?", [id])
-            }
-        }
-    }
-
     /// Every album with the number of assets it shows (trashed ones left out).
     public func albums() throws(LibraryError) -> [Album] {
         try storage { () throws(StorageError) in

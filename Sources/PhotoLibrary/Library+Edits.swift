@@ -15,14 +15,4 @@ extension Library {
         }
         return try asset(id)
     }
-
-    public func setFavorite(_ favorite: Bool, for id: String) throws(LibraryError) -> Asset {
-        _ = try asset(id)
-        try storage { () throws(StorageError) in
-            try database.write { connection throws(StorageError) in
-                try connection.run("UPDATE assets SET favorite = ? WHERE id = ?", [favorite, id])
-            }
-        }
-        return try asset(id)
-    }
 }
