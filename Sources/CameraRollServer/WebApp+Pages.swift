@@ -22,7 +22,10 @@ extension WebApp {
         guard let path = files[name], let data = FileManager.default.contents(atPath: path) else {
             throw HTTPError.notFound()
         }
-        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"]
+        let types = [
+            "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+            "svg": "image/svg+xml",
+        ]
         let type = types[(name as NSString).pathExtension] ?? "application/octet-stream"
         if type.hasPrefix("text/html") { return .html(String(decoding: data, as: UTF8.self)) }
         var response = Response.bytes(Array(data), contentType: type)

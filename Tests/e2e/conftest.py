@@ -43,6 +43,23 @@ class Server:
         with urllib.request.urlopen(request, timeout=120) as response:
             return json.loads(response.read() or b"{}")
 
+    def fetch(self, path):
+        """The raw bytes and headers of a GET (media)."""
+        with urllib.request.urlopen(self.base + path, timeout=300) as response:
+            return response.read(), response.headers
+
+    def playable_video(self, asset_id, path=None):
+        """A movie's bytes as a browser gets them: asking starts a rendition when the original is
+        not playable everywhere, answered 202 until it is ready."""
+        deadline = time.time() + 300
+        while True:
+            with urllib.request.urlopen(self.base + (path or f"/media/{asset_id}/video"), timeout=300) as response:
+                if response.status == 200:
+                    return response.read(), response.headers
+            if time.time() > deadline:
+                raise TimeoutError("the rendition was not made in time")
+            time.sleep(0.5)
+
     def upload(self, corpus_path, query=""):
         return self.call("POST", f"/api/assets{query}", body=(CORPUS / corpus_path).read_bytes(),
                          headers={"Content-Type": "application/octet-stream"})
@@ -67,12 +84,14 @@ def server():
     running.stop()
 
 
-def make_browser(camera):
+def make_browser(camera, host_rules=None):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
                      "--disable-dev-shm-usage"):
         options.add_argument(argument)
+    if host_rules:
+        options.add_argument(f"--host-resolver-rules={host_rules}")
     if camera:
         options.add_argument("--use-fake-device-for-media-stream")
         options.add_argument("--use-fake-ui-for-media-stream")
@@ -87,10 +106,23 @@ def browser():
 
 
 @pytest.fixture
-def shot(request, browser):
-    """Saves a screenshot of the browser under test-output/e2e, named after the test."""
+def camera_browser():
+    """Chromium with its fake camera and microphone, permission granted."""
+    driver = make_browser(camera=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def screenshots(request):
+    """Saves screenshots under test-output/e2e, named after the test: shoot(browser, label)."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
 
-    def take(label):
-        browser.save_screenshot(str(OUTPUT / f"{request.node.name}-{label}.png"))
+    def take(driver, label):
+        driver.save_screenshot(str(OUTPUT / f"{request.node.name}-{label}.png"))
     return take
+
+
+@pytest.fixture
+def shot(screenshots, browser):
+    return lambda label: screenshots(browser, label)

@@ -1,5 +1,6 @@
 """The picker page against a real server: pick, cancel, and the unavailable-source alert."""
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -55,3 +56,39 @@ def test_an_empty_camera_roll_is_an_unavailable_source(server, browser):
     browser.get(server.base + session["url"])
     wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
     assert browser.find_element(By.ID, "picker-title").text == "Camera Roll"
+
+
+def test_pick_from_the_camera_roll_only(server, browser, shot):
+    saved = server.upload("photos/lychee__train.jpg", "?album=cameraRoll")
+    other = server.upload("photos/exifsamples__jolla.jpg")
+    session = server.picker({"sourceType": "savedPhotosAlbum"})
+    browser.get(server.base + session["url"])
+    item = wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{saved['id']}']")))
+    assert browser.find_element(By.ID, "picker-title").text == "Camera Roll"
+    assert not browser.find_element(By.ID, "albums").is_displayed(), "the Camera Roll source has no albums view"
+    assert browser.find_elements(By.CSS_SELECTOR, f"[data-asset='{other['id']}']") == []
+    shot("camera-roll")
+    item.click()
+    assert server.session(session["id"], wait=10)["info"]["assetID"] == saved["id"]
+
+
+def test_the_albums_view_offers_the_camera_roll(server, browser):
+    saved = server.upload("photos/lychee__train.jpg", "?album=cameraRoll")
+    other = server.upload("photos/exifsamples__jolla.jpg")
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{other['id']}']")))
+    album = browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='Camera Roll']")
+    album.click()
+    wait(browser).until(lambda driver: album.get_attribute("aria-pressed") == "true"
+                        and driver.find_elements(By.CSS_SELECTOR, f"[data-asset='{other['id']}']") == [])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{saved['id']}']"))).click()
+    assert server.session(session["id"], wait=10)["info"]["assetID"] == saved["id"]
+
+
+def test_escape_cancels(server, browser):
+    server.upload("photos/exifsamples__Canon_40D.jpg")
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, "[data-asset]"))).send_keys(Keys.ESCAPE)
+    assert server.session(session["id"], wait=10)["status"] == "cancelled"

@@ -1,85 +1,154 @@
-// The picker page: one session of the picker service (/api/picker/sessions/<id>). It reports
-// the user's steps as events; the server builds the result info and whoever presented the
-// picker long-polls for it. An opener window also hears the end through postMessage.
-// This first version picks from the library; the camera and the editors come next.
+// The picker page: one session of the picker service (/api/picker/sessions/<id>). The page
+// reports the user's steps as events; the server's state machine answers with the screen to
+// show next, builds the result info from the library, and whoever presented the picker
+// long-polls for it. An opener or embedding page also hears the end through postMessage.
+import { json, sendJSON } from "./api.js";
+import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js";
+import { MoveAndScale } from "./move-and-scale.js";
 import { tile } from "./tile.js";
+import { Trim } from "./trim.js";
 
 const sessionID = location.pathname.split("/").pop();
 const api = `/api/picker/sessions/${sessionID}`;
+const picker = document.querySelector("#picker");
 const grid = document.querySelector("#grid");
 const status = document.querySelector("#status");
+const bookMessage = "Device doesn't support that media source.";
 let configuration = null;
-let source = "photoLibrary";
+let source = null;
 let cursor = null;
-let loading = false;
-let finished = false;
+let loading = null;
+let listed = false;
+let libraryScroll = 0;
 
-async function json(url, options = {}) {
-  const response = await fetch(url, options);
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-  return body;
+const camera = new Camera(document.querySelector("#camera"), { onUse: (asset) => step("choose", asset.id) });
+const editor = new MoveAndScale(document.querySelector("#editor"), { onChoose: finishCrop, onBack: () => step("back") });
+const trim = new Trim(document.querySelector("#trim"), { onChoose: finishTrim, onBack: () => step("back") });
+
+function show(screen) {
+  if (picker.dataset.screen === "library") libraryScroll = window.scrollY;
+  picker.dataset.screen = screen;
+  document.querySelector("#library").hidden = screen !== "library";
+  if (screen !== "camera") camera.close();
+  if (screen !== "editor") editor.close();
+  if (screen !== "trim") trim.close();
+  document.querySelector("#done").hidden = screen !== "done";
+  status.textContent = "";
+  if (screen === "library") window.scrollTo(0, libraryScroll);
 }
 
-async function send(event, assetID) {
-  return json(`${api}/events`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(assetID ? { event, assetID } : { event }),
-  });
-}
-
-function end(session) {
-  if (window.opener) window.opener.postMessage({ picker: sessionID, status: session.status, info: session.info ?? null }, location.origin);
-  document.querySelector("main").hidden = true;
-  document.querySelector("#albums").hidden = true;
-  document.querySelector("#done").hidden = false;
-}
-
-function alertUnavailable() {
-  const alert = document.querySelector("#alert");
-  alert.hidden = false;
-  document.querySelector("#drat").focus();
-}
-
-document.querySelector("#drat").addEventListener("click", async () => {
-  document.querySelector("#alert").hidden = true;
-  end(await send("cancel"));
-});
-
-document.querySelector("#cancel").addEventListener("click", async () => end(await send("cancel")));
-
-async function choose(asset) {
+// Sends an event and carries out the actions the session answers with.
+async function step(event, assetID) {
   try {
-    const session = await send("choose", asset.id);
-    if (session.status !== "pending") end(session);
-    else status.textContent = "Editing comes with the next version of the picker.";
+    const session = await sendJSON(`${api}/events`, "POST", assetID ? { event, assetID } : { event });
+    for (const action of session.actions ?? []) await perform(action, session);
   } catch (error) {
-    status.textContent = `That item could not be chosen: ${error.message}`;
+    status.textContent = `That did not work: ${error.message}`;
   }
 }
 
-async function loadMore() {
-  if (loading || finished) return;
-  loading = true;
+async function perform(action, session) {
+  switch (action.action) {
+    case "showLibrary": return show("library");
+    case "showCamera": return openCamera();
+    case "showEditor": return openEditor(action.assetID);
+    default: return end(session);
+  }
+}
+
+async function openCamera() {
+  show("camera");
   try {
-    const query = new URLSearchParams({ source, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
+    await camera.open(configuration);
+  } catch (error) {
+    if (!(error instanceof CameraUnavailable)) throw error;
+    alertUnavailable(error.message);
+  }
+}
+
+async function openEditor(assetID) {
+  const asset = await json(`/api/assets/${assetID}`);
+  const back = configuration.sourceType === "camera" ? "Retake" : "Back";
+  if (asset.mediaType === "public.movie") {
+    show("trim");
+    await trim.open(asset, back);
+  } else {
+    show("editor");
+    editor.open(asset, back);
+  }
+}
+
+async function finishCrop(asset, cropRect) {
+  await saveEdit(asset, { cropRect });
+}
+
+async function finishTrim(asset, range) {
+  await saveEdit(asset, range.whole ? {} : { trim: { start: range.start, end: range.end } });
+}
+
+async function saveEdit(asset, edit) {
+  try {
+    await sendJSON(`/api/assets/${asset.id}/edit`, "PUT", edit);
+  } catch (error) {
+    status.textContent = `The edit could not be saved: ${error.message}`;
+    return;
+  }
+  await step("edited", asset.id);
+}
+
+function end(session) {
+  const message = { picker: sessionID, status: session.status, info: session.info ?? null };
+  for (const host of new Set([window.opener, window.parent !== window ? window.parent : null])) {
+    host?.postMessage(message, location.origin);
+  }
+  show("done");
+  document.querySelector("#albums").hidden = true;
+}
+
+function alertUnavailable(message = bookMessage) {
+  document.querySelector("#alert-message").textContent = message;
+  document.querySelector("#alert").hidden = false;
+  document.querySelector("#drat").focus();
+}
+
+async function cancel() {
+  const session = await sendJSON(`${api}/events`, "POST", { event: "cancel" }).catch(() => null);
+  end(session ?? { status: "cancelled" });
+}
+
+document.querySelector("#drat").addEventListener("click", () => {
+  document.querySelector("#alert").hidden = true;
+  cancel();
+});
+document.querySelector("#cancel").addEventListener("click", cancel);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && picker.dataset.screen !== "done") cancel();
+});
+
+// One page at a time; a page that arrives after the source changed is dropped.
+async function loadMore() {
+  if (loading === source || listed || source === null || picker.dataset.screen !== "library") return;
+  const listing = source;
+  loading = listing;
+  try {
+    const query = new URLSearchParams({ source: listing, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
     if (cursor) query.set("cursor", cursor);
     const page = await json(`/api/assets?${query}`);
-    grid.append(...page.assets.map((asset) => tile(asset, choose)));
+    if (listing !== source) return;
+    grid.append(...page.assets.map((asset) => tile(asset, (chosen) => step("choose", chosen.id))));
     cursor = page.nextCursor ?? null;
-    finished = cursor === null;
+    listed = cursor === null;
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
   } finally {
-    loading = false;
+    if (loading === listing) loading = null;
   }
 }
 
 function showSource(name) {
   source = name;
   cursor = null;
-  finished = false;
+  listed = false;
   grid.replaceChildren();
   for (const button of document.querySelectorAll("#albums button")) {
     button.setAttribute("aria-pressed", String(button.dataset.source === name));
@@ -92,21 +161,8 @@ async function sourceHasItems(name) {
   return (await json(`/api/assets?${query}`)).assets.length > 0;
 }
 
-async function start() {
-  const session = await json(api);
-  configuration = session.configuration;
-  const titles = { camera: "Camera", photoLibrary: "Photos", savedPhotosAlbum: "Camera Roll" };
-  document.querySelector("#picker-title").textContent = titles[configuration.sourceType];
-  document.title = titles[configuration.sourceType];
-  if (session.status !== "pending") return end(session);
-  if (configuration.sourceType === "camera") {
-    const devices = (await navigator.mediaDevices?.enumerateDevices?.()) ?? [];
-    if (!devices.some((device) => device.kind === "videoinput")) return alertUnavailable();
-    status.textContent = "The camera comes with the next version of the picker.";
-    return;
-  }
+async function startLibrary(state) {
   if (!(await sourceHasItems(configuration.sourceType))) return alertUnavailable();
-  await send("open");
   if (configuration.sourceType === "photoLibrary") {
     document.querySelector("#albums").hidden = false;
     for (const button of document.querySelectorAll("#albums button")) {
@@ -116,7 +172,33 @@ async function start() {
   new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadMore();
   }, { rootMargin: "800px" }).observe(document.querySelector("#more"));
+  await resume(state);
   showSource(configuration.sourceType);
+}
+
+async function startCamera(state) {
+  const problem = cameraProblem();
+  if (problem) return alertUnavailable(problem);
+  if (!(await hasCamera())) return alertUnavailable();
+  await resume(state);
+}
+
+// A reloaded page picks the session up where it was; an editor is left for the screen before it.
+async function resume(state) {
+  if (state === "presented") return step("open");
+  if (state === "editing") return step("back");
+  return perform({ action: state === "capturing" ? "showCamera" : "showLibrary" });
+}
+
+async function start() {
+  const session = await json(api);
+  configuration = session.configuration;
+  const titles = { camera: "Camera", photoLibrary: "Photos", savedPhotosAlbum: "Camera Roll" };
+  document.querySelector("#picker-title").textContent = titles[configuration.sourceType];
+  document.title = titles[configuration.sourceType];
+  if (session.status !== "pending") return end(session);
+  if (configuration.sourceType === "camera") return startCamera(session.state);
+  return startLibrary(session.state);
 }
 
 start().catch((error) => { status.textContent = `The picker could not start: ${error.message}`; });

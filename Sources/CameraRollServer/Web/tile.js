@@ -1,3 +1,5 @@
+import { clock } from "./time.js";
+
 // A library item as a grid button: its thumbnail (srcset for the pixel ratio), a duration badge
 // for videos, and an accessible name saying what and when.
 export function label(asset) {
@@ -22,8 +24,7 @@ export function tile(asset, onChoose) {
   if (asset.duration != null) {
     const badge = document.createElement("span");
     badge.className = "badge";
-    const seconds = Math.round(asset.duration);
-    badge.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    badge.textContent = clock(asset.duration);
     button.append(badge);
   }
   button.addEventListener("click", () => onChoose(asset));

@@ -1,0 +1,266 @@
+// The Camera screen: a live preview, Photo and Video modes limited to the configured media
+// types, the shutter, then Retake or Use Photo / Use Video. A capture is uploaded with
+// source=camera (stored, but in no album until someone saves it); the bytes stay in the page
+// until the server has acknowledged them, so a failed upload can be retried and never vanishes.
+import { upload } from "./api.js";
+import { clock } from "./time.js";
+
+export class CameraUnavailable extends Error {}
+
+const recordingTypes = [
+  "video/mp4;codecs=avc1,mp4a.40.2", "video/mp4;codecs=avc1,opus", "video/mp4;codecs=avc1", "video/mp4",
+  "video/webm;codecs=vp9,opus", "video/webm;codecs=vp8,opus", "video/webm",
+];
+
+export function cameraProblem() {
+  if (!window.isSecureContext) {
+    const port = location.port ? `:${location.port}` : "";
+    return `The camera works only on a secure page. Open CameraRoll over HTTPS, or on the computer it runs on at http://127.0.0.1${port}.`;
+  }
+  if (!navigator.mediaDevices?.getUserMedia) return "Device doesn't support that media source.";
+  return null;
+}
+
+export async function hasCamera() {
+  if (cameraProblem()) return false;
+  const devices = await navigator.mediaDevices.enumerateDevices();
+  return devices.some((device) => device.kind === "videoinput");
+}
+
+export class Camera {
+  constructor(root, { onUse }) {
+    this.root = root;
+    this.onUse = onUse;
+    this.preview = root.querySelector("#preview");
+    this.reviewPhoto = root.querySelector("#review-photo");
+    this.reviewVideo = root.querySelector("#review-video");
+    this.shutter = root.querySelector("#shutter");
+    this.elapsed = root.querySelector("#elapsed");
+    this.flip = root.querySelector("#flip");
+    this.modeButtons = [...root.querySelectorAll("[data-mode]")];
+    this.progress = root.querySelector("#upload-progress");
+    this.uploadMessage = root.querySelector("#upload-message");
+    this.retry = root.querySelector("#upload-retry");
+    this.use = root.querySelector("#use");
+    this.stream = null;
+    this.capture = null;
+    this.recorder = null;
+    this.uploading = false;
+
+    this.shutter.addEventListener("click", () => this.shoot());
+    this.flip.addEventListener("click", () => this.switchCamera());
+    root.querySelector("#retake").addEventListener("click", () => this.retake());
+    this.use.addEventListener("click", () => this.send());
+    this.retry.addEventListener("click", () => this.send());
+    for (const button of this.modeButtons) button.addEventListener("click", () => this.setMode(button.dataset.mode));
+    window.addEventListener("beforeunload", (event) => {
+      if (this.capture) event.preventDefault();
+    });
+  }
+
+  // Starts the preview for a configuration; throws CameraUnavailable when there is no camera,
+  // the page is not secure, or permission is refused.
+  async open(configuration) {
+    this.configuration = configuration;
+    const problem = cameraProblem();
+    if (problem) throw new CameraUnavailable(problem);
+    const modes = [];
+    if (configuration.mediaTypes.includes("public.image")) modes.push("photo");
+    if (configuration.mediaTypes.includes("public.movie")) modes.push("video");
+    for (const button of this.modeButtons) button.hidden = !modes.includes(button.dataset.mode);
+    this.root.querySelector("#modes").hidden = modes.length < 2;
+    this.facing = configuration.cameraDevice === "front" ? "user" : "environment";
+    this.mode = modes.includes(configuration.cameraCaptureMode) ? configuration.cameraCaptureMode : modes[0];
+    this.root.hidden = false;
+    await this.start();
+    const devices = await navigator.mediaDevices.enumerateDevices();
+    this.flip.hidden = devices.filter((device) => device.kind === "videoinput").length < 2;
+    this.showMode();
+  }
+
+  // Photos want the camera's full resolution; videos the configured quality, to keep
+  // recordings a sensible size.
+  videoConstraints() {
+    const [width, height] = {
+      high: [1920, 1080], hd1920x1080: [1920, 1080], medium: [1280, 720], hd1280x720: [1280, 720],
+      low: [480, 360], vga640x480: [640, 480],
+    }[this.configuration.videoQuality] ?? [1280, 720];
+    const size = this.mode === "photo" ? { width: { ideal: 4096 }, height: { ideal: 3072 } } : { width: { ideal: width }, height: { ideal: height } };
+    return { facingMode: { ideal: this.facing }, ...size };
+  }
+
+  async start() {
+    this.stop();
+    const wantsAudio = this.configuration.mediaTypes.includes("public.movie");
+    try {
+      this.stream = await navigator.mediaDevices.getUserMedia({ video: this.videoConstraints(), audio: wantsAudio });
+    } catch (error) {
+      if (wantsAudio && error.name !== "NotAllowedError") this.stream = await this.videoOnly();
+      else throw new CameraUnavailable("Device doesn't support that media source.");
+    }
+    this.preview.srcObject = this.stream;
+    const settings = this.stream.getVideoTracks()[0].getSettings();
+    // Only the front camera's preview is a mirror, as on a phone; the pictures never are.
+    this.preview.classList.toggle("mirrored", settings.facingMode === "user");
+    await this.preview.play().catch(() => {});
+  }
+
+  async videoOnly() {
+    try {
+      return await navigator.mediaDevices.getUserMedia({ video: this.videoConstraints() });
+    } catch {
+      throw new CameraUnavailable("Device doesn't support that media source.");
+    }
+  }
+
+  async switchCamera() {
+    this.facing = this.facing === "user" ? "environment" : "user";
+    await this.start();
+  }
+
+  async setMode(mode) {
+    if (mode === this.mode || this.recorder) return;
+    this.mode = mode;
+    this.showMode();
+    await this.start();
+  }
+
+  showMode() {
+    for (const button of this.modeButtons) button.setAttribute("aria-checked", String(button.dataset.mode === this.mode));
+    this.shutter.textContent = this.mode === "photo" ? "Take Photo" : "Record";
+    this.shutter.classList.toggle("video", this.mode === "video");
+    this.use.textContent = this.mode === "photo" ? "Use Photo" : "Use Video";
+    this.elapsed.hidden = this.mode === "photo";
+    this.elapsed.textContent = `${clock(0)} / ${clock(this.configuration.videoMaximumDuration)}`;
+  }
+
+  async shoot() {
+    if (this.mode === "photo") return this.review(await this.takePhoto());
+    if (this.recorder) return this.recorder.stop();
+    this.record();
+  }
+
+  // ImageCapture gives the sensor's full resolution where the browser has it; otherwise the
+  // largest frame the track delivers, drawn to a canvas.
+  async takePhoto() {
+    const track = this.stream.getVideoTracks()[0];
+    if ("ImageCapture" in window) {
+      try {
+        const photo = await new ImageCapture(track).takePhoto();
+        if (photo.size > 0) return photo;
+      } catch {
+        // Some cameras refuse takePhoto; the frame below is the fallback.
+      }
+    }
+    const canvas = document.createElement("canvas");
+    canvas.width = this.preview.videoWidth;
+    canvas.height = this.preview.videoHeight;
+    canvas.getContext("2d").drawImage(this.preview, 0, 0);
+    return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+  }
+
+  record() {
+    const type = recordingTypes.find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "";
+    const chunks = [];
+    const recorder = new MediaRecorder(this.stream, type ? { mimeType: type } : {});
+    const started = performance.now();
+    const limit = this.configuration.videoMaximumDuration;
+    recorder.addEventListener("dataavailable", (event) => { if (event.data.size > 0) chunks.push(event.data); });
+    recorder.addEventListener("stop", () => {
+      clearInterval(this.timer);
+      this.recorder = null;
+      this.shutter.textContent = "Record";
+      this.shutter.classList.remove("recording");
+      this.setModesEnabled(true);
+      const blob = new Blob(chunks, { type: recorder.mimeType.split(";")[0] || "video/webm" });
+      this.review(blob);
+    });
+    this.timer = setInterval(() => {
+      const seconds = (performance.now() - started) / 1000;
+      this.elapsed.textContent = `${clock(Math.floor(seconds))} / ${clock(limit)}`;
+      if (seconds >= limit && recorder.state === "recording") recorder.stop();
+    }, 250);
+    recorder.start(1000);
+    this.recorder = recorder;
+    this.shutter.textContent = "Stop";
+    this.shutter.classList.add("recording");
+    this.setModesEnabled(false);
+  }
+
+  setModesEnabled(enabled) {
+    for (const button of [...this.modeButtons, this.flip]) button.disabled = !enabled;
+  }
+
+  review(blob) {
+    const extension = { "image/png": "png", "image/webp": "webp", "video/mp4": "mp4", "video/webm": "webm" }[blob.type] ?? "jpg";
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    this.capture = { blob, filename: `${this.mode === "photo" ? "Photo" : "Video"} ${stamp}.${extension}` };
+    const url = URL.createObjectURL(blob);
+    const view = this.mode === "photo" ? this.reviewPhoto : this.reviewVideo;
+    view.src = url;
+    view.hidden = false;
+    this.preview.hidden = true;
+    this.root.classList.add("reviewing");
+    this.root.querySelector("#shoot-controls").hidden = true;
+    this.root.querySelector("#review-controls").hidden = false;
+    this.use.focus();
+  }
+
+  retake() {
+    if (this.uploading) return;
+    for (const view of [this.reviewPhoto, this.reviewVideo]) {
+      if (view.src) URL.revokeObjectURL(view.src);
+      view.removeAttribute("src");
+      view.hidden = true;
+    }
+    this.capture = null;
+    this.preview.hidden = false;
+    this.root.classList.remove("reviewing");
+    this.root.querySelector("#shoot-controls").hidden = false;
+    this.root.querySelector("#review-controls").hidden = true;
+    this.root.querySelector("#upload-state").hidden = true;
+    this.shutter.focus();
+  }
+
+  async send() {
+    if (!this.capture || this.uploading) return;
+    this.uploading = true;
+    const state = this.root.querySelector("#upload-state");
+    state.hidden = false;
+    this.retry.hidden = true;
+    this.progress.value = 0;
+    this.uploadMessage.textContent = "Uploading…";
+    for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = true;
+    let asset;
+    try {
+      asset = await upload(this.capture.blob, {
+        filename: this.capture.filename, query: "?source=camera",
+        onProgress: (fraction) => { this.progress.value = fraction; },
+      });
+    } catch (error) {
+      this.uploadMessage.textContent = `Not uploaded: ${error.message} Your ${this.mode === "photo" ? "photo" : "video"} is still here.`;
+      this.retry.hidden = false;
+      this.retry.focus();
+      return;
+    } finally {
+      this.uploading = false;
+      for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = false;
+    }
+    this.capture = null;
+    this.uploadMessage.textContent = "Uploaded.";
+    await this.onUse(asset);
+  }
+
+  stop() {
+    if (this.recorder?.state === "recording") this.recorder.stop();
+    for (const track of this.stream?.getTracks() ?? []) track.stop();
+    this.stream = null;
+    this.preview.srcObject = null;
+  }
+
+  close() {
+    this.stop();
+    this.retake();
+    this.root.hidden = true;
+  }
+}

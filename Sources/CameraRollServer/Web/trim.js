@@ -1,0 +1,153 @@
+// The trim screen: a filmstrip of the movie with start and end handles (drag, or the arrow
+// keys), a preview that plays the kept part, and Choose, which hands on the range in seconds.
+import { clock } from "./time.js";
+import { playableVideoURL } from "./video-source.js";
+
+const frameCount = 8;
+
+export class Trim {
+  constructor(root, { onChoose, onBack }) {
+    this.root = root;
+    this.video = root.querySelector("#trim-video");
+    this.strip = root.querySelector("#filmstrip");
+    this.frames = root.querySelector("#filmstrip-frames");
+    this.kept = root.querySelector("#trim-kept");
+    this.startHandle = root.querySelector("#trim-start");
+    this.endHandle = root.querySelector("#trim-end");
+    this.times = root.querySelector("#trim-times");
+    this.wait = root.querySelector("#trim-wait");
+    this.play = root.querySelector("#trim-play");
+    this.choose = root.querySelector("#trim-choose");
+
+    this.choose.addEventListener("click", () => onChoose(this.asset, this.range()));
+    root.querySelector("#trim-back").addEventListener("click", () => onBack(this.asset));
+    this.play.addEventListener("click", () => this.togglePlay());
+    this.video.addEventListener("timeupdate", () => {
+      if (this.video.currentTime >= this.end) this.video.pause();
+    });
+    this.video.addEventListener("pause", () => { this.play.textContent = "Play"; });
+    this.video.addEventListener("play", () => { this.play.textContent = "Pause"; });
+    for (const [handle, which] of [[this.startHandle, "start"], [this.endHandle, "end"]]) {
+      handle.addEventListener("pointerdown", (event) => {
+        handle.setPointerCapture(event.pointerId);
+        handle.focus();
+      });
+      handle.addEventListener("pointermove", (event) => {
+        if (!handle.hasPointerCapture(event.pointerId)) return;
+        const bounds = this.strip.getBoundingClientRect();
+        this.set(which, ((event.clientX - bounds.left) / bounds.width) * this.duration);
+      });
+      handle.addEventListener("keydown", (event) => this.key(event, which));
+    }
+  }
+
+  async open(asset, backLabel) {
+    this.asset = asset;
+    this.root.querySelector("#trim-back").textContent = backLabel;
+    this.root.hidden = false;
+    this.choose.disabled = true;
+    this.play.disabled = true;
+    this.frames.replaceChildren();
+    this.wait.hidden = false;
+    this.wait.textContent = "Preparing the video…";
+    const url = await playableVideoURL(asset, (progress) => {
+      this.wait.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+    });
+    if (this.asset !== asset) return;
+    this.video.src = url;
+    await new Promise((resolve, reject) => {
+      this.video.addEventListener("loadedmetadata", resolve, { once: true });
+      this.video.addEventListener("error", () => reject(new Error("The video could not be played.")), { once: true });
+    });
+    // The server's probe is what a trim is checked against; the element's figure is a fallback
+    // for recordings whose container does not state a length.
+    this.duration = asset.duration ?? (Number.isFinite(this.video.duration) ? this.video.duration : 0);
+    const trim = asset.edit?.trim;
+    this.start = trim?.start ?? 0;
+    this.end = Math.min(trim?.end ?? this.duration, this.duration);
+    this.wait.hidden = true;
+    this.choose.disabled = false;
+    this.play.disabled = false;
+    this.render();
+    this.startHandle.focus();
+    this.drawFilmstrip(url, asset);
+  }
+
+  // Frames are grabbed from a second, hidden element so the preview is never disturbed.
+  async drawFilmstrip(url, asset) {
+    const source = document.createElement("video");
+    source.muted = true;
+    source.preload = "auto";
+    source.src = url;
+    await new Promise((resolve) => source.addEventListener("loadeddata", resolve, { once: true }));
+    for (let index = 0; index < frameCount && this.asset === asset; index += 1) {
+      source.currentTime = ((index + 0.5) / frameCount) * this.duration;
+      await new Promise((resolve) => source.addEventListener("seeked", resolve, { once: true }));
+      const canvas = document.createElement("canvas");
+      canvas.width = 96;
+      canvas.height = Math.max(1, Math.round((96 * source.videoHeight) / Math.max(1, source.videoWidth)));
+      canvas.getContext("2d").drawImage(source, 0, 0, canvas.width, canvas.height);
+      this.frames.append(canvas);
+    }
+    source.removeAttribute("src");
+    source.load();
+  }
+
+  // Seconds to the millisecond; the shortest range is a tenth of a second.
+  set(which, seconds) {
+    const gap = Math.min(0.1, this.duration);
+    if (which === "start") this.start = Math.min(Math.max(0, seconds), this.end - gap);
+    else this.end = Math.max(Math.min(this.duration, seconds), this.start + gap);
+    this.start = Math.round(this.start * 1000) / 1000;
+    this.end = Math.round(this.end * 1000) / 1000;
+    this.video.pause();
+    this.video.currentTime = which === "start" ? this.start : this.end;
+    this.render();
+  }
+
+  key(event, which) {
+    const value = which === "start" ? this.start : this.end;
+    const steps = {
+      ArrowLeft: -0.1, ArrowDown: -0.1, ArrowRight: 0.1, ArrowUp: 0.1, PageDown: -1, PageUp: 1,
+      Home: -this.duration, End: this.duration,
+    };
+    if (!(event.key in steps)) return;
+    event.preventDefault();
+    this.set(which, value + steps[event.key]);
+  }
+
+  range() {
+    return { start: this.start, end: this.end, whole: this.start <= 0 && this.end >= this.duration };
+  }
+
+  render() {
+    const startFraction = this.start / this.duration;
+    const endFraction = this.end / this.duration;
+    this.startHandle.style.left = `${startFraction * 100}%`;
+    this.endHandle.style.left = `${endFraction * 100}%`;
+    this.kept.style.left = `${startFraction * 100}%`;
+    this.kept.style.width = `${(endFraction - startFraction) * 100}%`;
+    for (const [handle, value, label] of [[this.startHandle, this.start, "Start"], [this.endHandle, this.end, "End"]]) {
+      handle.setAttribute("aria-valuemin", "0");
+      handle.setAttribute("aria-valuemax", String(this.duration));
+      handle.setAttribute("aria-valuenow", String(value));
+      handle.setAttribute("aria-valuetext", `${label} ${clock(value, { tenths: true })}`);
+    }
+    const [start, end, length] = [this.start, this.end, this.end - this.start].map((value) => clock(value, { tenths: true }));
+    this.times.textContent = `${start} – ${end} (${length})`;
+  }
+
+  togglePlay() {
+    if (!this.video.paused) return this.video.pause();
+    if (this.video.currentTime < this.start || this.video.currentTime >= this.end) this.video.currentTime = this.start;
+    this.video.play();
+  }
+
+  close() {
+    this.asset = null;
+    this.video.pause();
+    this.video.removeAttribute("src");
+    this.video.load();
+    this.root.hidden = true;
+  }
+}

@@ -1,0 +1,151 @@
+"""The picker's camera in Chromium with its fake camera: photos, recordings, retakes, uploads
+that fail and are retried, and the camera's refusal on a page that is not secure."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+import media
+from conftest import make_browser
+
+
+def wait(browser, seconds=30):
+    return WebDriverWait(browser, seconds)
+
+
+def button(browser, name):
+    return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[normalize-space()='{name}']")))
+
+
+def open_camera(server, browser, **configuration):
+    session = server.picker({"sourceType": "camera", **configuration})
+    browser.get(server.base + session["url"])
+    wait(browser).until(lambda driver: driver.execute_script("return document.querySelector('#preview').videoWidth > 0"))
+    assert browser.find_element(By.ID, "picker-title").text == "Camera"
+    return session
+
+
+def test_take_photo_and_use_it(server, camera_browser, screenshots, tmp_path):
+    session = open_camera(server, camera_browser)
+    assert not camera_browser.find_element(By.CSS_SELECTOR, "[data-mode=video]").is_displayed()
+    screenshots(camera_browser, "preview")
+    button(camera_browser, "Take Photo").click()
+    button(camera_browser, "Use Photo")
+    screenshots(camera_browser, "review")
+    button(camera_browser, "Use Photo").click()
+    finished = server.session(session["id"], wait=30)
+    assert finished["status"] == "finished"
+    info = finished["info"]
+    assert info["mediaType"] == "public.image"
+    asset = server.call("GET", f"/api/assets/{info['assetID']}")
+    assert asset["source"] == "camera" and asset["unsaved"] is True and asset["inCameraRoll"] is False
+    original, _ = server.fetch(info["originalImage"])
+    (tmp_path / "photo").write_bytes(original)
+    # The still has the camera's full resolution, larger than the preview's element.
+    assert media.size(tmp_path / "photo") == (asset["width"], asset["height"])
+    assert asset["width"] >= 1280
+    listed = server.call("GET", "/api/assets?source=photoLibrary")["assets"]
+    assert info["assetID"] not in [item["id"] for item in listed], "a capture is in no album until the app saves it"
+
+
+def test_retake_discards_the_first_shot(server, camera_browser):
+    session = open_camera(server, camera_browser)
+    button(camera_browser, "Take Photo").click()
+    button(camera_browser, "Retake").click()
+    assert camera_browser.find_element(By.ID, "preview").is_displayed()
+    assert server.session(session["id"])["status"] == "pending"
+    button(camera_browser, "Take Photo").click()
+    button(camera_browser, "Use Photo").click()
+    assert server.session(session["id"], wait=30)["status"] == "finished"
+    # Only the shot that was used reached the server.
+    assert len(server.call("GET", "/api/picker/sessions/" + session["id"])["info"]["assetID"]) > 0
+
+
+def test_record_two_seconds_of_video(server, camera_browser, screenshots, tmp_path):
+    session = open_camera(server, camera_browser, mediaTypes=["public.image", "public.movie"], cameraCaptureMode="video",
+                          videoMaximumDuration=30)
+    modes = camera_browser.find_element(By.ID, "modes")
+    assert modes.is_displayed()
+    button(camera_browser, "Record").click()
+    wait(camera_browser).until(lambda driver: driver.find_element(By.ID, "elapsed").text.startswith("0:02"))
+    screenshots(camera_browser, "recording")
+    assert camera_browser.find_element(By.ID, "elapsed").text.endswith("/ 0:30")
+    button(camera_browser, "Stop").click()
+    button(camera_browser, "Use Video").click()
+    finished = server.session(session["id"], wait=60)
+    assert finished["status"] == "finished"
+    info = finished["info"]
+    assert info["mediaType"] == "public.movie"
+    assert info["mediaURL"] == f"/media/{info['assetID']}/video"
+    movie, headers = server.playable_video(info["assetID"])
+    assert headers["Content-Type"].startswith("video/")
+    (tmp_path / "movie").write_bytes(movie)
+    assert 1.5 <= media.duration(tmp_path / "movie") <= 4.0
+
+
+def test_recording_stops_at_the_maximum_duration(server, camera_browser):
+    open_camera(server, camera_browser, mediaTypes=["public.movie"], cameraCaptureMode="video", videoMaximumDuration=1)
+    assert not camera_browser.find_element(By.ID, "modes").is_displayed(), "one media type: no mode switch"
+    button(camera_browser, "Record").click()
+    button(camera_browser, "Use Video")
+    assert camera_browser.find_element(By.ID, "review-video").is_displayed()
+
+
+def test_a_failed_upload_is_kept_and_can_be_retried(server, camera_browser, screenshots):
+    session = open_camera(server, camera_browser)
+    button(camera_browser, "Take Photo").click()
+    camera_browser.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    button(camera_browser, "Use Photo").click()
+    retry = button(camera_browser, "Retry")
+    assert "still here" in camera_browser.find_element(By.ID, "upload-message").text
+    screenshots(camera_browser, "failed")
+    assert server.session(session["id"])["status"] == "pending"
+    camera_browser.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
+    retry.click()
+    assert server.session(session["id"], wait=30)["status"] == "finished"
+
+
+def test_the_camera_needs_a_secure_page(server, screenshots):
+    # camera.test resolves to loopback, but Chromium treats only localhost and loopback
+    # addresses as secure over plain HTTP: this is how a LAN address looks to it.
+    browser = make_browser(camera=True, host_rules="MAP camera.test 127.0.0.1")
+    try:
+        session = server.picker({"sourceType": "camera"})
+        browser.get(f"http://camera.test:{server.port}{session['url']}")
+        alert = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
+        assert "HTTPS" in alert.find_element(By.ID, "alert-message").text
+        screenshots(browser, "alert")
+        button(browser, "Drat!").click()
+        assert server.session(session["id"], wait=10)["status"] == "cancelled"
+    finally:
+        browser.quit()
+
+
+def test_cancel_while_recording_gives_nothing(server, camera_browser):
+    session = open_camera(server, camera_browser, mediaTypes=["public.movie"], cameraCaptureMode="video")
+    button(camera_browser, "Record").click()
+    time.sleep(0.5)
+    button(camera_browser, "Cancel").click()
+    assert server.session(session["id"], wait=10)["status"] == "cancelled"
+    assert server.call("GET", "/api/assets?source=photoLibrary")["assets"] == []
+
+
+def test_a_photo_taken_for_editing_goes_through_move_and_scale(server, camera_browser, screenshots):
+    session = open_camera(server, camera_browser, allowsEditing=True)
+    button(camera_browser, "Take Photo").click()
+    button(camera_browser, "Use Photo").click()
+    back = wait(camera_browser).until(seen.element_to_be_clickable((By.ID, "editor-back")))
+    assert back.text == "Retake"
+    back.click()
+    assert server.session(session["id"])["state"] == "capturing"
+    wait(camera_browser).until(lambda driver: driver.execute_script("return document.querySelector('#preview').videoWidth > 0"))
+    button(camera_browser, "Take Photo").click()
+    button(camera_browser, "Use Photo").click()
+    wait(camera_browser).until(seen.visibility_of_element_located((By.ID, "editor-title")))
+    camera_browser.find_element(By.ID, "crop-stage").send_keys("+")
+    screenshots(camera_browser, "move-and-scale")
+    button(camera_browser, "Choose").click()
+    info = server.session(session["id"], wait=30)["info"]
+    assert info["mediaType"] == "public.image"
+    assert info["editedImage"] == f"/media/{info['assetID']}/edited" and info["cropRect"]["width"] == info["cropRect"]["height"]
