@@ -1,5 +1,6 @@
 // The library page: a grid over GET /api/assets (endless scroll by cursor), uploads, and a
 // viewer showing each photo at exactly its frame's size × devicePixelRatio.
+import { json, upload } from "./api.js";
 import { label, tile } from "./tile.js";
 
 const grid = document.querySelector("#grid");
@@ -16,9 +17,7 @@ async function loadMore() {
   try {
     const query = new URLSearchParams({ limit: "60" });
     if (cursor) query.set("cursor", cursor);
-    const response = await fetch(`/api/assets?${query}`);
-    const page = await response.json();
-    if (!response.ok) throw new Error(page.message);
+    const page = await json(`/api/assets?${query}`);
     grid.append(...page.assets.map((asset) => tile(asset, show)));
     cursor = page.nextCursor ?? null;
     finished = cursor === null;
@@ -58,13 +57,16 @@ document.querySelector("#upload").addEventListener("change", async (event) => {
   let done = 0;
   const refused = [];
   for (const file of files) {
-    status.textContent = `Adding ${done + 1} of ${files.length}…`;
-    const response = await fetch("/api/assets?source=upload", {
-      method: "POST",
-      headers: { "Content-Type": file.type || "application/octet-stream", "X-Filename": encodeURIComponent(file.name) },
-      body: file,
-    });
-    if (!response.ok) refused.push(`${file.name}: ${(await response.json()).message}`);
+    const counter = `Adding ${done + 1} of ${files.length}`;
+    status.textContent = `${counter}…`;
+    try {
+      await upload(file, {
+        filename: file.name, query: "?source=upload",
+        onProgress: (fraction) => { status.textContent = `${counter}: ${Math.round(fraction * 100)}%`; },
+      });
+    } catch (error) {
+      refused.push(`${file.name}: ${error.message}`);
+    }
     done += 1;
   }
   status.textContent = refused.length ? `Not added: ${refused.join("; ")}` : `Added ${done} item${done === 1 ? "" : "s"}.`;
