@@ -7,8 +7,10 @@ extension WebApp {
     func addPageRoutes(to router: inout Router) {
         let files = Self.webFiles()
         router.get("/") { _ in try Self.page(files, "index.html") }
+        router.get("/library") { _ in try Self.page(files, "library.html") }
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
-        router.get("/picker/:id") { _ in try Self.page(files, "picker.html") }
+        // The picker is presented inside the pages of this origin (picker-client.js).
+        router.get("/picker/:id") { _ in try Self.page(files, "picker.html", framing: .sameOrigin) }
     }
 
     private static func webFiles() -> [String: String] {
@@ -18,7 +20,7 @@ extension WebApp {
         return Dictionary(uniqueKeysWithValues: names.map { ($0, folder.appendingPathComponent($0).path) })
     }
 
-    private static func page(_ files: [String: String], _ name: String) throws -> Response {
+    private static func page(_ files: [String: String], _ name: String, framing: Response.Framing = .none) throws -> Response {
         guard let path = files[name], let data = FileManager.default.contents(atPath: path) else {
             throw HTTPError.notFound()
         }
@@ -27,7 +29,7 @@ extension WebApp {
             "svg": "image/svg+xml",
         ]
         let type = types[(name as NSString).pathExtension] ?? "application/octet-stream"
-        if type.hasPrefix("text/html") { return .html(String(decoding: data, as: UTF8.self)) }
+        if type.hasPrefix("text/html") { return .html(String(decoding: data, as: UTF8.self), framing: framing) }
         var response = Response.bytes(Array(data), contentType: type)
         response.headers["Cache-Control"] = "no-cache"
         return response

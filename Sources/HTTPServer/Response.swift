@@ -27,17 +27,26 @@ public struct Response: Sendable {
         bytes(Array(text.utf8), contentType: "text/plain; charset=utf-8", status: status)
     }
 
+    /// Who may show a page in a frame.
+    public enum Framing: String, Sendable {
+        case none = "'none'"
+        /// Pages of the same origin only: for a page that is presented inside another of ours.
+        case sameOrigin = "'self'"
+    }
+
     /// A page of ours, under a strict Content-Security-Policy: our own scripts, styles and
-    /// images only, no framing.
-    public static func html(_ html: String, status: Int = 200) -> Response {
+    /// images only, and no framing by other sites.
+    public static func html(_ html: String, status: Int = 200, framing: Framing = .none) -> Response {
         var response = bytes(Array(html.utf8), contentType: "text/html; charset=utf-8", status: status)
-        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        response.headers["Content-Security-Policy"] = contentSecurityPolicy(framing: framing)
         return response
     }
 
-    public static let contentSecurityPolicy =
+    public static func contentSecurityPolicy(framing: Framing = .none) -> String {
         "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self'; script-src 'self'; "
-        + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'self'; frame-ancestors \(framing.rawValue); "
+            + "form-action 'self'"
+    }
 
     /// A file; `etag` and `lastModified` enable conditional and range requests.
     public static func file(

@@ -84,12 +84,14 @@ def server():
     running.stop()
 
 
-def make_browser(camera, host_rules=None):
+def make_browser(camera, host_rules=None, scale=None):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
                      "--disable-dev-shm-usage"):
         options.add_argument(argument)
+    if scale:
+        options.add_argument(f"--force-device-scale-factor={scale}")
     if host_rules:
         options.add_argument(f"--host-resolver-rules={host_rules}")
     if camera:

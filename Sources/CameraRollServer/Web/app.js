@@ -1,0 +1,184 @@
+// The Camera app of the book's chapter: an image view above New Photo or Video and Pick from
+// Library. Each presents the picker; on finish the view shows the image shrunk by the server
+// to exactly the view's size × devicePixelRatio, or a player for a movie. Cancel changes
+// nothing. The last choice is kept in localStorage and shown again after a reload.
+import { json } from "./api.js";
+import { cameraProblem, hasCamera } from "./camera.js";
+import { presentPicker } from "./picker-client.js";
+import { playableVideoURL } from "./video-source.js";
+
+const view = document.querySelector("#view");
+const image = document.querySelector("#image");
+const placeholder = document.querySelector("#placeholder");
+const status = document.querySelector("#status");
+const newButton = document.querySelector("#new");
+const saveNow = document.querySelector("#save-now");
+const saveCaptures = document.querySelector("#save-captures");
+const choiceKey = "cameraroll.lastChoice";
+const saveKey = "cameraroll.saveCaptures";
+let player = null;
+let shownSize = null;
+
+function lastChoice() {
+  try {
+    return JSON.parse(localStorage.getItem(choiceKey));
+  } catch {
+    return null;
+  }
+}
+
+// The view's size in whole CSS pixels: what the server is asked to fit.
+function viewSize() {
+  const bounds = view.getBoundingClientRect();
+  return { width: Math.max(1, Math.round(bounds.width)), height: Math.max(1, Math.round(bounds.height)) };
+}
+
+function removePlayer() {
+  if (!player) return;
+  player.pause();
+  player.removeAttribute("src");
+  player.load();
+  player.remove();
+  player = null;
+}
+
+function showImage(choice) {
+  removePlayer();
+  const { width, height } = viewSize();
+  const dpr = window.devicePixelRatio;
+  shownSize = `${width}x${height}@${dpr}`;
+  const base = choice.edited ? `/media/${choice.assetID}/edited` : `/media/${choice.assetID}/display`;
+  const url = `${base}?w=${width}&h=${height}&dpr=${dpr}`;
+  if (image.dataset.url === url) return;
+  image.dataset.url = url;
+  const next = new Image();
+  next.addEventListener("load", () => {
+    if (image.dataset.url !== url) return;
+    image.src = url;
+    // Device pixels shown one to one: the CSS size is the pixel size over the ratio.
+    image.style.width = `${next.naturalWidth / dpr}px`;
+    image.style.height = `${next.naturalHeight / dpr}px`;
+    image.alt = choice.edited ? "The chosen photo, cropped" : "The chosen photo";
+    image.hidden = false;
+    placeholder.hidden = true;
+  });
+  next.addEventListener("error", () => {
+    if (image.dataset.url !== url) return;
+    image.hidden = true;
+    placeholder.hidden = false;
+    placeholder.textContent = "The last photo is no longer in the library.";
+  });
+  next.src = url;
+}
+
+async function showMovie(choice) {
+  image.hidden = true;
+  image.removeAttribute("src");
+  delete image.dataset.url;
+  removePlayer();
+  placeholder.hidden = true;
+  // A new player each time, as the book makes a new MPMoviePlayerController.
+  const video = document.createElement("video");
+  video.controls = true;
+  video.playsInline = true;
+  video.setAttribute("aria-label", "The chosen video");
+  player = video;
+  view.append(video);
+  try {
+    video.src = choice.trimmed ? choice.mediaURL : await playableVideoURL({ id: choice.assetID }, (progress) => {
+      status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+    });
+    if (player !== video) return;
+    status.textContent = "";
+    video.play().catch(() => {});
+  } catch (error) {
+    status.textContent = `The video could not be shown: ${error.message}`;
+  }
+}
+
+function updateDisplay() {
+  const choice = lastChoice();
+  if (!choice) return;
+  if (choice.mediaType === "public.movie") showMovie(choice);
+  else showImage(choice);
+}
+
+async function saveToCameraRoll(assetID) {
+  try {
+    await json(`/api/assets/${assetID}/albums/cameraRoll`, { method: "POST" });
+    status.textContent = "Saved to Camera Roll";
+    saveNow.hidden = true;
+  } catch (error) {
+    status.textContent = `Not saved to Camera Roll: ${error.message}`;
+    saveNow.hidden = false;
+    saveNow.dataset.asset = assetID;
+  }
+}
+
+async function present(configuration) {
+  status.textContent = "";
+  let result;
+  try {
+    result = await presentPicker(configuration);
+  } catch (error) {
+    status.textContent = `The picker could not open: ${error.message}`;
+    return;
+  }
+  if (result.status !== "finished") return;
+  const { info } = result;
+  const choice = {
+    assetID: info.assetID, mediaType: info.mediaType, edited: Boolean(info.editedImage),
+    trimmed: Boolean(info.trim), mediaURL: info.mediaURL ?? null,
+  };
+  localStorage.setItem(choiceKey, JSON.stringify(choice));
+  saveNow.hidden = true;
+  if (configuration.sourceType === "camera") {
+    if (saveCaptures.checked) await saveToCameraRoll(info.assetID);
+    else {
+      status.textContent = "Not saved: unsaved captures are removed after 7 days.";
+      saveNow.hidden = false;
+      saveNow.dataset.asset = info.assetID;
+    }
+  }
+  updateDisplay();
+}
+
+newButton.addEventListener("click", () => {
+  const mediaTypes = "MediaRecorder" in window ? ["public.image", "public.movie"] : ["public.image"];
+  present({ sourceType: "camera", mediaTypes, allowsEditing: true });
+});
+document.querySelector("#pick").addEventListener("click", () => {
+  present({ sourceType: "photoLibrary", mediaTypes: ["public.image", "public.movie"], allowsEditing: true });
+});
+document.querySelector("#pick-roll").addEventListener("click", () => {
+  present({ sourceType: "savedPhotosAlbum", mediaTypes: ["public.image", "public.movie"], allowsEditing: true });
+});
+saveNow.addEventListener("click", () => saveToCameraRoll(saveNow.dataset.asset));
+
+saveCaptures.checked = localStorage.getItem(saveKey) !== "false";
+saveCaptures.addEventListener("change", () => localStorage.setItem(saveKey, String(saveCaptures.checked)));
+
+// The book hides the camera button where there is no camera (viewDidLoad).
+async function offerCamera() {
+  const problem = cameraProblem();
+  const note = document.querySelector("#camera-note");
+  note.hidden = !problem || window.isSecureContext;
+  if (problem && !window.isSecureContext) note.textContent = "To take photos and videos here, open CameraRoll over HTTPS.";
+  newButton.hidden = !(await hasCamera().catch(() => false));
+}
+offerCamera();
+navigator.mediaDevices?.addEventListener?.("devicechange", offerCamera);
+
+// A new size or a rotation fetches the image again at the new exact size.
+let resizeTimer = null;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    const { width, height } = viewSize();
+    const choice = lastChoice();
+    if (choice?.mediaType === "public.image" && shownSize !== `${width}x${height}@${window.devicePixelRatio}`) showImage(choice);
+  }, 150);
+}).observe(view);
+
+// viewDidAppear → updateDisplay: on load and on coming back to the page.
+window.addEventListener("pageshow", updateDisplay);
