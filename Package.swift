@@ -37,12 +37,17 @@ let package = Package(
         .target(name: "ImagePicker", swiftSettings: strict),
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
+        .target(name: "Credentials", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(
-            name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video"],
+            name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",
-            dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video", "Storage"],
+            dependencies: [
+                "CameraRollServer", "HTTPServer", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video", "Storage",
+                "Credentials",
+            ],
             swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),
@@ -52,6 +57,7 @@ let package = Package(
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CameraRollServerTests",

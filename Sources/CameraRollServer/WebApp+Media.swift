@@ -112,6 +112,13 @@ struct DisplayBox {
     var fit: Fit
 
     init(_ request: Request) throws(HTTPError) {
+        // Without a view size, the image at its own size (up to the largest side served): what
+        // a picker's caller gets from the bare `editedImage` URL.
+        if request.query["w"] == nil && request.query["h"] == nil && request.query["dpr"] == nil {
+            pixels = PixelSize(width: Library.maxDisplaySide, height: Library.maxDisplaySide)
+            fit = .contain
+            return
+        }
         guard let width = try request.integer("w", in: 1...8192), let height = try request.integer("h", in: 1...8192) else {
             throw HTTPError.badRequest("invalid_parameter", "w, h: give the view's size in CSS pixels.")
         }

@@ -8,6 +8,7 @@ extension WebApp {
         let files = Self.webFiles()
         router.get("/") { _ in try Self.page(files, "index.html") }
         router.get("/library") { _ in try Self.page(files, "library.html") }
+        router.get("/signin") { _ in try Self.page(files, "signin.html") }
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
         // The picker is presented inside the pages of this origin (picker-client.js).
         router.get("/picker/:id") { _ in try Self.page(files, "picker.html", framing: .sameOrigin) }

@@ -41,7 +41,7 @@ extension WebApp {
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
             let asset = try await answering { () throws(LibraryError) in try library.asset(assetID) }
-            let info = Self.info(for: asset, edited: body.event == "edited")
+            let info = info(for: asset, edited: body.event == "edited")
             return body.event == "choose" ? .chose(info) : .edited(info)
         default:
             throw HTTPError.badRequest("invalid_event", "event: open, choose, back, edited or cancel.")
@@ -49,8 +49,9 @@ extension WebApp {
     }
 
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
-    static func info(for asset: Asset, edited: Bool) -> PickerInfo {
-        let media = "/media/\(asset.id)"
+    /// They are capability URLs, so a caller that cannot see the library still gets these.
+    func info(for asset: Asset, edited: Bool) -> PickerInfo {
+        let media = { (kind: String) in access.capabilities.sign("/media/\(asset.id)/\(kind)", assetID: asset.id) }
         var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": asset.mimeType]
         metadata["captureDate"] = asset.captureDate
         metadata["duration"] = asset.duration.map { String($0) }
@@ -58,16 +59,16 @@ extension WebApp {
         switch (asset.mediaType, edited ? asset.edit : nil) {
         case (.image, .crop(let rect)):
             return PickerInfo(
-                mediaType: .image, assetID: asset.id, originalImage: "\(media)/original", editedImage: "\(media)/edited",
+                mediaType: .image, assetID: asset.id, originalImage: media("original"), editedImage: media("edited"),
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)
         case (.image, _):
-            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: "\(media)/original", metadata: metadata)
+            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: media("original"), metadata: metadata)
         case (.movie, .trim(let start, let end)):
             return PickerInfo(
-                mediaType: .movie, assetID: asset.id, mediaURL: "\(media)/trimmed", trim: TrimRange(start: start, end: end),
+                mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed"), trim: TrimRange(start: start, end: end),
                 metadata: metadata)
         case (.movie, _):
-            return PickerInfo(mediaType: .movie, assetID: asset.id, mediaURL: "\(media)/video", metadata: metadata)
+            return PickerInfo(mediaType: .movie, assetID: asset.id, mediaURL: media("video"), metadata: metadata)
         }
     }
 

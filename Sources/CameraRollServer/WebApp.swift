@@ -1,3 +1,5 @@
+import Credentials
+import Foundation
 public import HTTPServer
 public import PhotoLibrary
 
@@ -5,10 +7,15 @@ public import PhotoLibrary
 public struct WebApp: Sendable {
     public let library: Library
     let pickers = PickerSessions()
+    let access: Access
 
     public init(library: Library) {
         self.library = library
+        access = Access(owner: OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)))
     }
+
+    /// Whether an address is this computer's own (loopback): who asks from it needs no sign-in.
+    public static func isLoopback(_ address: String) -> Bool { Access.isLocal(address) }
 
     public var router: Router {
         var router = Router()
@@ -17,6 +24,8 @@ public struct WebApp: Sendable {
         addMediaRoutes(to: &router)
         addPickerRoutes(to: &router)
         addPageRoutes(to: &router)
+        addSessionRoutes(to: &router)
+        router.gate = { [access] request, route in access.gate(request, route) }
         return router
     }
 }

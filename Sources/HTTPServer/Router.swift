@@ -49,7 +49,13 @@ public struct Router: Sendable {
         case notFound
     }
 
+    /// Asked for every routed request before its body is read or its handler runs (on
+    /// libmicrohttpd's thread, so it must be quick); a response it returns is the answer. For
+    /// rules that hold across routes, such as who may ask.
+    public typealias Gate = @Sendable (Request, Route) -> Response?
+
     private(set) var routes: [Route] = []
+    public var gate: Gate?
 
     public init() {}
 

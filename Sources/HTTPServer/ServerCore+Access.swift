@@ -98,6 +98,9 @@ extension ServerCore {
             let request = Request(
                 method: method, path: uri.path, query: uri.query, headers: headers, remoteAddress: connection.clientAddress,
                 parameters: parameters)
+            if let refusal = router.gate?(request, route) {
+                return .refuse(refusal, now: bodyFollows)
+            }
             switch route.body {
             case .none:
                 guard !bodyFollows else {

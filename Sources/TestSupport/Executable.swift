@@ -18,9 +18,10 @@ public enum Executable {
         public let stderr: String
     }
 
-    /// Runs the program to its end with the given arguments and extra environment. Waiting
-    /// happens on dispatch threads, so the cooperative pool stays free for the other tests.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+    /// Runs the program to its end with the given arguments, extra environment and standard
+    /// input. Waiting happens on dispatch threads, so the cooperative pool stays free for the
+    /// other tests.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -29,11 +30,16 @@ public enum Executable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
                     try process.run()
+                    if let input {
+                        stdin.fileHandleForWriting.write(Data(input.utf8))
+                        try stdin.fileHandleForWriting.close()
+                    }
                 } catch {
                     continuation.resume(throwing: error)
                     return

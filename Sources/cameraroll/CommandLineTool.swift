@@ -38,6 +38,7 @@ enum CommandLineTool {
             case "export": return try await ExportCommand.run(rest, context)
             case "trash", "restore", "delete", "gc": return try await MaintenanceCommand.run(command, rest, context)
             case "doctor": return await DoctorCommand.run(rest, context)
+            case "passwd": return try PasswordCommand.run(rest, context)
             case "help", "-h":
                 Terminal.out(HelpText.overview)
                 return 0

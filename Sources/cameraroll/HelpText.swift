@@ -26,6 +26,8 @@ enum HelpText {
           restore ID...        Take assets out of the trash.
           delete ID...         Delete assets and their originals for good.
           gc                   Remove originals and derivatives nothing refers to.
+          passwd               Set or change the owner's password, which anyone not on this computer
+                               signs in with (asked twice; or one line on standard input).
           doctor               Check libvips, libheif, libexif, ffmpeg, SQLite and the data folder.
           help                 Show this text.
 

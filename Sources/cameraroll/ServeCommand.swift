@@ -1,4 +1,5 @@
 import CameraRollServer
+import Credentials
 import Foundation
 import HTTPServer
 import PhotoLibrary
@@ -15,6 +16,11 @@ enum ServeCommand {
             throw UsageError("--port takes a number from 0 to 65535.")
         }
         let library = try context.openLibrary()
+        // Everyone but this computer signs in with the owner's password, so serving beyond it
+        // without one would lock everybody out.
+        if !WebApp.isLoopback(host) && !OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)).hasPassword {
+            throw UsageError("Set the owner's password first (cameraroll passwd): every device but this one signs in with it.")
+        }
         var configuration = Configuration(bodyDirectory: library.folder.temporary)
         configuration.host = host
         configuration.port = port

@@ -12,6 +12,7 @@ import TestSupport
 final class LiveServer: Sendable {
     let directory = TemporaryDirectory("cameraroll-server")
     let library: Library
+    let app: WebApp
     let server: Server
     let session: URLSession
 
@@ -19,7 +20,8 @@ final class LiveServer: Sendable {
         library = try Library(folder: DataFolder(directory.path))
         var configuration = Configuration(bodyDirectory: library.folder.temporary)
         configuration.port = 0
-        server = Server(configuration: configuration, router: WebApp(library: library).router)
+        app = WebApp(library: library)
+        server = Server(configuration: configuration, router: app.router)
         try server.start()
         let settings = URLSessionConfiguration.ephemeral
         settings.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData

@@ -149,3 +149,26 @@ import Testing
         #expect(status == 0 && report?.imported.first?.duplicate == true)
     }
 }
+
+/// `cameraroll passwd`, and `serve` refusing to serve beyond this computer without it.
+@Suite struct PasswordCommandTests {
+    let directory = TemporaryDirectory("cameraroll-passwd")
+    var data: String { directory.file("data") }
+
+    @Test func aPasswordFromStandardInputIsStoredHashed() async throws {
+        let set = try await Executable.run(["--data", data, "passwd"], input: "a long enough password\n")
+        #expect(set.status == 0, "\(set.stderr)")
+        let stored = try String(contentsOfFile: directory.file("data/owner.json"), encoding: .utf8)
+        #expect(stored.contains("scrypt") && !stored.contains("a long enough password"))
+        let short = try await Executable.run(["--data", data, "passwd"], input: "short\n")
+        #expect(short.status == 1 && short.stderr.contains("at least 8 characters"))
+        let none = try await Executable.run(["--data", data, "passwd"], input: "")
+        #expect(none.status == 1)
+        #expect(try String(contentsOfFile: directory.file("data/owner.json"), encoding: .utf8) == stored, "refusals change nothing")
+    }
+
+    @Test func servingBeyondThisComputerNeedsAPassword() async throws {
+        let refused = try await Executable.run(["--data", data, "serve", "--host", "0.0.0.0", "--port", "0"])
+        #expect(refused.status == 2 && refused.stderr.contains("cameraroll passwd"))
+    }
+}

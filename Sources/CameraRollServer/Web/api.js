@@ -8,15 +8,34 @@ export class ApiError extends Error {
   }
 }
 
+let csrfToken = null;
+
+// A signed-in browser sends its session's CSRF token with every change; on the server's own
+// computer there is none and none is needed.
+async function csrfHeaders(method = "GET") {
+  if (method === "GET" || method === "HEAD") return {};
+  if (csrfToken === null) csrfToken = (await json("/api/session")).csrfToken ?? "";
+  return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
+function failure(status, body) {
+  if (status === 401 && body.code === "sign_in_required") {
+    location.assign(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`);
+  }
+  return new ApiError(status, body.code ?? "http_error", body.message ?? `HTTP ${status}`);
+}
+
 export async function json(url, options = {}) {
   let response;
   try {
-    response = await fetch(url, options);
-  } catch {
+    const headers = { ...(await csrfHeaders(options.method)), ...(options.headers ?? {}) };
+    response = await fetch(url, { ...options, headers });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw new ApiError(0, "offline", "The server could not be reached. Check the connection and try again.");
   }
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, body.code ?? "http_error", body.message ?? `HTTP ${response.status}`);
+  if (!response.ok) throw failure(response.status, body);
   return body;
 }
 
@@ -26,10 +45,12 @@ export function sendJSON(url, method, value) {
 
 // Uploads a file or blob as the body of POST /api/assets, reporting progress (0…1). XHR, not
 // fetch, because only XHR reports upload progress.
-export function upload(blob, { filename, query = "", onProgress = () => {} }) {
+export async function upload(blob, { filename, query = "", onProgress = () => {} }) {
+  const headers = await csrfHeaders("POST");
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open("POST", `/api/assets${query}`);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.setRequestHeader("Content-Type", blob.type || "application/octet-stream");
     if (filename) request.setRequestHeader("X-Filename", encodeURIComponent(filename));
     request.responseType = "json";
@@ -39,7 +60,7 @@ export function upload(blob, { filename, query = "", onProgress = () => {} }) {
     request.addEventListener("load", () => {
       const body = request.response ?? {};
       if (request.status >= 200 && request.status < 300) resolve(body);
-      else reject(new ApiError(request.status, body.code ?? "http_error", body.message ?? `HTTP ${request.status}`));
+      else reject(failure(request.status, body));
     });
     const offline = () => reject(new ApiError(0, "offline", "The upload did not reach the server. Check the connection and try again."));
     request.addEventListener("error", offline);

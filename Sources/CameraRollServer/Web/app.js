@@ -180,5 +180,16 @@ new ResizeObserver(() => {
   }, 150);
 }).observe(view);
 
+// Someone signed in from another device can sign out here; on the server's computer there is
+// nobody to sign out.
+json("/api/session").then((session) => {
+  const signOut = document.querySelector("#sign-out");
+  signOut.hidden = !session.signedIn || session.local;
+  signOut.addEventListener("click", async () => {
+    await json("/api/session", { method: "DELETE" }).catch(() => {});
+    location.assign("/signin");
+  });
+}).catch(() => {});
+
 // viewDidAppear → updateDisplay: on load and on coming back to the page.
 window.addEventListener("pageshow", updateDisplay);

@@ -1,0 +1,99 @@
+import Credentials
+import Foundation
+import HTTPServer
+
+/// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
+/// owner's password and sends the session's CSRF token with every change; a picker's caller
+/// gets only the items picked, through capability URLs. Any change coming from a page of
+/// another site is refused, whoever asks.
+struct Access: Sendable {
+    static let cookie = "cameraroll_session"
+    let sessions = SignInSessions()
+    let capabilities = CapabilityURLs()
+    let lockOut = LockOut()
+    let owner: OwnerAccount
+
+    enum Rule {
+        /// Anyone: health, sign-in, the pages' scripts, and the picker service's caller side
+        /// (creating a session, and waiting on one whose id it holds).
+        case open
+        /// The owner, or a capability URL for the asset named in the path.
+        case media
+        case owner
+    }
+
+    static func rule(method: String, pattern: String) -> Rule {
+        switch (method, pattern) {
+        case (_, "/healthz"), (_, "/signin"), (_, "/api/session"), (_, "/app/:file"), (_, "/sw.js"), (_, "/manifest.webmanifest"),
+            ("POST", "/api/picker/sessions"), ("GET", "/api/picker/sessions/:id"):
+            .open
+        case _ where pattern.hasPrefix("/media/:id/"): .media
+        default: .owner
+        }
+    }
+
+    static func isLocal(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") || address == "localhost"
+    }
+
+    static func changes(_ method: String) -> Bool { method != "GET" && method != "HEAD" }
+
+    /// The signed-in session the request's cookie names, if any.
+    func session(of request: Request) -> SignInSessions.Session? {
+        Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0) }
+    }
+
+    func gate(_ request: Request, _ route: Router.Route) -> Response? {
+        if Self.changes(request.method), let origin = request.headers["Origin"], !Self.sameOrigin(origin, request) {
+            return HTTPError(403, "cross_origin", "Changes are accepted from CameraRoll's own pages only.").response
+        }
+        if Self.isLocal(request.remoteAddress) { return nil }
+        switch Self.rule(method: route.method, pattern: route.pattern) {
+        case .open:
+            return nil
+        case .media:
+            if capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "") { return nil }
+        case .owner:
+            break
+        }
+        guard let session = session(of: request) else {
+            if route.method == "GET" && !route.pattern.hasPrefix("/api/") && !route.pattern.hasPrefix("/media/") {
+                return Self.signInRedirect(request)
+            }
+            return HTTPError(401, "sign_in_required", "Sign in with the owner's password first.").response
+        }
+        if Self.changes(request.method) && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {
+            return HTTPError(403, "csrf", "The request lacks this session's X-CSRF-Token; reload the page.").response
+        }
+        return nil
+    }
+
+    private static func signInRedirect(_ request: Request) -> Response {
+        var next = URLComponents()
+        next.path = request.path
+        var target = URLComponents()
+        target.path = "/signin"
+        target.queryItems = [URLQueryItem(name: "next", value: next.string ?? "/")]
+        var response = Response.text("Sign in first.", status: 303)
+        response.headers["Location"] = target.string ?? "/signin"
+        return response
+    }
+
+    /// `Origin` is scheme://host[:port]: its authority must be the Host the request was sent to.
+    private static func sameOrigin(_ origin: String, _ request: Request) -> Bool {
+        guard let host = request.headers["Host"], let separator = origin.range(of: "://") else { return false }
+        return origin[separator.upperBound...].lowercased() == host.lowercased()
+    }
+
+    static func cookie(_ name: String, in request: Request) -> String? {
+        for header in request.headers.values("Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 && parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,70 @@
+import Credentials
+import Foundation
+import HTTPServer
+
+extension WebApp {
+    /// Signing in and out. The password is checked off the server's threads (scrypt is slow on
+    /// purpose) and only while the asker is not locked out.
+    func addSessionRoutes(to router: inout Router) {
+        router.get("/api/session") { request in
+            let session = access.session(of: request)
+            return .json(
+                SessionStateJSON(
+                    local: Access.isLocal(request.remoteAddress), signedIn: session != nil, csrfToken: session?.csrfToken,
+                    passwordSet: access.owner.hasPassword))
+        }
+        router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }
+        router.delete("/api/session") { request in
+            if let token = Access.cookie(Access.cookie, in: request) { access.sessions.end(token) }
+            var response = Response.json(["signedIn": false])
+            response.headers["Set-Cookie"] = "\(Access.cookie)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict"
+            return response
+        }
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        let address = request.remoteAddress
+        if let wait = access.lockOut.wait(for: address) {
+            let minutes = Int((wait / 60).rounded(.up))
+            var response = HTTPError(
+                429, "locked_out", "Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+            ).response
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        }
+        struct Body: Decodable { var password: String }
+        guard let body = request.body, let data = FileManager.default.contents(atPath: body.path),
+            let password = try? JSONDecoder().decode(Body.self, from: data).password
+        else { throw HTTPError.badRequest("invalid_json", "Send {\"password\": \"...\"}.") }
+        let hash: PasswordHash?
+        do {
+            hash = try access.owner.passwordHash()
+        } catch {
+            throw HTTPError(409, error.code, error.message)
+        }
+        guard let hash else {
+            throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
+        }
+        let verified = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: hash.verifies(password)) }
+        }
+        guard verified else {
+            access.lockOut.failed(address)
+            throw HTTPError(401, "wrong_password", "That is not the owner's password.")
+        }
+        access.lockOut.succeeded(address)
+        let (token, session) = access.sessions.create()
+        var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))
+        response.headers["Set-Cookie"] =
+            "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"
+        return response
+    }
+}
+
+struct SessionStateJSON: Encodable {
+    /// Asked from the server's own machine, which needs no sign-in.
+    var local: Bool
+    var signedIn: Bool
+    var csrfToken: String?
+    var passwordSet: Bool
+}

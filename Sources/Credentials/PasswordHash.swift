@@ -1,0 +1,36 @@
+/// The owner's password as stored: scrypt with a random salt, slow and memory-hard so a stolen
+/// file is expensive to guess from. The parameters are kept with the hash so they can grow.
+public struct PasswordHash: Codable, Sendable, Equatable {
+    public var algorithm = "scrypt"
+    public var n: UInt64
+    public var r: UInt64
+    public var p: UInt64
+    public var salt: String
+    public var hash: String
+
+    /// 2^15 × 8 × 128 bytes = 32 MiB and about a tenth of a second per try on this class of machine.
+    public static let standardCost: UInt64 = 1 << 15
+    public static let minimumLength = 8
+
+    public init(password: String, n: UInt64 = standardCost) throws(CredentialsError) {
+        guard password.count >= Self.minimumLength else {
+            throw CredentialsError("weak_password", "The password must have at least \(Self.minimumLength) characters.")
+        }
+        let salt = Crypto.randomBytes(16)
+        guard let key = Crypto.scrypt(Array(password.utf8), salt: salt, n: n, r: 8, p: 1, length: 32) else {
+            throw CredentialsError("crypto_failed", "The password could not be hashed.")
+        }
+        self.n = n
+        r = 8
+        p = 1
+        self.salt = salt.hex
+        hash = key.hex
+    }
+
+    public func verifies(_ password: String) -> Bool {
+        guard algorithm == "scrypt", let salt = [UInt8](hex: salt), let expected = [UInt8](hex: hash),
+            let key = Crypto.scrypt(Array(password.utf8), salt: salt, n: n, r: r, p: p, length: expected.count)
+        else { return false }
+        return Crypto.equal(key, expected)
+    }
+}

@@ -1,0 +1,50 @@
+import Credentials
+import Foundation
+
+/// `cameraroll passwd`: sets or changes the owner's password, which anyone not on this
+/// computer signs in with. Asked twice without echo at a terminal; a script pipes it in on one
+/// line of standard input.
+enum PasswordCommand {
+    static func run(_ words: [String], _ context: Context) throws -> Int32 {
+        guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
+        let account = OwnerAccount(dataFolder: URL(fileURLWithPath: context.folder.root))
+        let password: String
+        if isatty(STDIN_FILENO) == 1 {
+            guard let first = prompt("New owner password: "), let second = prompt("Again: ") else { return 1 }
+            guard first == second else {
+                Terminal.error("cameraroll: the two passwords differ; nothing was changed.")
+                return 1
+            }
+            password = first
+        } else {
+            guard let line = readLine(strippingNewline: true) else {
+                Terminal.error("cameraroll: no password on standard input; nothing was changed.")
+                return 1
+            }
+            password = line
+        }
+        do {
+            try account.setPassword(password)
+        } catch {
+            Terminal.error("cameraroll: \(error.message)")
+            return 1
+        }
+        Terminal.out("The owner password is set (\(account.file.path)). Signed-in browsers stay signed in until the server restarts.")
+        return 0
+    }
+
+    /// Reads a line from the terminal with echo off, restoring the terminal whatever happens.
+    private static func prompt(_ text: String) -> String? {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+}

@@ -1,0 +1,125 @@
+import CameraRollServer
+import Credentials
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+/// Who may ask what: the machine itself freely; anyone else after signing in, with the CSRF
+/// token on every change; a picker's caller through capability URLs only. A remote client is
+/// a request the gate sees from a LAN address; signing in itself goes over the real server.
+@Suite struct AccessTests {
+    let live: LiveServer
+    let router: Router
+
+    init() throws {
+        live = try LiveServer()
+        router = live.app.router
+    }
+
+    /// What the gate answers a request from `address`, nil when it lets it through.
+    func gate(
+        _ method: String, _ target: String, from address: String = "192.168.1.20", headers: [(String, String)] = []
+    ) throws -> Response? {
+        let parts = target.split(separator: "?", maxSplits: 1).map(String.init)
+        var query: [String: String] = [:]
+        for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+            let field = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            query[field[0]] = field.count > 1 ? field[1].removingPercentEncoding : ""
+        }
+        guard case .found(let route, let parameters) = router.match(method: method, path: parts[0]) else {
+            Issue.record("no route for \(method) \(target)")
+            return nil
+        }
+        var all = [("Host", "photos.local:8443")]
+        all += headers
+        let request = Request(
+            method: method, path: parts[0], query: query, headers: Headers(all), remoteAddress: address, parameters: parameters)
+        let gate = try #require(router.gate)
+        return gate(request, route)
+    }
+
+    func code(_ response: Response?) -> String? {
+        guard case .bytes(let bytes) = response?.body else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["code"] as? String
+    }
+
+    func signIn(_ password: String) async throws -> LiveServer.Reply {
+        try await live.request("POST", "/api/session", body: try JSONEncoder().encode(["password": password]))
+    }
+
+    @Test func theMachineItselfNeedsNoSignInAndOthersDo() throws {
+        #expect(try gate("GET", "/api/assets", from: "127.0.0.1") == nil)
+        #expect(try gate("GET", "/api/assets", from: "::1") == nil)
+        #expect(code(try gate("GET", "/api/assets")) == "sign_in_required")
+        #expect(try gate("GET", "/api/assets")?.status == 401)
+        #expect(code(try gate("DELETE", "/api/assets/abc")) == "sign_in_required")
+        #expect(code(try gate("GET", "/media/abc/original")) == "sign_in_required")
+        let page = try gate("GET", "/library")
+        #expect(page?.status == 303 && page?.headers["Location"] == "/signin?next=/library")
+        for open in ["/healthz", "/signin", "/api/session", "/app/app.js"] {
+            #expect(try gate("GET", open) == nil, "\(open) is open")
+        }
+        #expect(try gate("POST", "/api/picker/sessions") == nil, "a picker's caller needs no sign-in")
+        #expect(code(try gate("POST", "/api/picker/sessions/abc/events")) == "sign_in_required", "but picking does")
+    }
+
+    @Test func signingInGivesACookieAndChangesNeedTheCSRFToken() async throws {
+        let before = try await signIn("anything at all")
+        #expect(before.status == 409 && before.json["code"] as? String == "no_password")
+        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        #expect(try await signIn("not the secret").status == 401)
+        let signedIn = try await signIn("owner's secret")
+        #expect(signedIn.status == 200)
+        let cookie = try #require(signedIn.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("Secure") && cookie.contains("SameSite=Strict"))
+        let token = try #require(cookie.split(separator: ";").first.map(String.init))
+        let csrf = try #require(signedIn.json["csrfToken"] as? String)
+
+        #expect(try gate("GET", "/api/assets", headers: [("Cookie", token)]) == nil)
+        #expect(try gate("GET", "/library", headers: [("Cookie", "theme=dark; " + token)]) == nil)
+        #expect(code(try gate("DELETE", "/api/assets/abc", headers: [("Cookie", token)])) == "csrf")
+        #expect(
+            code(try gate("DELETE", "/api/assets/abc", headers: [("Cookie", token), ("X-CSRF-Token", "0" + csrf.dropFirst())])) == "csrf")
+        #expect(try gate("DELETE", "/api/assets/abc", headers: [("Cookie", token), ("X-CSRF-Token", csrf)]) == nil)
+
+        let signedOut = try await live.request("DELETE", "/api/session", headers: ["Cookie": token])
+        #expect(signedOut.header("Set-Cookie")?.contains("Max-Age=0") == true)
+        #expect(code(try gate("GET", "/api/assets", headers: [("Cookie", token)])) == "sign_in_required")
+    }
+
+    @Test func repeatedWrongPasswordsLockTheAskerOut() async throws {
+        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        for _ in 0..<5 { #expect(try await signIn("guess").status == 401) }
+        let locked = try await signIn("owner's secret")
+        #expect(locked.status == 429)
+        #expect(locked.json["code"] as? String == "locked_out")
+        #expect(Int(locked.header("Retry-After") ?? "") ?? 0 > 800)
+    }
+
+    @Test func changesFromAnotherSitesPagesAreRefused() throws {
+        let foreign = try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")])
+        #expect(foreign?.status == 403 && code(foreign) == "cross_origin")
+        #expect(try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "https://photos.local:8443")]) == nil)
+        #expect(try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")]) == nil)
+    }
+
+    @Test func aPickersCallerGetsThePickedItemsOnly() async throws {
+        let picked = try #require(try await live.upload("photos/exifsamples__jolla.jpg").json["id"] as? String)
+        let other = try #require(try await live.upload("photos/lychee__train.jpg").json["id"] as? String)
+        let session = try #require(
+            try await live.request("POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary"}"#.utf8)).json["id"] as? String
+        )
+        for (event, asset) in [("open", nil), ("choose", picked)] as [(String, String?)] {
+            var body = ["event": event]
+            body["assetID"] = asset
+            _ = try await live.request("POST", "/api/picker/sessions/\(session)/events", body: try JSONEncoder().encode(body))
+        }
+        let info = try #require(try await live.get("/api/picker/sessions/\(session)").json["info"] as? [String: Any])
+        let original = try #require(info["originalImage"] as? String)
+        #expect(try gate("GET", original) == nil)
+        #expect(code(try gate("GET", original.replacingOccurrences(of: picked, with: other))) == "sign_in_required")
+        #expect(code(try gate("GET", original.replacingOccurrences(of: "cap=", with: "cap=1"))) == "sign_in_required")
+        #expect(code(try gate("GET", "/api/assets/\(picked)")) == "sign_in_required", "the API stays closed")
+    }
+}
