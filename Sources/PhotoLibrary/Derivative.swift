@@ -8,4 +8,6 @@ public struct Derivative: Sendable, Equatable {
     public var size: PixelSize?
     /// A strong validator for conditional requests.
     public var etag: String
+    /// The file's bytes, when it is small enough to be kept in memory (thumbnails).
+    public var bytes: [UInt8]? = nil
 }

@@ -108,7 +108,8 @@ extension Library {
     private func ready(_ facts: AssetFacts, _ recipe: Recipe) -> Derivative? {
         derived.lookup(facts.blobHash, recipe.key).map { file in
             Derivative(
-                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(facts.size, recipe.request), etag: file.etag)
+                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(facts.size, recipe.request), etag: file.etag,
+                bytes: file.bytes)
         }
     }
 

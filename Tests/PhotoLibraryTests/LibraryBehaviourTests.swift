@@ -121,6 +121,19 @@ import Testing
         #expect(throws: LibraryError.self) { _ = try fixture.library.asset(asset.id) }
     }
 
+    @Test func readyThumbnailsCarryTheFileBytesUntilTheAssetGoes() async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        let ready = try #require(fixture.library.readyThumbnail(of: asset.id, size: 256))
+        #expect(ready.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: ready.path))))
+        // From memory the second time, with the same validator.
+        #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == ready)
+
+        _ = try fixture.library.trash(asset.id)
+        #expect(try fixture.library.emptyTrash() == 1)
+        #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == nil)
+    }
+
     @Test func garbageCollectionRemovesOnlyWhatNothingUses() async throws {
         let fixture = try LibraryFixture()
         let kept = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
