@@ -12,6 +12,32 @@ extension WebApp {
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
         // The picker is presented inside the pages of this origin (picker-client.js).
         router.get("/picker/:id") { _ in try Self.page(files, "picker.html", framing: .sameOrigin) }
+        router.get("/manifest.webmanifest") { _ in try Self.page(files, "manifest.webmanifest") }
+        // At the root, so that it may control every page.
+        let worker = Self.serviceWorker(files)
+        router.get("/sw.js") { _ in
+            guard let worker else { throw HTTPError.notFound() }
+            var response = Response.bytes(worker, contentType: "text/javascript; charset=utf-8")
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+        }
+    }
+
+    /// sw.js, told the shell's URLs and a version that changes whenever a file of the shell
+    /// does, so that browsers replace the cached shell exactly when there is a new one.
+    private static func serviceWorker(_ files: [String: String]) -> [UInt8]? {
+        guard let body = files["sw.js"].flatMap({ FileManager.default.contents(atPath: $0) }) else { return nil }
+        let assets = files.keys.filter { !$0.hasSuffix(".html") && $0 != "sw.js" }.sorted()
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for name in assets {
+            for byte in Array(name.utf8) + Array(FileManager.default.contents(atPath: files[name] ?? "") ?? Data()) {
+                digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        let shell = ["/", "/library", "/signin", "/picker/offline", "/manifest.webmanifest"] + assets.map { "/app/\($0)" }
+        let list = shell.map { "\"\($0)\"" }.joined(separator: ", ")
+        let header = "const version = \"\(String(digest, radix: 36))\";\nconst shell = [\(list)];\n"
+        return Array(header.utf8) + Array(body)
     }
 
     private static func webFiles() -> [String: String] {
@@ -27,7 +53,7 @@ extension WebApp {
         }
         let types = [
             "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
-            "svg": "image/svg+xml",
+            "svg": "image/svg+xml", "png": "image/png", "webmanifest": "application/manifest+json",
         ]
         let type = types[(name as NSString).pathExtension] ?? "application/octet-stream"
         if type.hasPrefix("text/html") { return .html(String(decoding: data, as: UTF8.self), framing: framing) }

@@ -25,10 +25,14 @@ class Server:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self):
+        """Runs the server on this object's port and data folder and waits until it answers."""
         self.process = subprocess.Popen(
             [str(BINARY), "--data", str(self.data / "data"), "serve", "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -37,6 +41,11 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def halt(self):
+        """Stops the server, keeping its data folder for a start() again."""
+        self.process.terminate()
+        self.process.wait(timeout=30)
 
     def call(self, method, path, body=None, headers=None):
         request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
@@ -72,8 +81,7 @@ class Server:
         return self.call("GET", f"/api/picker/sessions/{session_id}?wait={wait}")
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
+        self.halt()
         shutil.rmtree(self.data, ignore_errors=True)
 
 
@@ -128,3 +136,18 @@ def screenshots(request):
 @pytest.fixture
 def shot(screenshots, browser):
     return lambda label: screenshots(browser, label)
+
+
+def outbox_digests(browser):
+    """The SHA-256 of each capture waiting in the page's outbox (IndexedDB)."""
+    return browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const request = indexedDB.open("cameraroll-outbox", 1);
+        request.onupgradeneeded = () => request.result.createObjectStore("captures", { keyPath: "id" });
+        request.onsuccess = () => {
+          const all = request.result.transaction("captures").objectStore("captures").getAll();
+          all.onsuccess = async () => done(await Promise.all(all.result.map(async (item) => {
+            const digest = await crypto.subtle.digest("SHA-256", await item.blob.arrayBuffer());
+            return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+          })));
+        };""")

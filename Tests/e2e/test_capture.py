@@ -7,7 +7,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 import media
-from conftest import make_browser
+from conftest import make_browser, outbox_digests
 
 
 def wait(browser, seconds=30):
@@ -98,12 +98,14 @@ def test_a_failed_upload_is_kept_and_can_be_retried(server, camera_browser, scre
     camera_browser.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
     button(camera_browser, "Use Photo").click()
     retry = button(camera_browser, "Retry")
-    assert "still here" in camera_browser.find_element(By.ID, "upload-message").text
+    assert "kept on this device" in camera_browser.find_element(By.ID, "upload-message").text
+    assert len(outbox_digests(camera_browser)) == 1, "kept in the outbox too, should the page be closed"
     screenshots(camera_browser, "failed")
     assert server.session(session["id"])["status"] == "pending"
     camera_browser.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
     retry.click()
     assert server.session(session["id"], wait=30)["status"] == "finished"
+    assert outbox_digests(camera_browser) == [], "and out of the outbox once the server has it"
 
 
 def test_the_camera_needs_a_secure_page(server, screenshots):

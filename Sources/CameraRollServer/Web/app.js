@@ -4,6 +4,7 @@
 // nothing. The last choice is kept in localStorage and shown again after a reload.
 import { json } from "./api.js";
 import { cameraProblem, hasCamera } from "./camera.js";
+import { capture, send, waiting } from "./outbox.js";
 import { presentPicker } from "./picker-client.js";
 import { playableVideoURL } from "./video-source.js";
 
@@ -96,12 +97,60 @@ async function showMovie(choice) {
   }
 }
 
+// A capture still in the outbox is shown from this browser's copy until the server has it.
+async function showQueued(choice) {
+  const item = await capture(choice.queued).catch(() => null);
+  if (!item || lastChoice()?.queued !== choice.queued) return;
+  removePlayer();
+  delete image.dataset.url;
+  shownSize = null;
+  const url = URL.createObjectURL(item.blob);
+  status.textContent = "Waiting for the server: this capture goes to your Camera Roll when it is back.";
+  placeholder.hidden = true;
+  if (item.blob.type.startsWith("video/")) {
+    image.hidden = true;
+    player = Object.assign(document.createElement("video"), { controls: true, playsInline: true, src: url });
+    view.append(player);
+    return;
+  }
+  image.onload = () => URL.revokeObjectURL(url);
+  image.style.width = "";
+  image.style.height = "";
+  image.src = url;
+  image.alt = "The photo just taken, not uploaded yet";
+  image.hidden = false;
+}
+
 function updateDisplay() {
   const choice = lastChoice();
   if (!choice) return;
-  if (choice.mediaType === "public.movie") showMovie(choice);
+  if (choice.queued) showQueued(choice);
+  else if (choice.mediaType === "public.movie") showMovie(choice);
   else showImage(choice);
 }
+
+// Uploads what the outbox holds; the capture on show becomes the library's asset.
+let sending = false;
+async function sendWaiting() {
+  if (sending) return;
+  sending = true;
+  try {
+    if ((await waiting()).length === 0) return;
+    await send((outboxID, asset) => {
+      if (lastChoice()?.queued !== outboxID) return;
+      localStorage.setItem(choiceKey, JSON.stringify({ assetID: asset.id, mediaType: asset.mediaType, edited: false }));
+      status.textContent = "Saved to Camera Roll";
+      updateDisplay();
+    });
+  } catch {
+    // Still unreachable: the next attempt comes with the next tick or the browser's online event.
+  } finally {
+    sending = false;
+  }
+}
+window.addEventListener("online", sendWaiting);
+setInterval(sendWaiting, 3000);
+sendWaiting();
 
 async function saveToCameraRoll(assetID) {
   try {
@@ -122,6 +171,12 @@ async function present(configuration) {
     result = await presentPicker(configuration);
   } catch (error) {
     status.textContent = `The picker could not open: ${error.message}`;
+    return;
+  }
+  if (result.status === "queued") {
+    localStorage.setItem(choiceKey, JSON.stringify({ queued: result.outboxID }));
+    saveNow.hidden = true;
+    updateDisplay();
     return;
   }
   if (result.status !== "finished") return;
@@ -190,6 +245,9 @@ json("/api/session").then((session) => {
     location.assign("/signin");
   });
 }).catch(() => {});
+
+// The shell is kept by a service worker, so the app and its camera open without the server.
+navigator.serviceWorker?.register("/sw.js").catch(() => {});
 
 // viewDidAppear → updateDisplay: on load and on coming back to the page.
 window.addEventListener("pageshow", updateDisplay);

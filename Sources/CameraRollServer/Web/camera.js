@@ -1,8 +1,11 @@
 // The Camera screen: a live preview, Photo and Video modes limited to the configured media
 // types, the shutter, then Retake or Use Photo / Use Video. A capture is uploaded with
 // source=camera (stored, but in no album until someone saves it); the bytes stay in the page
-// until the server has acknowledged them, so a failed upload can be retried and never vanishes.
+// until the server has acknowledged them, so a failed upload can be retried and never vanishes:
+// when the server cannot be reached the capture is also kept in the outbox (outbox.js).
+// Offline (no picker session), every capture goes to the outbox and `onQueued` hears of it.
 import { upload } from "./api.js";
+import { forget, keep } from "./outbox.js";
 import { clock } from "./time.js";
 
 export class CameraUnavailable extends Error {}
@@ -28,9 +31,10 @@ export async function hasCamera() {
 }
 
 export class Camera {
-  constructor(root, { onUse }) {
+  constructor(root, { onUse, onQueued = null }) {
     this.root = root;
     this.onUse = onUse;
+    this.onQueued = onQueued;
     this.preview = root.querySelector("#preview");
     this.reviewPhoto = root.querySelector("#review-photo");
     this.reviewVideo = root.querySelector("#review-video");
@@ -224,6 +228,7 @@ export class Camera {
 
   async send() {
     if (!this.capture || this.uploading) return;
+    if (this.onQueued) return this.queue();
     this.uploading = true;
     const state = this.root.querySelector("#upload-state");
     state.hidden = false;
@@ -238,7 +243,13 @@ export class Camera {
         onProgress: (fraction) => { this.progress.value = fraction; },
       });
     } catch (error) {
-      this.uploadMessage.textContent = `Not uploaded: ${error.message} Your ${this.mode === "photo" ? "photo" : "video"} is still here.`;
+      const kind = this.mode === "photo" ? "photo" : "video";
+      if (error.code === "offline" && !this.capture.outboxID) {
+        this.capture.outboxID = await keep(this.capture.blob, this.capture.filename).catch(() => null);
+      }
+      this.uploadMessage.textContent = this.capture.outboxID
+        ? `Not uploaded: ${error.message} Your ${kind} is kept on this device and goes to your Camera Roll when the server is back.`
+        : `Not uploaded: ${error.message} Your ${kind} is still here.`;
       this.retry.hidden = false;
       this.retry.focus();
       return;
@@ -246,9 +257,21 @@ export class Camera {
       this.uploading = false;
       for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = false;
     }
+    if (this.capture.outboxID) await forget(this.capture.outboxID).catch(() => {});
     this.capture = null;
     this.uploadMessage.textContent = "Uploaded.";
     await this.onUse(asset);
+  }
+
+  async queue() {
+    try {
+      const id = await keep(this.capture.blob, this.capture.filename);
+      this.capture = null;
+      this.onQueued(id);
+    } catch (error) {
+      this.root.querySelector("#upload-state").hidden = false;
+      this.uploadMessage.textContent = `This browser could not keep the capture: ${error.message}`;
+    }
   }
 
   stop() {

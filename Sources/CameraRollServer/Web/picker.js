@@ -21,7 +21,13 @@ let loading = null;
 let listed = false;
 let libraryScroll = 0;
 
-const camera = new Camera(document.querySelector("#camera"), { onUse: (asset) => step("choose", asset.id) });
+// /picker/offline is the camera without a server (picker-client.js opens it when the server
+// cannot be reached): captures go to the outbox and the page reports them as queued.
+const offline = sessionID === "offline";
+const camera = new Camera(document.querySelector("#camera"), {
+  onUse: (asset) => step("choose", asset.id),
+  onQueued: offline ? (outboxID) => end({ status: "queued", outboxID }) : null,
+});
 const editor = new MoveAndScale(document.querySelector("#editor"), { onChoose: finishCrop, onBack: () => step("back") });
 const trim = new Trim(document.querySelector("#trim"), { onChoose: finishTrim, onBack: () => step("back") });
 
@@ -97,7 +103,7 @@ async function saveEdit(asset, edit) {
 }
 
 function end(session) {
-  const message = { picker: sessionID, status: session.status, info: session.info ?? null };
+  const message = { picker: sessionID, status: session.status, info: session.info ?? null, outboxID: session.outboxID ?? null };
   for (const host of new Set([window.opener, window.parent !== window ? window.parent : null])) {
     host?.postMessage(message, location.origin);
   }
@@ -190,7 +196,19 @@ async function resume(state) {
   return perform({ action: state === "capturing" ? "showCamera" : "showLibrary" });
 }
 
+async function startOffline() {
+  configuration = { mediaTypes: ["public.image"], cameraCaptureMode: "photo", cameraDevice: "rear", videoMaximumDuration: 600,
+    videoQuality: "medium", ...JSON.parse(decodeURIComponent(location.hash.slice(1)) || "{}") };
+  document.querySelector("#picker-title").textContent = "Camera";
+  const problem = cameraProblem();
+  if (problem) return alertUnavailable(problem);
+  if (!(await hasCamera())) return alertUnavailable();
+  await openCamera();
+  status.textContent = "The server cannot be reached: what you take is kept on this device and uploaded when it is back.";
+}
+
 async function start() {
+  if (offline) return startOffline();
   const session = await json(api);
   configuration = session.configuration;
   const titles = { camera: "Camera", photoLibrary: "Photos", savedPhotosAlbum: "Camera Roll" };

@@ -1,0 +1,62 @@
+// Captures waiting for the server: a capture whose upload fails is kept in this browser
+// (IndexedDB) and uploaded, to the Camera Roll, once the server answers again. An item leaves
+// the outbox only after the server has acknowledged it, so none is ever lost.
+import { upload } from "./api.js";
+
+const store = "captures";
+
+function open() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("cameraroll-outbox", 1);
+    request.addEventListener("upgradeneeded", () => request.result.createObjectStore(store, { keyPath: "id" }));
+    request.addEventListener("success", () => resolve(request.result));
+    request.addEventListener("error", () => reject(request.error));
+  });
+}
+
+async function transaction(mode, work) {
+  const database = await open();
+  try {
+    return await new Promise((resolve, reject) => {
+      const step = database.transaction(store, mode);
+      const result = work(step.objectStore(store));
+      step.addEventListener("complete", () => resolve(result.result));
+      step.addEventListener("error", () => reject(step.error));
+      step.addEventListener("abort", () => reject(step.error));
+    });
+  } finally {
+    database.close();
+  }
+}
+
+// Keeps a capture; its id names it until the server gives it an asset id.
+export async function keep(blob, filename) {
+  const id = crypto.randomUUID();
+  await transaction("readwrite", (captures) => captures.put({ id, blob, filename, takenAt: Date.now() }));
+  return id;
+}
+
+export function forget(id) {
+  return transaction("readwrite", (captures) => captures.delete(id));
+}
+
+export function waiting() {
+  return transaction("readonly", (captures) => captures.getAll());
+}
+
+export function capture(id) {
+  return transaction("readonly", (captures) => captures.get(id));
+}
+
+// Uploads every waiting capture to the Camera Roll, one page at a time (a Web Lock), and
+// reports each one the server took as (outbox id, asset).
+export async function send(onUploaded = () => {}) {
+  const run = async () => {
+    for (const item of await waiting()) {
+      const asset = await upload(item.blob, { filename: item.filename, query: "?source=camera&album=cameraRoll" });
+      await forget(item.id);
+      onUploaded(item.id, asset);
+    }
+  };
+  return navigator.locks ? navigator.locks.request("cameraroll-outbox", run) : run();
+}
