@@ -20,18 +20,22 @@ OUTPUT = ROOT / "test-output" / "e2e"
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, host="127.0.0.1", password=None):
         self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
+        self.host = host
         with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
+            probe.bind((host, 0))
             self.port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
+        if password:
+            subprocess.run([str(BINARY), "--data", str(self.data / "data"), "passwd"], input=password + "\n", text=True,
+                           check=True, capture_output=True)
         self.start()
 
     def start(self):
         """Runs the server on this object's port and data folder and waits until it answers."""
         self.process = subprocess.Popen(
-            [str(BINARY), "--data", str(self.data / "data"), "serve", "--port", str(self.port)],
+            [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -151,3 +155,50 @@ def outbox_digests(browser):
             return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
           })));
         };""")
+
+
+class Lan:
+    """A network namespace joined to this one by a veth pair: a client inside it reaches the
+    server at `server_address` and is, to the server, another device on the LAN."""
+    server_address = "10.231.0.1"
+    client_address = "10.231.0.2"
+
+    def __init__(self):
+        suffix = os.getpid() % 100000
+        self.name = f"cameraroll-test-{suffix}"
+        self.host_side = f"crh{suffix}"
+        client_side = f"crc{suffix}"
+        self.commands([
+            ["ip", "netns", "add", self.name],
+            ["ip", "link", "add", self.host_side, "type", "veth", "peer", "name", client_side],
+            ["ip", "link", "set", client_side, "netns", self.name],
+            ["ip", "addr", "add", f"{self.server_address}/24", "dev", self.host_side],
+            ["ip", "link", "set", self.host_side, "up"],
+            ["ip", "netns", "exec", self.name, "ip", "addr", "add", f"{self.client_address}/24", "dev", client_side],
+            ["ip", "netns", "exec", self.name, "ip", "link", "set", client_side, "up"],
+            ["ip", "netns", "exec", self.name, "ip", "link", "set", "lo", "up"],
+        ])
+
+    @staticmethod
+    def commands(commands):
+        for command in commands:
+            subprocess.run(command, check=True, capture_output=True)
+
+    def request(self, method, url, headers=None, body=None, cafile=None):
+        """One request from inside the namespace: {status, headers, body}."""
+        ask = {"method": method, "url": url, "headers": headers or {}, "body": body, "cafile": cafile}
+        result = subprocess.run(["ip", "netns", "exec", self.name, "/usr/bin/python3", str(Path(__file__).with_name("lan_client.py")),
+                                 json.dumps(ask)], capture_output=True, text=True, check=True, timeout=60)
+        return json.loads(result.stdout)
+
+    def remove(self):
+        # Deleting the namespace deletes the veth pair with it.
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True)
+        subprocess.run(["ip", "link", "del", self.host_side], capture_output=True)
+
+
+@pytest.fixture
+def lan():
+    network = Lan()
+    yield network
+    network.remove()

@@ -1,0 +1,78 @@
+"""CameraRoll served beyond this computer (`serve --host 0.0.0.0`), asked by a client in its
+own network namespace: sign-in, CSRF, lock-out, and a picker's caller seeing only what was
+picked. The server's own computer (loopback) needs none of it."""
+import json
+
+import pytest
+
+from conftest import Server
+
+
+@pytest.fixture
+def lan_server():
+    running = Server(host="0.0.0.0", password="the owner's password")
+    yield running
+    running.stop()
+
+
+def test_a_device_on_the_lan_signs_in_and_sends_the_csrf_token(lan, lan_server):
+    photo = lan_server.upload("photos/exifsamples__jolla.jpg")
+    base = f"http://{lan.server_address}:{lan_server.port}"
+    assert lan.request("GET", base + "/healthz")["status"] == 200
+    refused = lan.request("GET", base + "/api/assets")
+    assert refused["status"] == 401 and json.loads(refused["body"])["code"] == "sign_in_required"
+    page = lan.request("GET", base + "/library")
+    assert page["status"] == 303 and page["headers"]["Location"] == "/signin?next=/library"
+    assert lan.request("GET", base + "/signin")["status"] == 200
+
+    wrong = lan.request("POST", base + "/api/session", {"Content-Type": "application/json"}, json.dumps({"password": "guess"}))
+    assert wrong["status"] == 401
+    signed = lan.request("POST", base + "/api/session", {"Content-Type": "application/json"},
+                         json.dumps({"password": "the owner's password"}))
+    assert signed["status"] == 200
+    cookie = signed["headers"]["Set-Cookie"].split(";")[0]
+    csrf = json.loads(signed["body"])["csrfToken"]
+    listed = lan.request("GET", base + "/api/assets", {"Cookie": cookie})
+    assert listed["status"] == 200 and [item["id"] for item in json.loads(listed["body"])["assets"]] == [photo["id"]]
+
+    without = lan.request("DELETE", base + f"/api/assets/{photo['id']}", {"Cookie": cookie})
+    assert without["status"] == 403 and json.loads(without["body"])["code"] == "csrf"
+    assert lan_server.call("GET", f"/api/assets/{photo['id']}")["trashed"] is False
+    deleted = lan.request("DELETE", base + f"/api/assets/{photo['id']}", {"Cookie": cookie, "X-CSRF-Token": csrf})
+    assert deleted["status"] == 200
+    assert lan_server.call("GET", f"/api/assets/{photo['id']}")["trashed"] is True
+
+    lan.request("DELETE", base + "/api/session", {"Cookie": cookie, "X-CSRF-Token": csrf})
+    assert lan.request("GET", base + "/api/assets", {"Cookie": cookie})["status"] == 401
+
+
+def test_repeated_wrong_passwords_lock_the_device_out(lan, lan_server):
+    base = f"http://{lan.server_address}:{lan_server.port}"
+    guess = lambda password: lan.request("POST", base + "/api/session", {"Content-Type": "application/json"},
+                                         json.dumps({"password": password}))
+    assert [guess(f"guess {index}")["status"] for index in range(5)] == [401] * 5
+    locked = guess("the owner's password")
+    assert locked["status"] == 429 and int(locked["headers"]["Retry-After"]) > 60
+    assert lan_server.call("GET", "/api/session")["local"] is True, "the server's own computer is not locked out"
+
+
+def test_a_pickers_caller_gets_the_picked_item_and_nothing_else(lan, lan_server):
+    picked = lan_server.upload("photos/exifsamples__jolla.jpg")
+    other = lan_server.upload("photos/lychee__train.jpg")
+    base = f"http://{lan.server_address}:{lan_server.port}"
+    created = lan.request("POST", base + "/api/picker/sessions", {"Content-Type": "application/json"},
+                          json.dumps({"sourceType": "photoLibrary"}))
+    assert created["status"] == 201
+    session = json.loads(created["body"])
+    assert lan.request("GET", base + session["url"])["status"] == 303, "picking needs the owner"
+    # The owner picks, here on the server's computer.
+    for event in ({"event": "open"}, {"event": "choose", "assetID": picked["id"]}):
+        lan_server.call("POST", f"/api/picker/sessions/{session['id']}/events", json.dumps(event).encode(),
+                        {"Content-Type": "application/json"})
+    result = json.loads(lan.request("GET", base + f"/api/picker/sessions/{session['id']}?wait=5")["body"])
+    assert result["status"] == "finished"
+    original = lan.request("GET", base + result["info"]["originalImage"])
+    assert original["status"] == 200
+    assert lan.request("GET", base + result["info"]["originalImage"].replace(picked["id"], other["id"]))["status"] == 401
+    assert lan.request("GET", base + f"/api/assets/{picked['id']}")["status"] == 401
+    assert lan.request("GET", base + f"/media/{other['id']}/thumbnail")["status"] == 401
