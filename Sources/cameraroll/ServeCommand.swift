@@ -15,7 +15,7 @@ enum ServeCommand {
             throw UsageError("--port takes a number from 0 to 65535.")
         }
         let library = try context.openLibrary()
-        var configuration = Configuration(bodyDirectory: library.folder.temporary)
+        var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.host = host
         configuration.port = port
         configuration.log = { line in Terminal.error(line) }

@@ -17,7 +17,7 @@ final class LiveServer: Sendable {
 
     init() throws {
         library = try Library(folder: DataFolder(directory.path))
-        var configuration = Configuration(bodyDirectory: library.folder.temporary)
+        var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
         server = Server(configuration: configuration, router: WebApp(library: library).router)
         try server.start()
