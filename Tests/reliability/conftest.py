@@ -144,7 +144,8 @@ class Server:
 
     def stop(self):
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            # The server itself: a wrapper such as strace would detach and leave it running.
+            os.kill(self.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
