@@ -5,7 +5,8 @@ SHELL := /bin/bash
 # Debian packages the build, the app, the tests and the benchmarks need.
 DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev libmicrohttpd-dev \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
-        chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core iproute2
+        chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core \
+        slowhttptest fiu-utils strace iproute2
 
 SWIFT ?= swift
 DATA ?=
@@ -14,7 +15,7 @@ PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
 data_flag = $(if $(DATA),--data $(DATA),)
 
-.PHONY: help install-deps build run test lint bench clean
+.PHONY: help install-deps build run test soak lint bench clean
 
 help: ## Show the tasks
 	@echo "CameraRoll: make TASK"
@@ -43,6 +44,11 @@ test: install-deps lint ## Run every test: Swift suites, then the browser tests 
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	/usr/bin/python3 -m pytest -q Tests/e2e
+	/usr/bin/python3 -m pytest -q Tests/reliability
+
+soak: install-deps ## Reliability suites at full counts on the release binary (~45 min); writes RELIABILITY.md
+	$(SWIFT) build -c release --product cameraroll
+	RELIABILITY_SOAK=1 CAMERAROLL_BIN=$(RELEASE_BIN) RELIABILITY_REPORT=RELIABILITY.md /usr/bin/python3 -m pytest -q Tests/reliability
 
 bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
 	$(SWIFT) build -c release

@@ -70,8 +70,9 @@ extension WebApp {
     }
 
     private func upload(_ request: Request) async throws -> Response {
+        // The same answer as an empty file imported from disk: the body is the file.
         guard let body = request.body, body.size > 0 else {
-            throw HTTPError.badRequest("empty", "Send the file's bytes as the request body.")
+            throw HTTPError(422, "empty", "The file is empty; send its bytes as the request body.")
         }
         let source: AssetSource
         switch request.query["source"] ?? "upload" {

@@ -27,7 +27,7 @@ extension Library {
     public func importUpload(
         temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
-        precondition(path.hasPrefix(folder.temporary + "/"), "uploads must be staged in the library's temp folder")
+        precondition(path.hasPrefix(temporaryFolder + "/"), "uploads must be staged in the library's work folder")
         let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
             do throws(StorageError) {
                 return try blobs.stage(adopting: path)

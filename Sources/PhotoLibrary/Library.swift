@@ -39,6 +39,8 @@ public final class Library: Sendable {
     public let options: Options
     let database: Database
     let blobs: BlobStore
+    /// This process's folder for work files, inside `folder.temporary`.
+    let workFolder: WorkFolder
     let imaging: Imaging
     let derived: DerivativeCache
     let work: WorkQueue
@@ -51,12 +53,13 @@ public final class Library: Sendable {
     let facts = Mutex<[String: AssetFacts]>([:])
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
-    /// what a crash left in the temp folder.
+    /// what crashed processes left in the temp folder.
     public init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
         self.folder = folder
         self.options = options
         do {
-            blobs = try BlobStore(root: folder.blobs, temporaryDirectory: folder.temporary)
+            workFolder = try WorkFolder.claim(in: folder.temporary)
+            blobs = try BlobStore(root: folder.blobs, temporaryDirectory: workFolder.path)
             database = try Database(path: folder.database, migrations: Schema.migrations)
             imaging = try Imaging(maxPixels: options.maxPixels)
         } catch let error as StorageError {
@@ -68,10 +71,10 @@ public final class Library: Sendable {
         }
         derived = DerivativeCache(root: folder.derived, limit: options.derivedCacheBytes)
         work = WorkQueue(label: "cameraroll.imaging", width: options.imageWorkers)
-        // Temp files older than an hour belong to no running import (another process may be
-        // importing into the same folder right now, so fresher ones are left alone).
-        blobs.clearTemporaryFiles(olderThan: 3600)
     }
+
+    /// Where this process's request bodies go: its own work folder, swept after a crash.
+    public var temporaryFolder: String { workFolder.path }
 
     /// The original's bytes on disk, unchanged since import.
     public func originalPath(of asset: Asset) -> String {

@@ -131,18 +131,6 @@ public struct BlobStore: Sendable {
         return result
     }
 
-    /// Removes whatever a crash left in the temp folder. Only safe when no import is running.
-    public func clearTemporaryFiles(olderThan age: TimeInterval = 0) {
-        let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: temporaryDirectory) else { return }
-        let cutoff = Date().addingTimeInterval(-age)
-        for name in names {
-            let path = "\(temporaryDirectory)/\(name)"
-            let modified = (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
-            if modified <= cutoff { try? manager.removeItem(atPath: path) }
-        }
-    }
-
     public static func isHash(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }

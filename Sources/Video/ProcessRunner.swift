@@ -64,8 +64,12 @@ struct ProcessRunner: Sendable {
         // many seconds late, and a deadline started from it would be late by as much.
         // Once the child has exited, the stopper ignores the timer.
         do {
+            // Weak: a strong capture would keep the process and its pipes alive until the
+            // deadline, long after the child has gone.
             try await Self.launch(process) {
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { stopper.stop(.timedOut) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak stopper] in
+                    stopper?.stop(.timedOut)
+                }
             }
         } catch {
             throw VideoError(.failed, "\(tool.rawValue) could not be started.", detail: "\(error)")
@@ -81,6 +85,10 @@ struct ProcessRunner: Sendable {
         stopper.markExited()
         let out = await stdout.value
         let err = await stderr.value
+        // Closed now rather than whenever Foundation lets go of the Pipe: a busy server runs
+        // many children, and Process.run fails once the process holds ~1350 descriptors.
+        try? stdoutPipe.fileHandleForReading.close()
+        try? stderrPipe.fileHandleForReading.close()
         let stderrTail = String(decoding: err.tail, as: UTF8.self)
 
         switch stopper.reason {

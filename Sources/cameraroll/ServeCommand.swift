@@ -21,7 +21,7 @@ enum ServeCommand {
         if !WebApp.isLoopback(host) && !OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)).hasPassword {
             throw UsageError("Set the owner's password first (cameraroll passwd): every device but this one signs in with it.")
         }
-        var configuration = Configuration(bodyDirectory: library.folder.temporary)
+        var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.host = host
         configuration.port = port
         configuration.log = { line in Terminal.error(line) }

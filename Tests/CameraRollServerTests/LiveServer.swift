@@ -18,7 +18,7 @@ final class LiveServer: Sendable {
 
     init() throws {
         library = try Library(folder: DataFolder(directory.path))
-        var configuration = Configuration(bodyDirectory: library.folder.temporary)
+        var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
         app = WebApp(library: library)
         server = Server(configuration: configuration, router: app.router)

@@ -131,6 +131,6 @@ let importableVideos = Corpus.files(in: "videos")
             #expect(try fixture.library.count(.photoLibrary) == 0)
             #expect(fixture.files(in: "blobs").isEmpty, "\(name) left a blob")
         }
-        #expect(fixture.files(in: "tmp").isEmpty, "\(name) left a temp file")
+        #expect(fixture.workFiles.isEmpty, "\(name) left a temp file")
     }
 }

@@ -25,7 +25,7 @@ import Testing
         }
         #expect(ids.count == 1)
         #expect(fixture.files(in: "blobs").count == 1)
-        #expect(fixture.files(in: "tmp").isEmpty)
+        #expect(fixture.workFiles.isEmpty)
     }
 
     @Test func listingIsNewestCaptureFirstAndCursorsCoverEverythingOnce() async throws {

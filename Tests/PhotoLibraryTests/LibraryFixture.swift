@@ -21,6 +21,11 @@ final class LibraryFixture: Sendable {
     }
 
     /// Files below a folder of the library's data folder, relative names.
+    /// What is in this library's work folder: the lock beside it is its own and does not count.
+    var workFiles: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: library.temporaryFolder)) ?? []
+    }
+
     func files(in subfolder: String) -> [String] {
         let root = "\(folder.root)/\(subfolder)"
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }

@@ -23,6 +23,22 @@ import Testing
         #expect(error?.message.contains("/nonexistent") == false)
     }
 
+    /// Each child has two pipes; held until the deadline, they piled up on a busy server until
+    /// Process.run failed. Other suites run children at the same time, hence the slack.
+    @Test func finishedProcessesHoldNoPipes() async throws {
+        func pipes() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count { name in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix("pipe:") == true
+            }
+        }
+        let runner = ProcessRunner(timeout: .seconds(600))
+        let before = try pipes()
+        for _ in 0..<50 {
+            _ = try await runner.run(.ffprobe, executable: "/bin/true", arguments: [])
+        }
+        #expect(try pipes() - before < 20)
+    }
+
     /// The child never ends by itself, so returning at all proves the deadline stopped it.
     @Test func deadlineStopsTheProcess() async {
         let runner = ProcessRunner(timeout: .milliseconds(100))
