@@ -24,8 +24,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
         .target(name: "CShims", dependencies: ["CVips"]),
-        // Fixed-arity wrappers of the variadic libmicrohttpd calls.
-        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
+        // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
 
         .target(name: "Imaging", dependencies: ["CVips", "CShims"], swiftSettings: strict),
         .target(name: "Video", swiftSettings: strict),
