@@ -37,12 +37,16 @@ let package = Package(
         .target(name: "ImagePicker", swiftSettings: strict),
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        .target(name: "Certificates", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(
             name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",
-            dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video", "Storage"],
+            dependencies: [
+                "CameraRollServer", "HTTPServer", "Certificates", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video",
+                "Storage",
+            ],
             swiftSettings: strict),
 
         .target(name: "TestSupport", swiftSettings: strict),
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CameraRollServerTests",
             dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "TestSupport"],
