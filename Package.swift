@@ -46,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "cameraroll",
             dependencies: [
-                "CameraRollServer", "HTTPServer", "Certificates", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video",
+                "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
+                "Video",
                 "Storage",
             ],
             swiftSettings: strict),

@@ -20,8 +20,10 @@ public struct CertificateFolder: Sendable {
 
     public enum Origin: Sendable, Equatable {
         case kept
-        /// Made now, and why (for people).
-        case made(because: String)
+        /// Made now, where none was kept before.
+        case made
+        /// Made now in place of the kept one, and why (for people).
+        case replaced(because: String)
     }
 
     /// The certificate to serve with for `names`: the kept one if it is still good, else a new
@@ -29,23 +31,23 @@ public struct CertificateFolder: Sendable {
     public func certificate(for names: MachineNames, now: Date = Date()) throws(CertificateError) -> (
         certificate: ServerCertificate, origin: Origin
     ) {
-        let reason: String
+        let origin: Origin
         do {
             let kept = try ServerCertificate(certificateFile: certificatePath, keyFile: keyPath)
             let uncovered = kept.uncovered(names)
             if kept.notAfter < now + renewal {
-                reason = "the kept one expires within \(Int(renewal / 86400)) days"
+                origin = .replaced(because: "the kept one expires within \(Int(renewal / 86400)) days")
             } else if !uncovered.isEmpty {
-                reason = "the kept one does not cover \(uncovered.joined(separator: ", "))"
+                origin = .replaced(because: "the kept one does not cover \(uncovered.joined(separator: ", "))")
             } else {
                 return (kept, .kept)
             }
         } catch  where error.code == .unreadable {
-            reason = "none was kept"
+            origin = .made
         } catch {
-            reason = "the kept one cannot be used (\(error.code))"
+            origin = .replaced(because: "the kept one cannot be used (\(error.code))")
         }
-        return (try make(for: names, now: now), .made(because: reason))
+        return (try make(for: names, now: now), origin)
     }
 
     private func make(for names: MachineNames, now: Date) throws(CertificateError) -> ServerCertificate {

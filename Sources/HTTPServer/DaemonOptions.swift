@@ -12,7 +12,7 @@ enum DaemonOptions {
         // Internal epoll threads, and suspend/resume so handlers never block them. No MHD_USE_ERROR_LOG:
         // what matters is logged by us, through `configuration.log`.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if address.isIPv6 { flags |= (address.isIPv6Any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue }
         if tls != nil { flags |= MHD_USE_TLS.rawValue }
 
         return address.withSockaddr { sockaddr in

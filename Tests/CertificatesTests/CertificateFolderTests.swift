@@ -17,7 +17,7 @@ import Testing
         let directory = TemporaryDirectory("certificates")
         let folder = CertificateFolder(path: directory.file("tls"))
         let (certificate, origin) = try folder.certificate(for: Self.names)
-        #expect(origin == .made(because: "none was kept"))
+        #expect(origin == .made)
 
         let text = try await openssl(["x509", "-noout", "-text", "-in", folder.certificatePath]).stdout
         for name in ["DNS:localhost", "DNS:photo-box", "DNS:photo-box.local", "IP Address:127.0.0.1", "IP Address:192.0.2.7"] {
@@ -64,7 +64,7 @@ import Testing
         var moved = Self.names
         moved.addresses.append("198.51.100.4")
         let (second, origin) = try folder.certificate(for: moved)
-        #expect(origin == .made(because: "the kept one does not cover 198.51.100.4"))
+        #expect(origin == .replaced(because: "the kept one does not cover 198.51.100.4"))
         #expect(second.sha256Fingerprint != first.sha256Fingerprint)
         #expect(second.uncovered(moved).isEmpty)
         #expect(first.uncovered(moved) == ["198.51.100.4"])
@@ -75,7 +75,7 @@ import Testing
         let folder = CertificateFolder(path: directory.file("tls"))
         let (first, _) = try folder.certificate(for: Self.names)
         let (second, origin) = try folder.certificate(for: Self.names, now: Date() + 340 * 86400)
-        #expect(origin == .made(because: "the kept one expires within 30 days"))
+        #expect(origin == .replaced(because: "the kept one expires within 30 days"))
         #expect(second.notAfter > first.notAfter)
     }
 
@@ -87,7 +87,7 @@ import Testing
         let (stranger, _) = try other.certificate(for: Self.names)
         try stranger.privateKeyPEM.write(toFile: folder.keyPath, atomically: true, encoding: .utf8)
         let (_, origin) = try folder.certificate(for: Self.names)
-        #expect(origin == .made(because: "the kept one cannot be used (certificate_key_mismatch)"))
+        #expect(origin == .replaced(because: "the kept one cannot be used (certificate_key_mismatch)"))
     }
 
     @Test func theUsersFilesAreCheckedWithStableCodes() throws {
