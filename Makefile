@@ -14,7 +14,7 @@ PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
 data_flag = $(if $(DATA),--data $(DATA),)
 
-.PHONY: help install-deps build run test lint bench clean
+.PHONY: help install-deps build run lan test lint bench clean
 
 help: ## Show the tasks
 	@echo "CameraRoll: make TASK"
@@ -35,6 +35,9 @@ build: install-deps ## Build the release binary
 run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(RELEASE_BIN) $(data_flag) doctor
 	$(RELEASE_BIN) $(data_flag) serve --host $(HOST) --port $(PORT)
+
+lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 8443; prints a QR code)
+	$(RELEASE_BIN) $(data_flag) serve --lan
 
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
