@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Debian packages the build, the app, the tests and the benchmarks need.
-DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev libmicrohttpd-dev \
+DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev openssl libmicrohttpd-dev libgnutls28-dev libqrencode-dev zbar-tools \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core \
         slowhttptest fiu-utils strace iproute2
@@ -15,7 +15,7 @@ PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
 data_flag = $(if $(DATA),--data $(DATA),)
 
-.PHONY: help install-deps build run test soak lint bench clean
+.PHONY: help install-deps build run lan test soak lint bench clean
 
 help: ## Show the tasks
 	@echo "CameraRoll: make TASK"
@@ -36,6 +36,9 @@ build: install-deps ## Build the release binary
 run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(RELEASE_BIN) $(data_flag) doctor
 	$(RELEASE_BIN) $(data_flag) serve --host $(HOST) --port $(PORT)
+
+lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 8443; prints a QR code)
+	$(RELEASE_BIN) $(data_flag) serve --lan
 
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

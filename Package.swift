@@ -21,11 +21,12 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
         .target(name: "CShims", dependencies: ["CVips"]),
-        // Fixed-arity wrappers of the variadic libmicrohttpd calls.
-        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
+        // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
 
         .target(name: "Imaging", dependencies: ["CVips", "CShims"], swiftSettings: strict),
         .target(name: "Video", swiftSettings: strict),
@@ -39,14 +40,16 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
         .target(name: "Credentials", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "Certificates", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",
             dependencies: [
-                "CameraRollServer", "HTTPServer", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging", "Video", "Storage",
-                "Credentials",
+                "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
+                "Video", "Storage", "Credentials",
             ],
             swiftSettings: strict),
 
@@ -59,6 +62,8 @@ let package = Package(
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CameraRollServerTests",
             dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "TestSupport"],

@@ -1,6 +1,7 @@
 #include "CMicroHTTPDShims.h"
 
 #include <arpa/inet.h>
+#include <gnutls/gnutls.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -53,9 +54,16 @@ int cr_mhd_connection_client_address(struct MHD_Connection *connection, char *bu
     }
 }
 
-int cr_mhd_connection_socket(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    return info == NULL ? -1 : info->connect_fd;
+void cr_mhd_connection_send_early(struct MHD_Connection *connection, const void *data, size_t size) {
+    // Plain bytes on a TLS connection would break its record stream, and only the session knows
+    // the keys. MHD answers NULL for this on a daemon without TLS.
+    const union MHD_ConnectionInfo *tls = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (tls != NULL && tls->tls_session != NULL) {
+        (void)gnutls_record_send((gnutls_session_t)tls->tls_session, data, size);
+        return;
+    }
+    const union MHD_ConnectionInfo *socket = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (socket != NULL) (void)send(socket->connect_fd, data, size, MSG_NOSIGNAL);
 }
 
 unsigned int cr_mhd_connection_http_status(struct MHD_Connection *connection) {

@@ -3,6 +3,8 @@ public struct Configuration: Sendable {
     public var host: String = "127.0.0.1"
     /// 0 picks a free port; `Server.port` tells which.
     public var port: Int = 8080
+    /// HTTPS with this identity; nil serves plain HTTP.
+    public var tls: TLSIdentity?
     /// Threads polling connections (epoll). Fast handlers run on them; async handlers run as
     /// tasks elsewhere.
     public var threads: Int = 2

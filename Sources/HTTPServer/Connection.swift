@@ -31,7 +31,10 @@ struct Connection: @unchecked Sendable {
         }
     }
 
-    var socket: Int32 { cr_mhd_connection_socket(handle) }
+    /// Writes bytes to the client while MHD itself is not writing (see `EarlyResponse`).
+    func sendEarly(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { cr_mhd_connection_send_early(handle, $0.baseAddress, $0.count) }
+    }
 
     /// The status of the response on the connection, if one was queued (by us or by MHD itself).
     var queuedStatus: Int? {

@@ -13,6 +13,8 @@ final class Daemon: @unchecked Sendable {
     let port: Int
     private let handle: OpaquePointer
     private let coreReference: Unmanaged<ServerCore>
+    /// Read by MHD while it runs; released after `MHD_stop_daemon`, with the daemon object.
+    private let tls: TLSText?
     private let lifecycle = Mutex(Lifecycle())
 
     private struct Lifecycle {
@@ -27,14 +29,19 @@ final class Daemon: @unchecked Sendable {
             throw HTTPError(
                 500, "invalid_address", "\(configuration.host) port \(configuration.port) is not an IP address and port to listen on.")
         }
+        if configuration.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
+            throw HTTPError(500, "tls_unsupported", "This libmicrohttpd was built without TLS, so it cannot serve HTTPS.")
+        }
+        let tls = configuration.tls.map(TLSText.init)
         let reference = Unmanaged.passRetained(core)
-        guard let handle = DaemonOptions.start(configuration, address: address, core: reference.toOpaque()) else {
+        guard let handle = DaemonOptions.start(configuration, address: address, tls: tls, core: reference.toOpaque()) else {
             reference.release()
-            throw Self.startFailure(address)
+            throw Self.startFailure(address, tls: tls != nil)
         }
         self.core = core
         self.handle = handle
         self.coreReference = reference
+        self.tls = tls
         self.port = Int(cr_mhd_daemon_bind_port(handle))
     }
 
@@ -70,7 +77,7 @@ final class Daemon: @unchecked Sendable {
         coreReference.release()
     }
 
-    private static func startFailure(_ address: SocketAddress) -> HTTPError {
+    private static func startFailure(_ address: SocketAddress, tls: Bool) -> HTTPError {
         let place = "\(address.host) port \(address.port)"
         switch address.bindFailure() {
         case EADDRINUSE?:
@@ -79,6 +86,10 @@ final class Daemon: @unchecked Sendable {
             return HTTPError(500, "address_forbidden", "Cannot listen on \(place): permission denied.")
         case EADDRNOTAVAIL?:
             return HTTPError(500, "address_unavailable", "Cannot listen on \(place): no network interface has this address.")
+        case nil where tls:
+            // The address is free, and MHD reads the certificate and key while starting.
+            return HTTPError(
+                500, "tls_identity_invalid", "Cannot serve HTTPS on \(place): the certificate or private key is not usable (PEM expected).")
         default:
             return HTTPError(500, "start_failed", "Cannot start the HTTP server on \(place).")
         }

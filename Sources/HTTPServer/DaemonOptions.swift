@@ -4,12 +4,16 @@ internal import CMicroHTTPDShims
 /// How a daemon is started: flags, limits from the configuration, and the three callbacks
 /// that lead into `ServerCore` through their `cls` pointer.
 enum DaemonOptions {
-    /// nil when libmicrohttpd could not start (the address is taken, most often).
-    static func start(_ configuration: Configuration, address: SocketAddress, core: UnsafeMutableRawPointer) -> OpaquePointer? {
+    /// nil when libmicrohttpd could not start (the address is taken, most often, or the TLS
+    /// identity is unusable).
+    static func start(
+        _ configuration: Configuration, address: SocketAddress, tls: TLSText?, core: UnsafeMutableRawPointer
+    ) -> OpaquePointer? {
         // Internal epoll threads, and suspend/resume so handlers never block them. No MHD_USE_ERROR_LOG:
         // what matters is logged by us, through `configuration.log`.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if address.isIPv6 { flags |= (address.isIPv6Any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue }
+        if tls != nil { flags |= MHD_USE_TLS.rawValue }
 
         return address.withSockaddr { sockaddr in
             var items = [
@@ -31,6 +35,10 @@ enum DaemonOptions {
                         Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue().complete(Connection(handle: connection), pointer)
                     }, core),
             ]
+            if let tls {
+                items.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: tls.certificateChain.pointer))
+                items.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: tls.privateKey.pointer))
+            }
             if configuration.threads > 1 {
                 items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
             }

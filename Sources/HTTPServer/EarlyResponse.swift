@@ -1,19 +1,16 @@
 internal import CMicroHTTPD
-internal import Glibc
 
-/// An error answer written straight to the socket while the request body is still arriving.
+/// An error answer written to the client while the request body is still arriving.
 ///
 /// libmicrohttpd 0.9.75 accepts `MHD_queue_response` only right after the headers and after the
 /// whole body, never in between, so a body we stop reading halfway (too large, too slow, disk
 /// full) could otherwise end only in a bare disconnect. The caller returns `MHD_NO` right after,
 /// and MHD closes the connection; until then MHD itself writes nothing while it reads a body.
 enum EarlyResponse {
-    static func send(_ error: HTTPError, on socket: Int32) {
-        guard socket >= 0 else { return }
-        let bytes = message(for: error)
+    static func send(_ error: HTTPError, on connection: Connection) {
         // A few hundred bytes fit in any socket buffer; if not, the client gets a cut answer
         // followed by the close, which it would have got anyway.
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        connection.sendEarly(message(for: error))
     }
 
     static func message(for error: HTTPError) -> [UInt8] {

@@ -44,7 +44,7 @@ extension ServerCore {
             state.status = failure.status
             state.bodyBytes = failure.jsonBody.count
         }
-        EarlyResponse.send(failure, on: connection.socket)
+        EarlyResponse.send(failure, on: connection)
         return .NO
     }
 

@@ -6,6 +6,8 @@ struct SocketAddress {
     let host: String
     let port: Int
     let isIPv6: Bool
+    /// `::`, on which the server takes IPv4 clients as well, as people who listen there mean.
+    let isIPv6Any: Bool
     private var storage = sockaddr_storage()
 
     init?(host: String, port: Int) {
@@ -20,11 +22,13 @@ struct SocketAddress {
             ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv4, as: sockaddr_in.self) }
             isIPv6 = false
+            isIPv6Any = false
         } else if inet_pton(AF_INET6, literal, &ipv6.sin6_addr) == 1 {
             ipv6.sin6_family = sa_family_t(AF_INET6)
             ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv6, as: sockaddr_in6.self) }
             isIPv6 = true
+            isIPv6Any = withUnsafeBytes(of: ipv6.sin6_addr) { $0.allSatisfy { $0 == 0 } }
         } else {
             return nil
         }

@@ -23,4 +23,6 @@ public struct DataFolder: Sendable {
     /// Thumbnails, display sizes, renditions: safe to delete, remade on demand.
     public var derived: String { "\(root)/derived" }
     public var temporary: String { "\(root)/tmp" }
+    /// The certificate `serve` makes for HTTPS, and its key.
+    public var tls: String { "\(root)/tls" }
 }

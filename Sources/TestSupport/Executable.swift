@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `cameraroll` program built beside the test bundle, run as a child process.
 public enum Executable {
@@ -14,32 +14,35 @@ public enum Executable {
 
     public struct Output: Sendable {
         public let status: Int32
-        public let stdout: String
+        public let output: Data
         public let stderr: String
+
+        public var stdout: String { String(decoding: output, as: UTF8.self) }
     }
 
-    /// Runs the program to its end with the given arguments, extra environment and standard
-    /// input. Waiting happens on dispatch threads, so the cooperative pool stays free for the
-    /// other tests.
+    /// Runs the program to its end with the given arguments, extra environment and standard input.
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> Output {
+        try await run(program: path, arguments, input: input.map { Data($0.utf8) }, environment: environment)
+    }
+
+    /// Runs any program to its end, with `input` as its standard input (else none). Waiting
+    /// happens on dispatch threads, so the cooperative pool stays free for the other tests.
+    public static func run(
+        program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+    ) async throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        process.standardInput = try input.map(inputFile) ?? FileHandle.nullDevice
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
                     try process.run()
-                    if let input {
-                        stdin.fileHandleForWriting.write(Data(input.utf8))
-                        try stdin.fileHandleForWriting.close()
-                    }
                 } catch {
                     continuation.resume(throwing: error)
                     return
@@ -54,9 +57,19 @@ public enum Executable {
                 group.wait()
                 continuation.resume(
                     returning: Output(
-                        status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                        status: process.terminationStatus, output: output,
                         stderr: String(decoding: errors, as: UTF8.self)))
             }
         }
+    }
+
+    /// Standard input from a file rather than a pipe: writing into a pipe whose reader has
+    /// exited would kill the test process with SIGPIPE.
+    private static func inputFile(_ data: Data) throws -> FileHandle {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("input-\(UUID().uuidString)").path
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadUnknown) }
+        return handle
     }
 }

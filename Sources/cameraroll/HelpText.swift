@@ -7,6 +7,11 @@ enum HelpText {
         Commands:
           serve                Serve the web app and its API (default http://127.0.0.1:8080).
                                --host ADDRESS  --port N (0 picks a free port)
+                               --lan          HTTPS on every address, port 8443, for phones and
+                                              tablets: prints the URLs, a QR code and how to
+                                              trust the certificate it makes (DATA/tls)
+                               --cert FILE --key FILE  your own certificate (PEM) for HTTPS
+                               Any address but loopback is served over HTTPS.
                                SIGINT or SIGTERM stop it gracefully.
           pick                 Present a picker through a running server and print its result as JSON.
                                --server URL (default http://127.0.0.1:8080)

@@ -4,31 +4,25 @@ import Foundation
 import HTTPServer
 import PhotoLibrary
 
-/// `cameraroll serve [--host ADDRESS] [--port N]`: the web app, until SIGINT or SIGTERM, which
-/// stop it gracefully (no new connections, requests in flight finish, the database is flushed).
+/// `cameraroll serve [--lan | --host ADDRESS] [--port N] [--cert FILE --key FILE]`: the web app,
+/// until SIGINT or SIGTERM, which stop it gracefully (no new connections, requests in flight
+/// finish, the database is flushed).
 enum ServeCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["host", "port"])
-        try arguments.allowOnly(["host", "port"])
+        let arguments = try Arguments(words, valued: Listening.valued)
+        try arguments.allowOnly(Listening.options)
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file names.") }
-        let host = arguments.value("host") ?? "127.0.0.1"
-        guard let port = Int(arguments.value("port") ?? "8080"), (0...65535).contains(port) else {
-            throw UsageError("--port takes a number from 0 to 65535.")
-        }
         let library = try context.openLibrary()
+        let listening = try Listening(arguments, certificateFolder: library.folder.tls)
         // Everyone but this computer signs in with the owner's password, so serving beyond it
         // without one would lock everybody out.
-        if !WebApp.isLoopback(host) && !OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)).hasPassword {
+        if !listening.onlyThisComputer && !OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)).hasPassword {
             throw UsageError("Set the owner's password first (cameraroll passwd): every device but this one signs in with it.")
         }
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
-        configuration.host = host
-        configuration.port = port
         configuration.log = { line in Terminal.error(line) }
-        let server = Server(configuration: configuration, router: WebApp(library: library).router)
-        try server.start()
-        let shown = host.contains(":") ? "[\(host)]" : host
-        Terminal.out("CameraRoll is serving http://\(shown):\(server.port) (library: \(library.folder.root)). Ctrl-C stops it.")
+        let (server, host) = try listening.start(configuration, router: WebApp(library: library).router)
+        listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
         let housekeeping = Task.detached {
             // Expired unsaved captures and orphans are swept hourly, starting at once.

@@ -88,6 +88,107 @@ import Testing
         }
     }
 
+    /// `--lan` makes its certificate at first start and keeps it: every test connection goes to
+    /// 127.0.0.1, which the certificate covers like the LAN addresses it prints.
+    @Test func lanServesHTTPSOnItsOwnCertificateAndKeepsItForTheNextStart() async throws {
+        let directory = TemporaryDirectory("cameraroll-lan")
+        let certificate = directory.file("data/tls/certificate.pem")
+        var fingerprints: [String] = []
+        for start in 0..<2 {
+            let (process, lines) = try await serve(["--data", directory.file("data"), "serve", "--lan", "--port", "0"])
+            defer { if process.isRunning { process.terminate() } }
+            let port = try #require(lines.first?.firstMatch(of: /every address, port (\d+)/)?.1)
+            let urls = lines.filter { $0.hasPrefix("  https://") }
+            #expect(urls.allSatisfy { $0.hasSuffix(":\(port)/") })
+            #expect(!urls.isEmpty || lines.contains { $0.contains("no network address") })
+            #expect(urls.isEmpty || lines.contains { $0.contains("\u{1B}[38;5;16;48;5;231m") && $0.contains("▀") })
+            #expect(lines.contains { $0.hasSuffix("install and trust this file on the phone: \(certificate)") })
+            #expect(lines.contains { $0.hasPrefix("A new certificate was made") } == false)
+            let shown = try #require(lines.firstIndex { $0.hasSuffix("SHA-256 fingerprint, then accept it:") })
+            fingerprints.append(lines[shown + 1].trimmingCharacters(in: .whitespaces))
+            if start == 0 {
+                let openssl = try await Executable.run(
+                    program: "/usr/bin/openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-in", certificate])
+                #expect(openssl.stdout.trimmingCharacters(in: .newlines).hasSuffix("=\(fingerprints[0])"))
+            }
+
+            let trusted = try await curl(["--cacert", certificate, "https://127.0.0.1:\(port)/healthz"])
+            #expect(trusted.status == 0)
+            #expect(trusted.stdout.contains("ok"))
+            // Without the certificate as trust anchor, the client refuses the server.
+            #expect(try await curl(["https://127.0.0.1:\(port)/healthz"]).status == 60)
+
+            kill(process.processIdentifier, SIGTERM)
+            #expect(await exitStatus(of: process) == 0)
+        }
+        #expect(fingerprints[0] == fingerprints[1])
+        #expect(fingerprints[0].count == 95)
+    }
+
+    @Test func loopbackWithTheUsersCertificateServesHTTPS() async throws {
+        let directory = TemporaryDirectory("cameraroll-cert")
+        let (certificate, key) = (directory.file("mine.pem"), directory.file("mine-key.pem"))
+        let made = try await Executable.run(
+            program: "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=mine",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+            ])
+        try #require(made.status == 0)
+        let (process, lines) = try await serve(
+            ["--data", directory.file("data"), "serve", "--cert", certificate, "--key", key, "--port", "0"],
+            until: { $0.hasPrefix("Certificate (yours)") })
+        defer { if process.isRunning { process.terminate() } }
+        let url = try #require(lines.first?.firstMatch(of: /https:\/\/127\.0\.0\.1:\d+/)?.0)
+        let reply = try await curl(["--cacert", certificate, "\(url)/healthz"])
+        #expect(reply.status == 0)
+        #expect(reply.stdout.contains("ok"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("data/tls")))
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await exitStatus(of: process) == 0)
+    }
+
+    @Test func optionsThatDoNotGoTogetherAreRefused() async throws {
+        let directory = TemporaryDirectory("cameraroll-options")
+        let data = directory.file("data")
+        #expect(try await Executable.run(["--data", data, "serve", "--cert", "a.pem", "--port", "0"]).status == 2)
+        #expect(try await Executable.run(["--data", data, "serve", "--lan", "--host", "127.0.0.1", "--port", "0"]).status == 2)
+        let missing = try await Executable.run(["--data", data, "serve", "--cert", "no.pem", "--key", "no.pem", "--port", "0"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("certificate_unreadable"))
+    }
+
+    /// Starts `cameraroll` and reads its standard output up to the line `until` accepts (by default
+    /// the last of the trust instructions).
+    private func serve(
+        _ arguments: [String], until last: @escaping @Sendable (String) -> Bool = { $0.contains("install and trust this file") }
+    ) async throws -> (Process, [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Executable.path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // A server that never prints the line would leave the test reading forever.
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(120))
+            process.terminate()
+        }
+        defer { deadline.cancel() }
+        var lines: [String] = []
+        while lines.last.map(last) != true {
+            let line = try await firstLine(of: output.fileHandleForReading)
+            guard !line.isEmpty || process.isRunning else { break }
+            lines.append(line)
+        }
+        return (process, lines)
+    }
+
+    private func curl(_ arguments: [String]) async throws -> Executable.Output {
+        try await Executable.run(program: "/usr/bin/curl", ["--silent", "--noproxy", "*", "--max-time", "60"] + arguments)
+    }
+
     private func firstLine(of handle: FileHandle) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

@@ -8,13 +8,17 @@ final class LiveServer: Sendable {
     let server: Server
     let bodyFolder: TemporaryDirectory
     let log = LogLines()
+    /// When set, the server speaks HTTPS with this certificate and `exchange` goes through TLS.
+    let certificate: TestCertificate?
 
     /// The limits that cut slow clients are off unless a test turns them on: on a loaded machine
     /// a test's own writes can be seconds apart, and only the mechanism under test may fire.
-    init(router: Router, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(router: Router, tls certificate: TestCertificate? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         bodyFolder = TemporaryDirectory("http-bodies")
+        self.certificate = certificate
         var configuration = Configuration(bodyDirectory: bodyFolder.path)
         configuration.port = 0
+        configuration.tls = certificate?.identity
         configuration.log = { [log] line in log.append(line) }
         configuration.minimumBodyRate = 0
         configuration.connectionTimeout = .seconds(600)
@@ -31,9 +35,14 @@ final class LiveServer: Sendable {
     }
 
     func exchange(_ request: [UInt8]) async throws -> HTTPReply {
-        let connection = try await RawConnection.open(port: port)
-        await connection.send(request)
-        let bytes = await connection.readToEnd()
+        let bytes: [UInt8]
+        if let certificate {
+            bytes = try await certificate.exchange(request, port: port)
+        } else {
+            let connection = try await RawConnection.open(port: port)
+            await connection.send(request)
+            bytes = await connection.readToEnd()
+        }
         guard let reply = HTTPReply(bytes) else { throw NoReply(bytes: bytes) }
         return reply
     }

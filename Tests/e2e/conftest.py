@@ -3,6 +3,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -26,11 +27,21 @@ class Server:
         with socket.socket() as probe:
             probe.bind((host, 0))
             self.port = probe.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
+        # Beyond loopback the server speaks HTTPS, on the certificate it makes in its data folder.
+        self.secure = host not in ("127.0.0.1", "::1")
+        self.base = f"{'https' if self.secure else 'http'}://127.0.0.1:{self.port}"
         if password:
             subprocess.run([str(BINARY), "--data", str(self.data / "data"), "passwd"], input=password + "\n", text=True,
                            check=True, capture_output=True)
         self.start()
+
+    @property
+    def certificate(self):
+        return str(self.data / "data" / "tls" / "certificate.pem") if self.secure else None
+
+    def open(self, request, timeout):
+        context = ssl.create_default_context(cafile=self.certificate) if self.secure else None
+        return urllib.request.urlopen(request, timeout=timeout, context=context)
 
     def start(self):
         """Runs the server on this object's port and data folder and waits until it answers."""
@@ -53,12 +64,12 @@ class Server:
 
     def call(self, method, path, body=None, headers=None):
         request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with self.open(request, 120) as response:
             return json.loads(response.read() or b"{}")
 
     def fetch(self, path):
         """The raw bytes and headers of a GET (media)."""
-        with urllib.request.urlopen(self.base + path, timeout=300) as response:
+        with self.open(self.base + path, 300) as response:
             return response.read(), response.headers
 
     def playable_video(self, asset_id, path=None):
@@ -66,7 +77,7 @@ class Server:
         not playable everywhere, answered 202 until it is ready."""
         deadline = time.time() + 300
         while True:
-            with urllib.request.urlopen(self.base + (path or f"/media/{asset_id}/video"), timeout=300) as response:
+            with self.open(self.base + (path or f"/media/{asset_id}/video"), 300) as response:
                 if response.status == 200:
                     return response.read(), response.headers
             if time.time() > deadline:
@@ -165,6 +176,8 @@ class Lan:
 
     def __init__(self):
         suffix = os.getpid() % 100000
+        # The certificate the client trusts (the server's own, as a phone's owner accepts it).
+        self.cafile = None
         self.name = f"cameraroll-test-{suffix}"
         self.host_side = f"crh{suffix}"
         client_side = f"crc{suffix}"
@@ -186,7 +199,7 @@ class Lan:
 
     def request(self, method, url, headers=None, body=None, cafile=None):
         """One request from inside the namespace: {status, headers, body}."""
-        ask = {"method": method, "url": url, "headers": headers or {}, "body": body, "cafile": cafile}
+        ask = {"method": method, "url": url, "headers": headers or {}, "body": body, "cafile": cafile or self.cafile}
         result = subprocess.run(["ip", "netns", "exec", self.name, "/usr/bin/python3", str(Path(__file__).with_name("lan_client.py")),
                                  json.dumps(ask)], capture_output=True, text=True, check=True, timeout=60)
         return json.loads(result.stdout)

@@ -1,6 +1,7 @@
-"""CameraRoll served beyond this computer (`serve --host 0.0.0.0`), asked by a client in its
-own network namespace: sign-in, CSRF, lock-out, and a picker's caller seeing only what was
-picked. The server's own computer (loopback) needs none of it."""
+"""CameraRoll served beyond this computer (`serve --host 0.0.0.0`, HTTPS on the certificate it
+makes), asked by a client in its own network namespace that trusts that certificate: sign-in,
+CSRF, lock-out, and a picker's caller seeing only what was picked. The server's own computer
+(loopback) needs none of it."""
 import json
 
 import pytest
@@ -9,15 +10,17 @@ from conftest import Server
 
 
 @pytest.fixture
-def lan_server():
+def lan_server(lan):
+    # Started once the namespace's address exists, so that the certificate it makes names it.
     running = Server(host="0.0.0.0", password="the owner's password")
+    lan.cafile = running.certificate
     yield running
     running.stop()
 
 
 def test_a_device_on_the_lan_signs_in_and_sends_the_csrf_token(lan, lan_server):
     photo = lan_server.upload("photos/exifsamples__jolla.jpg")
-    base = f"http://{lan.server_address}:{lan_server.port}"
+    base = f"https://{lan.server_address}:{lan_server.port}"
     assert lan.request("GET", base + "/healthz")["status"] == 200
     refused = lan.request("GET", base + "/api/assets")
     assert refused["status"] == 401 and json.loads(refused["body"])["code"] == "sign_in_required"
@@ -47,7 +50,7 @@ def test_a_device_on_the_lan_signs_in_and_sends_the_csrf_token(lan, lan_server):
 
 
 def test_repeated_wrong_passwords_lock_the_device_out(lan, lan_server):
-    base = f"http://{lan.server_address}:{lan_server.port}"
+    base = f"https://{lan.server_address}:{lan_server.port}"
     guess = lambda password: lan.request("POST", base + "/api/session", {"Content-Type": "application/json"},
                                          json.dumps({"password": password}))
     assert [guess(f"guess {index}")["status"] for index in range(5)] == [401] * 5
@@ -59,7 +62,7 @@ def test_repeated_wrong_passwords_lock_the_device_out(lan, lan_server):
 def test_a_pickers_caller_gets_the_picked_item_and_nothing_else(lan, lan_server):
     picked = lan_server.upload("photos/exifsamples__jolla.jpg")
     other = lan_server.upload("photos/lychee__train.jpg")
-    base = f"http://{lan.server_address}:{lan_server.port}"
+    base = f"https://{lan.server_address}:{lan_server.port}"
     created = lan.request("POST", base + "/api/picker/sessions", {"Content-Type": "application/json"},
                           json.dumps({"sourceType": "photoLibrary"}))
     assert created["status"] == 201

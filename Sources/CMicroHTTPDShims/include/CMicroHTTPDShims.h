@@ -27,8 +27,9 @@ uint16_t cr_mhd_daemon_bind_port(struct MHD_Daemon *daemon);
 /// The client's IP address as text into `buffer`; 0 on success, -1 if unknown.
 int cr_mhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
-/// The connection's socket, -1 if unknown.
-int cr_mhd_connection_socket(struct MHD_Connection *connection);
+/// Writes `size` bytes to the client outside libmicrohttpd's own sending, through the
+/// connection's TLS session when it has one, else straight to its socket.
+void cr_mhd_connection_send_early(struct MHD_Connection *connection, const void *data, size_t size);
 
 /// The status of the response queued on the connection, 0 if none is.
 unsigned int cr_mhd_connection_http_status(struct MHD_Connection *connection);

@@ -1,0 +1,139 @@
+import CameraRollServer
+import Certificates
+import HTTPServer
+import QRCode
+
+/// Where `serve` listens and whether over HTTPS. Loopback is plain HTTP (browsers count
+/// http://127.0.0.1 as secure); any other address is HTTPS, because a phone's browser gives the
+/// camera only to secure pages, and so is loopback given `--cert` and `--key`.
+struct Listening {
+    /// nil with `--lan`: every address, `::` where the machine has IPv6, else 0.0.0.0.
+    let host: String?
+    let port: Int
+    let certificate: ServerCertificate?
+    /// Where the certificate came from, for the instructions printed at start.
+    let source: Source
+
+    enum Source {
+        case none
+        case user
+        case made(path: String, origin: CertificateFolder.Origin)
+    }
+
+    static let options: Set<String> = ["host", "port", "lan", "cert", "key"]
+    static let valued: Set<String> = ["host", "port", "cert", "key"]
+
+    init(_ arguments: Arguments, certificateFolder: String) throws {
+        let lan = arguments.flag("lan")
+        if lan, arguments.value("host") != nil {
+            throw UsageError("--lan listens on every address; give --lan or --host, not both.")
+        }
+        let certificateFile = arguments.value("cert")
+        let keyFile = arguments.value("key")
+        guard (certificateFile == nil) == (keyFile == nil) else { throw UsageError("--cert and --key go together.") }
+        host = lan ? nil : arguments.value("host") ?? "127.0.0.1"
+        let secure = host.map { !Self.isLoopback($0) } ?? true || certificateFile != nil
+        guard let port = Int(arguments.value("port") ?? (secure ? "8443" : "8080")), (0...65535).contains(port) else {
+            throw UsageError("--port takes a number from 0 to 65535.")
+        }
+        self.port = port
+        if let certificateFile, let keyFile {
+            certificate = try ServerCertificate(certificateFile: certificateFile, keyFile: keyFile)
+            source = .user
+        } else if secure {
+            var names = MachineNames.current()
+            if let host, !Self.isEveryAddress(host), !names.addresses.contains(host) { names.addresses.append(host) }
+            let folder = CertificateFolder(path: certificateFolder)
+            let (made, origin) = try folder.certificate(for: names)
+            certificate = made
+            source = .made(path: folder.certificatePath, origin: origin)
+        } else {
+            certificate = nil
+            source = .none
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        WebApp.isLoopback(host) || host == "[::1]"
+    }
+
+    /// Serving this computer only: nobody else can reach it, so nobody needs to sign in.
+    var onlyThisComputer: Bool { host.map(Self.isLoopback) ?? false }
+
+    static func isEveryAddress(_ host: String) -> Bool {
+        host == "0.0.0.0" || host == "::" || host == "[::]"
+    }
+
+    /// Starts `configuration` on this address, with the certificate when there is one.
+    func start(_ configuration: Configuration, router: Router) throws(HTTPError) -> (Server, host: String) {
+        var configuration = configuration
+        configuration.port = port
+        configuration.tls = certificate.map { TLSIdentity(certificateChain: $0.certificatePEM, privateKey: $0.privateKeyPEM) }
+        let candidates = host.map { [$0] } ?? ["::", "0.0.0.0"]
+        for candidate in candidates {
+            configuration.host = candidate
+            let server = Server(configuration: configuration, router: router)
+            do {
+                try server.start()
+                return (server, candidate)
+            } catch  where host == nil && candidate == "::" && error.code != "address_in_use" {
+                // No IPv6 on this machine: every IPv4 address still serves.
+                continue
+            }
+        }
+        throw HTTPError(500, "start_failed", "Cannot start the HTTP server on any address.")
+    }
+
+    /// What a person needs at start: the URL, and for HTTPS from other devices, a URL per
+    /// address, a QR code of the first, and how to trust the certificate.
+    func announce(boundTo boundHost: String, port: Int, library: String) {
+        let scheme = certificate == nil ? "http" : "https"
+        guard host == nil || !Self.isLoopback(boundHost) else {
+            Terminal.out("CameraRoll is serving \(scheme)://\(Self.shown(boundHost)):\(port) (library: \(library)). Ctrl-C stops it.")
+            trustInstructions()
+            return
+        }
+        let addresses =
+            Self.isEveryAddress(boundHost)
+            ? MachineNames.current().lanAddresses.filter { boundHost != "0.0.0.0" || !$0.contains(":") } : [boundHost]
+        let place =
+            Self.isEveryAddress(boundHost) ? "\(scheme) on every address, port \(port)" : "\(scheme)://\(Self.shown(boundHost)):\(port)"
+        Terminal.out("CameraRoll is serving \(place) (library: \(library)). Ctrl-C stops it.")
+        let urls = addresses.map { "\(scheme)://\(Self.shown($0)):\(port)/" }
+        if urls.isEmpty {
+            Terminal.out("This machine has no network address other devices could use; connect it to a network.")
+        } else {
+            Terminal.out("Open it on a phone or tablet on the same network:")
+            for url in urls { Terminal.out("  \(url)") }
+            if let code = try? QRCode(urls[0]) {
+                for line in code.terminalLines() { Terminal.out("  \(line)") }
+            }
+        }
+        trustInstructions()
+    }
+
+    private func trustInstructions() {
+        guard let certificate else { return }
+        switch source {
+        case .none:
+            return
+        case .user:
+            Terminal.out("Certificate (yours), SHA-256 fingerprint: \(certificate.sha256Fingerprint)")
+        case .made(let path, let origin):
+            if case .replaced(let reason) = origin {
+                Terminal.out("A new certificate was made (\(reason)); devices that trusted the old one must trust this one.")
+            }
+            Terminal.out(
+                """
+                The certificate is CameraRoll's own, not an authority's, so a phone warns before the first visit.
+                Check that the certificate it shows has this SHA-256 fingerprint, then accept it:
+                  \(certificate.sha256Fingerprint)
+                or, to go without the warning, install and trust this file on the phone: \(path)
+                """)
+        }
+    }
+
+    private static func shown(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+}
