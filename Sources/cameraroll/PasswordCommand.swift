@@ -8,29 +8,36 @@ enum PasswordCommand {
     static func run(_ words: [String], _ context: Context) throws -> Int32 {
         guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
         let account = OwnerAccount(dataFolder: URL(fileURLWithPath: context.folder.root))
+        guard set(account) else { return 1 }
+        Terminal.out("The owner password is set (\(account.file.path)). Signed-in browsers stay signed in until the server restarts.")
+        return 0
+    }
+
+    /// Asks for the password (twice at a terminal, else one line of standard input) and stores
+    /// it; false, having said why, when nothing was changed.
+    static func set(_ account: OwnerAccount) -> Bool {
         let password: String
         if isatty(STDIN_FILENO) == 1 {
-            guard let first = prompt("New owner password: "), let second = prompt("Again: ") else { return 1 }
+            guard let first = prompt("New owner password: "), let second = prompt("Again: ") else { return false }
             guard first == second else {
                 Terminal.error("cameraroll: the two passwords differ; nothing was changed.")
-                return 1
+                return false
             }
             password = first
         } else {
             guard let line = readLine(strippingNewline: true) else {
                 Terminal.error("cameraroll: no password on standard input; nothing was changed.")
-                return 1
+                return false
             }
             password = line
         }
         do {
             try account.setPassword(password)
+            return true
         } catch {
             Terminal.error("cameraroll: \(error.message)")
-            return 1
+            return false
         }
-        Terminal.out("The owner password is set (\(account.file.path)). Signed-in browsers stay signed in until the server restarts.")
-        return 0
     }
 
     /// Reads a line from the terminal with echo off, restoring the terminal whatever happens.

@@ -15,9 +15,14 @@ enum ServeCommand {
         let library = try context.openLibrary()
         let listening = try Listening(arguments, certificateFolder: library.folder.tls)
         // Everyone but this computer signs in with the owner's password, so serving beyond it
-        // without one would lock everybody out.
-        if !listening.onlyThisComputer && !OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)).hasPassword {
-            throw UsageError("Set the owner's password first (cameraroll passwd): every device but this one signs in with it.")
+        // without one would lock everybody out: at a terminal it is set here, at first start.
+        let owner = OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root))
+        if !listening.onlyThisComputer && !owner.hasPassword {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw UsageError("Set the owner's password first (cameraroll passwd): every device but this one signs in with it.")
+            }
+            Terminal.error("Other devices sign in with the owner's password. Choose it now (at least 8 characters).")
+            guard PasswordCommand.set(owner) else { return 1 }
         }
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
