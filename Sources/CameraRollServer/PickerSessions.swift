@@ -13,11 +13,16 @@ actor PickerSessions {
     }
 
     static let lifetime: TimeInterval = 3600
+    /// Anyone may present a picker, so open sessions are bounded: memory stays small whoever asks.
+    static let limit = 1000
     private var entries: [String: Entry] = [:]
     private var nextToken = 0
 
     func create(_ configuration: PickerConfiguration) throws(PickerError) -> (id: String, session: PickerSession) {
         sweep()
+        guard entries.count < Self.limit else {
+            throw PickerError("too_many_sessions", "Too many pickers are open; finish or cancel one, or try again later.")
+        }
         let session = try PickerSession(configuration: configuration)
         var generator = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()

@@ -80,6 +80,7 @@ extension WebApp {
                 switch error.code {
                 case "not_found": 404
                 case "invalid_transition": 409
+                case "too_many_sessions": 429
                 default: 400
                 }
             throw HTTPError(status, error.code, error.message)

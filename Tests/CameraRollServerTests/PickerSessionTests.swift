@@ -82,4 +82,15 @@ import Testing
         #expect(try await send(live, movieOnly, "dance").status == 400)
         #expect(try await live.get("/api/picker/sessions/unknown").status == 404)
     }
+
+    @Test func openSessionsAreBounded() async throws {
+        let live = try LiveServer()
+        var statuses: [Int: Int] = [:]
+        for _ in 0..<1001 {
+            let reply = try await live.request("POST", "/api/picker/sessions", body: Data("{}".utf8))
+            statuses[reply.status, default: 0] += 1
+            if reply.status == 429 { #expect(reply.json["code"] as? String == "too_many_sessions") }
+        }
+        #expect(statuses == [201: 1000, 429: 1])
+    }
 }
