@@ -215,3 +215,28 @@ def lan():
     network = Lan()
     yield network
     network.remove()
+
+
+def lan_browser_on(lan):
+    """Chromium with a (fake) camera inside the LAN namespace, driven through a chromedriver
+    there: a second device. It accepts the server's certificate as a phone's owner does past the
+    warning."""
+    port = 9515
+    driver_process = subprocess.Popen(
+        ["ip", "netns", "exec", lan.name, "/usr/bin/chromedriver", f"--port={port}", f"--allowed-ips={Lan.server_address}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://{Lan.client_address}:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url + "/status", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.2)
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700", "--disable-dev-shm-usage",
+                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
+        options.add_argument(argument)
+    options.accept_insecure_certs = True
+    return webdriver.Remote(command_executor=url, options=options), driver_process

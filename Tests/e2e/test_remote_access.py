@@ -5,8 +5,11 @@ CSRF, lock-out, and a picker's caller seeing only what was picked. The server's 
 import json
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server
+from conftest import Server, lan_browser_on
 
 
 @pytest.fixture
@@ -79,3 +82,43 @@ def test_a_pickers_caller_gets_the_picked_item_and_nothing_else(lan, lan_server)
     assert lan.request("GET", base + result["info"]["originalImage"].replace(picked["id"], other["id"]))["status"] == 401
     assert lan.request("GET", base + f"/api/assets/{picked['id']}")["status"] == 401
     assert lan.request("GET", base + f"/media/{other['id']}/thumbnail")["status"] == 401
+
+
+def test_signing_in_from_another_devices_browser(lan, lan_server, screenshots):
+    photo = lan_server.upload("photos/lychee__aarhus.jpg")
+    browser, driver_process = lan_browser_on(lan)
+    try:
+        base = f"https://{lan.server_address}:{lan_server.port}"
+        browser.get(base + "/")
+        WebDriverWait(browser, 30).until(lambda driver: "/signin" in driver.current_url)
+        password = browser.find_element(By.ID, "password")
+        password.send_keys("not it at all")
+        browser.find_element(By.ID, "submit").click()
+        WebDriverWait(browser, 30).until(lambda driver: "not the owner's password" in driver.find_element(By.ID, "status").text)
+        screenshots(browser, "wrong")
+        password.clear()
+        password.send_keys("the owner's password")
+        browser.find_element(By.ID, "submit").click()
+        WebDriverWait(browser, 30).until(lambda driver: driver.current_url == base + "/")
+        sign_out = WebDriverWait(browser, 30).until(seen.visibility_of_element_located((By.ID, "sign-out")))
+        # Over HTTPS another device gets the camera too.
+        assert WebDriverWait(browser, 30).until(seen.visibility_of_element_located((By.ID, "new"))).text == "New Photo or Video"
+        # Picking sends events and an edit: changes that need the session's CSRF token.
+        browser.find_element(By.ID, "pick").click()
+        browser.switch_to.frame(WebDriverWait(browser, 30).until(seen.presence_of_element_located((By.CSS_SELECTOR, "dialog iframe"))))
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{photo['id']}']"))).click()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "editor-choose"))).click()
+        browser.switch_to.default_content()
+        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
+            "const i = document.querySelector('#image'); return !i.hidden && i.complete && i.naturalWidth > 0"))
+        assert lan_server.call("GET", f"/api/assets/{photo['id']}")["edit"]["cropRect"]["width"] == 3024
+        screenshots(browser, "signed-in")
+        sign_out.click()
+        WebDriverWait(browser, 30).until(lambda driver: "/signin" in driver.current_url)
+        browser.get(base + "/library")
+        WebDriverWait(browser, 30).until(lambda driver: "/signin?next=%2Flibrary" in driver.current_url
+                                         or "/signin?next=/library" in driver.current_url)
+    finally:
+        browser.quit()
+        driver_process.terminate()
+        driver_process.wait(timeout=10)
