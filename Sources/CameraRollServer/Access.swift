@@ -14,8 +14,8 @@ struct Access: Sendable {
     let owner: OwnerAccount
 
     enum Rule {
-        /// Anyone: health, sign-in, the pages' scripts, and the picker service's caller side
-        /// (creating a session, and waiting on one whose id it holds).
+        /// Anyone: health, sign-in, the pages' scripts, the local authority's certificate, and the
+        /// picker service's caller side (creating a session, and waiting on one whose id it holds).
         case open
         /// The owner, or a capability URL for the asset named in the path.
         case media
@@ -25,6 +25,7 @@ struct Access: Sendable {
     static func rule(method: String, pattern: String) -> Rule {
         switch (method, pattern) {
         case (_, "/healthz"), (_, "/signin"), (_, "/api/session"), (_, "/app/:file"), (_, "/sw.js"), (_, "/manifest.webmanifest"),
+            (_, WebApp.authorityPath),
             ("POST", "/api/picker/sessions"), ("GET", "/api/picker/sessions/:id"):
             .open
         case _ where pattern.hasPrefix("/media/:id/"): .media

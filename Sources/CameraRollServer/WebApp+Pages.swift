@@ -13,6 +13,15 @@ extension WebApp {
         // The picker is presented inside the pages of this origin (picker-client.js).
         router.get("/picker/:id") { _ in try Self.page(files, "picker.html", framing: .sameOrigin) }
         router.get("/manifest.webmanifest") { _ in try Self.page(files, "manifest.webmanifest") }
+        router.get(Self.authorityPath) { [authorityFile] _ in
+            guard let certificate = authorityFile.flatMap({ FileManager.default.contents(atPath: $0) }) else {
+                throw HTTPError.notFound("This server has no local authority: its certificate is not CameraRoll's own.")
+            }
+            // The type and a .crt name are what make phones offer to install it as an authority.
+            var response = Response.bytes(Array(certificate), contentType: "application/x-x509-ca-cert")
+            response.headers["Content-Disposition"] = #"attachment; filename="CameraRoll authority.crt""#
+            return response
+        }
         // At the root, so that it may control every page.
         let worker = Self.serviceWorker(files)
         router.get("/sw.js") { _ in

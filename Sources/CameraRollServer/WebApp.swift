@@ -8,9 +8,17 @@ public struct WebApp: Sendable {
     public let library: Library
     let pickers = PickerSessions()
     let access: Access
+    /// The local authority's certificate that phones install, when the server's certificate is
+    /// CameraRoll's own; nil when there is none to give (plain HTTP, or the user's certificate).
+    let authorityFile: String?
 
-    public init(library: Library) {
+    /// Where phones download the local authority's certificate, without signing in: they need it
+    /// before they can trust the page that signs in.
+    public static let authorityPath = "/cameraroll-authority.pem"
+
+    public init(library: Library, authorityFile: String? = nil) {
         self.library = library
+        self.authorityFile = authorityFile
         access = Access(owner: OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)))
     }
 

@@ -15,6 +15,9 @@ public struct MachineNames: Sendable, Equatable {
 
     public static let loopback = ["127.0.0.1", "::1"]
 
+    /// The name certificates for this machine are called by, for people.
+    var machineName: String { hostNames.last ?? "localhost" }
+
     /// The addresses other devices can use: neither loopback nor link-local.
     public var lanAddresses: [String] { addresses.filter { !Self.loopback.contains($0) } }
 

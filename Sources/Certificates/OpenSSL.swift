@@ -59,10 +59,40 @@ final class X509Certificate {
         self.init(handle: certificate)
     }
 
-    /// A certificate for a server, signed by its own key: it can only be trusted by being
-    /// installed or accepted as it is, so it says it is no authority (CA:FALSE).
-    static func selfSigned(
-        key: PrivateKey, commonName: String, names: MachineNames, from start: Date, to end: Date
+    /// An authority that signs only server certificates (pathlen 0), kept on this machine:
+    /// it is what a phone installs and trusts once, so later server certificates need nothing
+    /// from it.
+    static func authority(key: PrivateKey, commonName: String, from start: Date, to end: Date) throws(CertificateError)
+        -> X509Certificate
+    {
+        try make(
+            for: key, commonName: commonName, from: start, to: end, signedBy: nil,
+            extensions: [
+                (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"), (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_subject_key_identifier, "hash"),
+            ])
+    }
+
+    /// A server's certificate for `names`, signed by `issuer`: it is no authority itself.
+    static func server(
+        key: PrivateKey, commonName: String, names: MachineNames, from start: Date, to end: Date,
+        signedBy issuer: (certificate: X509Certificate, key: PrivateKey)
+    ) throws(CertificateError) -> X509Certificate {
+        let alternativeNames = names.hostNames.map { "DNS:\($0)" } + names.addresses.map { "IP:\($0)" }
+        return try make(
+            for: key, commonName: commonName, from: start, to: end, signedBy: issuer,
+            extensions: [
+                (NID_subject_alt_name, alternativeNames.joined(separator: ",")), (NID_basic_constraints, "critical,CA:FALSE"),
+                (NID_key_usage, "critical,digitalSignature"), (NID_ext_key_usage, "serverAuth"), (NID_subject_key_identifier, "hash"),
+                (NID_authority_key_identifier, "keyid:always"),
+            ])
+    }
+
+    /// A version 3 certificate of `key`'s public half, signed by `issuer`, or by `key` itself when
+    /// there is none.
+    private static func make(
+        for key: PrivateKey, commonName: String, from start: Date, to end: Date,
+        signedBy issuer: (certificate: X509Certificate, key: PrivateKey)?, extensions: [(Int32, String)]
     ) throws(CertificateError) -> X509Certificate {
         guard let handle = X509_new() else { throw OpenSSL.failure(.generationFailed, "making a certificate") }
         let certificate = X509Certificate(handle: handle)
@@ -75,15 +105,14 @@ final class X509Certificate {
             X509_set_pubkey(handle, key.handle) == 1,
             let name = X509_get_subject_name(handle),
             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, commonName, -1, -1, 0) == 1,
-            X509_set_issuer_name(handle, name) == 1
+            X509_set_issuer_name(handle, issuer.map { X509_get_subject_name($0.certificate.handle) } ?? name) == 1
         else { throw OpenSSL.failure(.generationFailed, "filling in the certificate") }
-        let alternativeNames = names.hostNames.map { "DNS:\($0)" } + names.addresses.map { "IP:\($0)" }
-        try certificate.add(NID_subject_alt_name, alternativeNames.joined(separator: ","))
-        try certificate.add(NID_basic_constraints, "critical,CA:FALSE")
-        try certificate.add(NID_key_usage, "critical,digitalSignature")
-        try certificate.add(NID_ext_key_usage, "serverAuth")
-        try certificate.add(NID_subject_key_identifier, "hash")
-        guard X509_sign(handle, key.handle, EVP_sha256()) > 0 else { throw OpenSSL.failure(.generationFailed, "signing the certificate") }
+        for (nid, value) in extensions {
+            try certificate.add(nid, value, issuer: issuer?.certificate ?? certificate)
+        }
+        guard X509_sign(handle, (issuer?.key ?? key).handle, EVP_sha256()) > 0 else {
+            throw OpenSSL.failure(.generationFailed, "signing the certificate")
+        }
         return certificate
     }
 
@@ -97,9 +126,9 @@ final class X509Certificate {
         return BN_to_ASN1_INTEGER(number, X509_get_serialNumber(handle)) != nil
     }
 
-    private func add(_ nid: Int32, _ value: String) throws(CertificateError) {
+    private func add(_ nid: Int32, _ value: String, issuer: X509Certificate) throws(CertificateError) {
         var context = X509V3_CTX()
-        X509V3_set_ctx(&context, handle, handle, nil, nil, 0)
+        X509V3_set_ctx(&context, issuer.handle, handle, nil, nil, 0)
         guard let extensionValue = X509V3_EXT_conf_nid(nil, &context, nid, value) else {
             throw OpenSSL.failure(.generationFailed, "adding the extension \(value)")
         }
@@ -137,6 +166,32 @@ final class X509Certificate {
 
     func isSigned(byThePrivateHalfOf key: PrivateKey) -> Bool {
         X509_check_private_key(handle, key.handle) == 1
+    }
+
+    /// Whether `issuer` signed this certificate and may sign certificates at all (its name, key
+    /// identifier and key usage fit, and the signature checks out with its key).
+    func isIssued(by issuer: X509Certificate) -> Bool {
+        guard X509_check_issued(issuer.handle, handle) == X509_V_OK, let key = X509_get0_pubkey(issuer.handle) else { return false }
+        return X509_verify(handle, key) == 1
+    }
+}
+
+extension X509Certificate {
+    /// The first certificate of `certificatePEM` and the key of `privateKeyPEM`, checked to belong
+    /// together and to have a readable expiry, so a mistake is named here rather than as a server
+    /// that cannot start.
+    static func pair(certificatePEM: String, privateKeyPEM: String) throws(CertificateError) -> (
+        certificate: X509Certificate, key: PrivateKey, notAfter: Date
+    ) {
+        let certificate = try X509Certificate(pem: certificatePEM)
+        let key = try PrivateKey(pem: privateKeyPEM)
+        guard certificate.isSigned(byThePrivateHalfOf: key) else {
+            throw CertificateError(.keyMismatch, "The private key does not belong to the certificate.")
+        }
+        guard let notAfter = certificate.notAfter else {
+            throw CertificateError(.invalid, "The certificate's expiry date cannot be read.")
+        }
+        return (certificate, key, notAfter)
     }
 }
 

@@ -10,17 +10,8 @@ public struct ServerCertificate: Sendable {
     public let sha256Fingerprint: String
     public let notAfter: Date
 
-    /// Checks that the texts are PEM and that the key is the certificate's, so a mistake is
-    /// named here rather than as a server that cannot start.
     public init(certificatePEM: String, privateKeyPEM: String) throws(CertificateError) {
-        let certificate = try X509Certificate(pem: certificatePEM)
-        let key = try PrivateKey(pem: privateKeyPEM)
-        guard certificate.isSigned(byThePrivateHalfOf: key) else {
-            throw CertificateError(.keyMismatch, "The private key does not belong to the certificate.")
-        }
-        guard let notAfter = certificate.notAfter else {
-            throw CertificateError(.invalid, "The certificate's expiry date cannot be read.")
-        }
+        let (certificate, _, notAfter) = try X509Certificate.pair(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM)
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM
         self.sha256Fingerprint = certificate.sha256Fingerprint
@@ -29,7 +20,8 @@ public struct ServerCertificate: Sendable {
 
     /// The user's own certificate (chain) and key files.
     public init(certificateFile: String, keyFile: String) throws(CertificateError) {
-        try self.init(certificatePEM: try Self.read(certificateFile, "certificate"), privateKeyPEM: try Self.read(keyFile, "private key"))
+        try self.init(
+            certificatePEM: try Self.read(certificateFile, "certificate"), privateKeyPEM: try Self.read(keyFile, "private key"))
     }
 
     /// The names among `names` the certificate is not valid for; empty when it covers them all.
@@ -37,7 +29,7 @@ public struct ServerCertificate: Sendable {
         (try? X509Certificate(pem: certificatePEM))?.uncovered(names) ?? names.hostNames + names.addresses
     }
 
-    private static func read(_ path: String, _ what: String) throws(CertificateError) -> String {
+    static func read(_ path: String, _ what: String) throws(CertificateError) -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {

@@ -9,7 +9,7 @@ enum HelpText {
                                --host ADDRESS  --port N (0 picks a free port)
                                --lan          HTTPS on every address, port 8443, for phones and
                                               tablets: prints the URLs, a QR code and how to
-                                              trust the certificate it makes (DATA/tls)
+                                              install its local authority (DATA/tls)
                                --cert FILE --key FILE  your own certificate (PEM) for HTTPS
                                Any address but loopback is served over HTTPS.
                                SIGINT or SIGTERM stop it gracefully.

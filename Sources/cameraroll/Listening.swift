@@ -17,7 +17,9 @@ struct Listening {
     enum Source {
         case none
         case user
-        case made(path: String, origin: CertificateFolder.Origin)
+        /// CameraRoll's own certificate, signed by its local authority, whose file phones install.
+        case made(
+            origin: CertificateFolder.Origin, authority: LocalAuthority, authorityFile: String, authorityOrigin: CertificateFolder.Origin)
     }
 
     static let options: Set<String> = ["host", "port", "lan", "cert", "key"]
@@ -44,13 +46,20 @@ struct Listening {
             var names = MachineNames.current()
             if let host, !Self.isEveryAddress(host), !names.addresses.contains(host) { names.addresses.append(host) }
             let folder = CertificateFolder(path: certificateFolder)
-            let (made, origin) = try folder.certificate(for: names)
+            let (authority, authorityOrigin) = try folder.authority(for: names)
+            let (made, origin) = try folder.certificate(for: names, signedBy: authority)
             certificate = made
-            source = .made(path: folder.certificatePath, origin: origin)
+            source = .made(origin: origin, authority: authority, authorityFile: folder.authorityPath, authorityOrigin: authorityOrigin)
         } else {
             certificate = nil
             source = .none
         }
+    }
+
+    /// The local authority's certificate, for the web app to give to phones.
+    var authorityFile: String? {
+        guard case .made(_, _, let file, _) = source else { return nil }
+        return file
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -90,7 +99,7 @@ struct Listening {
         let scheme = certificate == nil ? "http" : "https"
         guard host == nil || !Self.isLoopback(boundHost) else {
             Terminal.out("CameraRoll is serving \(scheme)://\(Self.shown(boundHost)):\(port) (library: \(library)). Ctrl-C stops it.")
-            trustInstructions()
+            trustInstructions(downloadFrom: nil)
             return
         }
         let addresses =
@@ -109,26 +118,35 @@ struct Listening {
                 for line in code.terminalLines() { Terminal.out("  \(line)") }
             }
         }
-        trustInstructions()
+        trustInstructions(downloadFrom: urls.first)
     }
 
-    private func trustInstructions() {
+    /// `base` is a URL phones can open, ending in a slash.
+    private func trustInstructions(downloadFrom base: String?) {
         guard let certificate else { return }
         switch source {
         case .none:
             return
         case .user:
             Terminal.out("Certificate (yours), SHA-256 fingerprint: \(certificate.sha256Fingerprint)")
-        case .made(let path, let origin):
+        case .made(let origin, let authority, let authorityFile, let authorityOrigin):
+            if case .replaced(let reason) = authorityOrigin {
+                Terminal.out("A new local authority was made (\(reason)); phones that trusted the old one must install this one.")
+            }
             if case .replaced(let reason) = origin {
-                Terminal.out("A new certificate was made (\(reason)); devices that trusted the old one must trust this one.")
+                Terminal.out("A new certificate was made (\(reason)); phones that trust the local authority need do nothing.")
+            }
+            Terminal.out(
+                "Phones warn until they trust CameraRoll's local authority. On each phone, once, install it and trust it"
+                    + " (README, \"Use it from a phone\").")
+            if let base {
+                Terminal.out("Download it on the phone, accepting the warning this once: \(base)\(WebApp.authorityPath.dropFirst())")
             }
             Terminal.out(
                 """
-                The certificate is CameraRoll's own, not an authority's, so a phone warns before the first visit.
-                Check that the certificate it shows has this SHA-256 fingerprint, then accept it:
-                  \(certificate.sha256Fingerprint)
-                or, to go without the warning, install and trust this file on the phone: \(path)
+                Check that the phone shows this SHA-256 fingerprint for it:
+                  \(authority.sha256Fingerprint)
+                The authority's file: \(authorityFile)
                 """)
         }
     }

@@ -26,7 +26,8 @@ enum ServeCommand {
         }
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
-        let (server, host) = try listening.start(configuration, router: WebApp(library: library).router)
+        let (server, host) = try listening.start(
+            configuration, router: WebApp(library: library, authorityFile: listening.authorityFile).router)
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
         let housekeeping = Task.detached {

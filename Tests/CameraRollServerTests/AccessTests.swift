@@ -64,6 +64,15 @@ import Testing
         #expect(code(try gate("POST", "/api/picker/sessions/abc/events")) == "sign_in_required", "but picking does")
     }
 
+    /// Phones download the authority before they can trust the sign-in page, so the route is open;
+    /// a server given no authority (plain HTTP, or the user's certificate) has none to give.
+    @Test func theAuthorityRouteIsOpenAndAnswersNotFoundWithoutAnAuthority() async throws {
+        #expect(try gate("GET", "/cameraroll-authority.pem") == nil)
+        let reply = try await live.get("/cameraroll-authority.pem")
+        #expect(reply.status == 404)
+        #expect(reply.json["code"] as? String == "not_found")
+    }
+
     @Test func signingInGivesACookieAndChangesNeedTheCSRFToken() async throws {
         let before = try await signIn("anything at all")
         #expect(before.status == 409 && before.json["code"] as? String == "no_password")

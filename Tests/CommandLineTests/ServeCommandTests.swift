@@ -88,14 +88,17 @@ import Testing
         }
     }
 
-    /// `--lan` makes its certificate at first start and keeps it: every test connection goes to
-    /// 127.0.0.1, which the certificate covers like the LAN addresses it prints.
-    @Test func lanServesHTTPSOnItsOwnCertificateAndKeepsItForTheNextStart() async throws {
+    /// `--lan` makes its local authority and a certificate it signs at first start, and keeps both:
+    /// every test connection goes to 127.0.0.1, which the certificate covers like the LAN
+    /// addresses it prints, from a client that trusts only the authority.
+    @Test func lanServesHTTPSOnACertificateOfItsOwnAuthorityAndKeepsBothForTheNextStart() async throws {
         let directory = TemporaryDirectory("cameraroll-lan")
+        let authority = directory.file("data/tls/authority.pem")
         let certificate = directory.file("data/tls/certificate.pem")
         let password = try await Executable.run(["--data", directory.file("data"), "passwd"], input: "the owner's password\n")
         #expect(password.status == 0, "beyond this computer, serving needs the owner's password")
         var fingerprints: [String] = []
+        var certificates: [String] = []
         for start in 0..<2 {
             let (process, lines) = try await serve(["--data", directory.file("data"), "serve", "--lan", "--port", "0"])
             defer { if process.isRunning { process.terminate() } }
@@ -104,27 +107,38 @@ import Testing
             #expect(urls.allSatisfy { $0.hasSuffix(":\(port)/") })
             #expect(!urls.isEmpty || lines.contains { $0.contains("no network address") })
             #expect(urls.isEmpty || lines.contains { $0.contains("\u{1B}[38;5;16;48;5;231m") && $0.contains("▀") })
-            #expect(lines.contains { $0.hasSuffix("install and trust this file on the phone: \(certificate)") })
-            #expect(lines.contains { $0.hasPrefix("A new certificate was made") } == false)
-            let shown = try #require(lines.firstIndex { $0.hasSuffix("SHA-256 fingerprint, then accept it:") })
+            #expect(
+                urls.isEmpty
+                    || lines.contains { $0.hasPrefix("Download it on the phone") && $0.hasSuffix(":\(port)/cameraroll-authority.pem") })
+            #expect(lines.last == "The authority's file: \(authority)")
+            #expect(lines.contains { $0.hasPrefix("A new") } == false)
+            let shown = try #require(lines.firstIndex { $0.hasSuffix("SHA-256 fingerprint for it:") })
             fingerprints.append(lines[shown + 1].trimmingCharacters(in: .whitespaces))
+            certificates.append(try String(contentsOfFile: certificate, encoding: .utf8))
             if start == 0 {
                 let openssl = try await Executable.run(
-                    program: "/usr/bin/openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-in", certificate])
+                    program: "/usr/bin/openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-in", authority])
                 #expect(openssl.stdout.trimmingCharacters(in: .newlines).hasSuffix("=\(fingerprints[0])"))
             }
 
-            let trusted = try await curl(["--cacert", certificate, "https://127.0.0.1:\(port)/healthz"])
+            let trusted = try await curl(["--cacert", authority, "https://127.0.0.1:\(port)/healthz"])
             #expect(trusted.status == 0)
             #expect(trusted.stdout.contains("ok"))
-            // Without the certificate as trust anchor, the client refuses the server.
+            // Without the authority as trust anchor, the client refuses the server.
             #expect(try await curl(["https://127.0.0.1:\(port)/healthz"]).status == 60)
+
+            let download = try await curl(["--cacert", authority, "--include", "https://127.0.0.1:\(port)/cameraroll-authority.pem"])
+            #expect(download.status == 0)
+            #expect(download.stdout.lowercased().contains("content-type: application/x-x509-ca-cert"))
+            #expect(download.stdout.contains(#"attachment; filename="CameraRoll authority.crt""#))
+            #expect(download.stdout.hasSuffix(try String(contentsOfFile: authority, encoding: .utf8)))
 
             kill(process.processIdentifier, SIGTERM)
             #expect(await exitStatus(of: process) == 0)
         }
         #expect(fingerprints[0] == fingerprints[1])
         #expect(fingerprints[0].count == 95)
+        #expect(certificates[0] == certificates[1])
     }
 
     @Test func loopbackWithTheUsersCertificateServesHTTPS() async throws {
@@ -145,6 +159,10 @@ import Testing
         let reply = try await curl(["--cacert", certificate, "\(url)/healthz"])
         #expect(reply.status == 0)
         #expect(reply.stdout.contains("ok"))
+        #expect(!lines.contains { $0.contains("authority") })
+        let noAuthority = try await curl(["--cacert", certificate, "--write-out", "%{http_code}", "\(url)/cameraroll-authority.pem"])
+        #expect(noAuthority.stdout.contains("not_found"))
+        #expect(noAuthority.stdout.hasSuffix("404"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("data/tls")))
         kill(process.processIdentifier, SIGTERM)
         #expect(await exitStatus(of: process) == 0)
@@ -163,7 +181,7 @@ import Testing
     /// Starts `cameraroll` and reads its standard output up to the line `until` accepts (by default
     /// the last of the trust instructions).
     private func serve(
-        _ arguments: [String], until last: @escaping @Sendable (String) -> Bool = { $0.contains("install and trust this file") }
+        _ arguments: [String], until last: @escaping @Sendable (String) -> Bool = { $0.hasPrefix("The authority's file: ") }
     ) async throws -> (Process, [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Executable.path)

@@ -27,7 +27,8 @@ class Server:
         with socket.socket() as probe:
             probe.bind((host, 0))
             self.port = probe.getsockname()[1]
-        # Beyond loopback the server speaks HTTPS, on the certificate it makes in its data folder.
+        # Beyond loopback the server speaks HTTPS, on a certificate signed by the local authority it
+        # makes in its data folder.
         self.secure = host not in ("127.0.0.1", "::1")
         self.base = f"{'https' if self.secure else 'http'}://127.0.0.1:{self.port}"
         if password:
@@ -36,11 +37,11 @@ class Server:
         self.start()
 
     @property
-    def certificate(self):
-        return str(self.data / "data" / "tls" / "certificate.pem") if self.secure else None
+    def authority(self):
+        return str(self.data / "data" / "tls" / "authority.pem") if self.secure else None
 
     def open(self, request, timeout):
-        context = ssl.create_default_context(cafile=self.certificate) if self.secure else None
+        context = ssl.create_default_context(cafile=self.authority) if self.secure else None
         return urllib.request.urlopen(request, timeout=timeout, context=context)
 
     def start(self):
@@ -176,7 +177,7 @@ class Lan:
 
     def __init__(self):
         suffix = os.getpid() % 100000
-        # The certificate the client trusts (the server's own, as a phone's owner accepts it).
+        # The certificate the client trusts (the server's local authority, as a phone installs it).
         self.cafile = None
         self.name = f"cameraroll-test-{suffix}"
         self.host_side = f"crh{suffix}"

@@ -1,5 +1,5 @@
 """CameraRoll served beyond this computer (`serve --host 0.0.0.0`, HTTPS on the certificate it
-makes), asked by a client in its own network namespace that trusts that certificate: sign-in,
+makes), asked by a client in its own network namespace that trusts its local authority: sign-in,
 CSRF, lock-out, and a picker's caller seeing only what was picked. The server's own computer
 (loopback) needs none of it."""
 import json
@@ -16,7 +16,7 @@ from conftest import Server, lan_browser_on
 def lan_server(lan):
     # Started once the namespace's address exists, so that the certificate it makes names it.
     running = Server(host="0.0.0.0", password="the owner's password")
-    lan.cafile = running.certificate
+    lan.cafile = running.authority
     yield running
     running.stop()
 
