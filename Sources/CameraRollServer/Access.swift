@@ -8,10 +8,15 @@ import HTTPServer
 /// another site is refused, whoever asks.
 struct Access: Sendable {
     static let cookie = "cameraroll_session"
-    let sessions = SignInSessions()
+    let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
     let owner: OwnerAccount
+
+    init(dataFolder: URL) {
+        owner = OwnerAccount(dataFolder: dataFolder)
+        sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
+    }
 
     enum Rule {
         /// Anyone: health, sign-in, the pages' scripts, the local authority's certificate, and the

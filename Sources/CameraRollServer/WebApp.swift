@@ -19,7 +19,7 @@ public struct WebApp: Sendable {
     public init(library: Library, authorityFile: String? = nil) {
         self.library = library
         self.authorityFile = authorityFile
-        access = Access(owner: OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root)))
+        access = Access(dataFolder: URL(fileURLWithPath: library.folder.root))
     }
 
     /// Whether an address is this computer's own (loopback): who asks from it needs no sign-in.

@@ -1,6 +1,6 @@
 internal import CCrypto
 
-/// The libcrypto calls sign-in needs: random bytes, scrypt, HMAC-SHA-256 and a comparison
+/// The libcrypto calls sign-in needs: random bytes, scrypt, SHA-256, HMAC-SHA-256 and a comparison
 /// that takes the same time whatever the bytes.
 enum Crypto {
     static func randomBytes(_ count: Int) -> [UInt8] {
@@ -26,6 +26,13 @@ enum Crypto {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         precondition(HMAC(EVP_sha256(), key, Int32(key.count), message, message.count, &digest, &length) != nil)
+        return Array(digest.prefix(Int(length)))
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        precondition(EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil) == 1)
         return Array(digest.prefix(Int(length)))
     }
 

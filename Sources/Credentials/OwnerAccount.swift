@@ -20,24 +20,15 @@ public struct OwnerAccount: Sendable {
 
     public var hasPassword: Bool { (try? passwordHash()) != nil }
 
-    /// Replaces the password: written to a temp file with mode 0600, then renamed over the old one.
+    /// Replaces the password (see PrivateFile: readable by the owner only, replaced whole).
     public func setPassword(_ password: String) throws(CredentialsError) {
         let hash = try PasswordHash(password: password)
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let temp = file.deletingLastPathComponent().appendingPathComponent(".owner.json.\(UUID().uuidString)")
-            let data = try JSONEncoder().encode(hash)
-            guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CredentialsError("write_failed", "\(file.deletingLastPathComponent().path) is not writable.")
-            }
-            guard rename(temp.path, file.path) == 0 else {
-                try? FileManager.default.removeItem(at: temp)
-                throw CredentialsError("write_failed", "The password file could not be replaced.")
-            }
-        } catch let error as CredentialsError {
-            throw error
+            data = try JSONEncoder().encode(hash)
         } catch {
-            throw CredentialsError("write_failed", "The password could not be saved: \(error.localizedDescription)")
+            throw CredentialsError("write_failed", "The password could not be encoded.")
         }
+        try PrivateFile.write(data, to: file)
     }
 }

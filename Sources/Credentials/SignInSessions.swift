@@ -2,33 +2,46 @@ public import Foundation
 internal import Synchronization
 
 /// Signed-in browsers: a random session token (the cookie) and a CSRF token the pages send
-/// back on every change. Kept in memory: a restart signs everyone out, which loses nothing.
+/// back on every change. Kept in a file too when given one, so that a restart of the server
+/// does not sign out every phone; the file holds only SHA-256 digests of the tokens, so reading
+/// it gives nobody a session.
 public final class SignInSessions: Sendable {
-    public struct Session: Sendable, Equatable {
+    public struct Session: Sendable, Equatable, Codable {
         public let csrfToken: String
         public let expires: Date
     }
 
     public static let lifetime: TimeInterval = 30 * 24 * 3600
-    private let state = Mutex<[String: Session]>([:])
+    /// Sessions by the digest of their token.
+    private let state: Mutex<[String: Session]>
+    private let file: URL?
 
-    public init() {}
+    /// Where a data folder keeps its sessions.
+    public static func file(in dataFolder: URL) -> URL { dataFolder.appendingPathComponent("sessions.json") }
+
+    public init(file: URL? = nil) {
+        self.file = file
+        let saved = file.flatMap { try? Data(contentsOf: $0) }.flatMap { try? JSONDecoder().decode([String: Session].self, from: $0) }
+        state = Mutex(saved ?? [:])
+    }
 
     public func create(now: Date = Date()) -> (token: String, session: Session) {
         let token = Crypto.randomBytes(32).hex
         let session = Session(csrfToken: Crypto.randomBytes(32).hex, expires: now.addingTimeInterval(Self.lifetime))
         state.withLock { sessions in
             sessions = sessions.filter { $0.value.expires > now }
-            sessions[token] = session
+            sessions[Self.digest(token)] = session
+            save(sessions)
         }
         return (token, session)
     }
 
     public func session(_ token: String, now: Date = Date()) -> Session? {
-        state.withLock { sessions in
-            guard let session = sessions[token] else { return nil }
+        let key = Self.digest(token)
+        return state.withLock { sessions in
+            guard let session = sessions[key] else { return nil }
             guard session.expires > now else {
-                sessions[token] = nil
+                sessions[key] = nil
                 return nil
             }
             return session
@@ -36,7 +49,18 @@ public final class SignInSessions: Sendable {
     }
 
     public func end(_ token: String) {
-        _ = state.withLock { $0.removeValue(forKey: token) }
+        state.withLock { sessions in
+            sessions[Self.digest(token)] = nil
+            save(sessions)
+        }
+    }
+
+    private static func digest(_ token: String) -> String { Crypto.sha256(Array(token.utf8)).hex }
+
+    /// Best effort: a session that is not saved only means signing in again after a restart.
+    private func save(_ sessions: [String: Session]) {
+        guard let file, let data = try? JSONEncoder().encode(sessions) else { return }
+        try? PrivateFile.write(data, to: file)
     }
 
     /// Whether `sent` is the session's CSRF token, compared in constant time.

@@ -7,9 +7,13 @@ import Foundation
 enum PasswordCommand {
     static func run(_ words: [String], _ context: Context) throws -> Int32 {
         guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
-        let account = OwnerAccount(dataFolder: URL(fileURLWithPath: context.folder.root))
+        let folder = URL(fileURLWithPath: context.folder.root)
+        let account = OwnerAccount(dataFolder: folder)
         guard set(account) else { return 1 }
-        Terminal.out("The owner password is set (\(account.file.path)). Signed-in browsers stay signed in until the server restarts.")
+        // A new password ends the sessions the old one opened, from the server's next start.
+        try? FileManager.default.removeItem(at: SignInSessions.file(in: folder))
+        Terminal.out(
+            "The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out when the server next starts.")
         return 0
     }
 

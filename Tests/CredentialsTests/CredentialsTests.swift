@@ -54,6 +54,20 @@ import Testing
         #expect(sessions.session("not a token", now: start) == nil)
     }
 
+    @Test func sessionsOutliveARestartButTheirFileHoldsNoToken() throws {
+        let folder = TemporaryDirectory()
+        let file = SignInSessions.file(in: folder.url)
+        let (token, session) = SignInSessions(file: file).create()
+        let (ended, _) = SignInSessions(file: file).create()
+        let restarted = SignInSessions(file: file)
+        #expect(restarted.session(token) == session)
+        restarted.end(ended)
+        #expect(SignInSessions(file: file).session(ended) == nil)
+        let stored = try String(contentsOf: file, encoding: .utf8)
+        #expect(!stored.contains(token) && !stored.contains(ended))
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+    }
+
     @Test func theCSRFTokenMustMatch() {
         let (_, session) = SignInSessions().create()
         #expect(SignInSessions.csrfMatches(session, session.csrfToken))
