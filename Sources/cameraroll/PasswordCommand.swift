@@ -13,7 +13,8 @@ enum PasswordCommand {
         // A new password ends the sessions the old one opened, from the server's next start.
         try? FileManager.default.removeItem(at: SignInSessions.file(in: folder))
         Terminal.out(
-            "The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out when the server next starts.")
+            "The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out when the server next starts."
+        )
         return 0
     }
 
