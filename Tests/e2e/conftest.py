@@ -218,13 +218,22 @@ def lan():
     network.remove()
 
 
-def lan_browser_on(lan):
+def lan_browser_on(lan, trust=None):
     """Chromium with a (fake) camera inside the LAN namespace, driven through a chromedriver
-    there: a second device. It accepts the server's certificate as a phone's owner does past the
-    warning."""
+    there: a second device. Given `trust` (a CA certificate file), it trusts that authority as a
+    phone does once it is installed; otherwise it accepts the server's certificate as a phone's
+    owner does past the warning."""
+    home = Path(tempfile.mkdtemp(prefix="cameraroll-device-"))
+    if trust:
+        nssdb = home / ".pki" / "nssdb"
+        nssdb.mkdir(parents=True)
+        subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True, capture_output=True)
+        subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "CameraRoll", "-i", trust],
+                       check=True, capture_output=True)
     port = 9515
     driver_process = subprocess.Popen(
-        ["ip", "netns", "exec", lan.name, "/usr/bin/chromedriver", f"--port={port}", f"--allowed-ips={Lan.server_address}"],
+        ["ip", "netns", "exec", lan.name, "env", f"HOME={home}", "/usr/bin/chromedriver", f"--port={port}",
+         f"--allowed-ips={Lan.server_address}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://{Lan.client_address}:{port}"
     deadline = time.time() + 30
@@ -239,5 +248,12 @@ def lan_browser_on(lan):
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700", "--disable-dev-shm-usage",
                      "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
         options.add_argument(argument)
-    options.accept_insecure_certs = True
-    return webdriver.Remote(command_executor=url, options=options), driver_process
+    options.accept_insecure_certs = trust is None
+    browser = webdriver.Remote(command_executor=url, options=options)
+
+    def close():
+        browser.quit()
+        driver_process.terminate()
+        driver_process.wait(timeout=10)
+        shutil.rmtree(home, ignore_errors=True)
+    return browser, close

@@ -2,6 +2,7 @@
 makes), asked by a client in its own network namespace that trusts its local authority: sign-in,
 CSRF, lock-out, and a picker's caller seeing only what was picked. The server's own computer
 (loopback) needs none of it."""
+import hashlib
 import json
 
 import pytest
@@ -9,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server, lan_browser_on
+from conftest import Server, lan_browser_on, outbox_digests
 
 
 @pytest.fixture
@@ -84,9 +85,17 @@ def test_a_pickers_caller_gets_the_picked_item_and_nothing_else(lan, lan_server)
     assert lan.request("GET", base + f"/media/{other['id']}/thumbnail")["status"] == 401
 
 
+def sign_in(browser, base):
+    browser.get(base + "/")
+    WebDriverWait(browser, 30).until(lambda driver: "/signin" in driver.current_url)
+    browser.find_element(By.ID, "password").send_keys("the owner's password")
+    browser.find_element(By.ID, "submit").click()
+    WebDriverWait(browser, 30).until(lambda driver: driver.current_url == base + "/")
+
+
 def test_signing_in_from_another_devices_browser(lan, lan_server, screenshots):
     photo = lan_server.upload("photos/lychee__aarhus.jpg")
-    browser, driver_process = lan_browser_on(lan)
+    browser, close = lan_browser_on(lan)
     try:
         base = f"https://{lan.server_address}:{lan_server.port}"
         browser.get(base + "/")
@@ -119,6 +128,37 @@ def test_signing_in_from_another_devices_browser(lan, lan_server, screenshots):
         WebDriverWait(browser, 30).until(lambda driver: "/signin?next=%2Flibrary" in driver.current_url
                                          or "/signin?next=/library" in driver.current_url)
     finally:
-        browser.quit()
-        driver_process.terminate()
-        driver_process.wait(timeout=10)
+        close()
+
+
+def test_a_device_that_trusts_the_authority_installs_the_app_and_queues_captures_offline(lan, lan_server, screenshots):
+    browser, close = lan_browser_on(lan, trust=lan_server.authority)
+    try:
+        base = f"https://{lan.server_address}:{lan_server.port}"
+        sign_in(browser, base)
+        # A trusted certificate: the service worker registers and keeps the shell.
+        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
+            "return navigator.serviceWorker.ready.then(async () => (await caches.keys()).length === 1)"))
+        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
+            "return caches.keys().then(async ([name]) => (await (await caches.open(name)).keys()).length >= 20)"))
+        browser.refresh()
+        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script("return navigator.serviceWorker.controller !== null"))
+
+        lan_server.halt()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "new"))).click()
+        browser.switch_to.frame(WebDriverWait(browser, 30).until(seen.presence_of_element_located((By.CSS_SELECTOR, "dialog iframe"))))
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "shutter"))).click()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "use"))).click()
+        browser.switch_to.default_content()
+        WebDriverWait(browser, 30).until(lambda driver: "Waiting for the server" in driver.find_element(By.ID, "status").text)
+        screenshots(browser, "queued")
+        kept = outbox_digests(browser)
+        assert len(kept) == 1
+
+        lan_server.start()  # its sessions outlive the restart, so the phone stays signed in
+        WebDriverWait(browser, 60).until(lambda driver: driver.find_element(By.ID, "status").text == "Saved to Camera Roll")
+        saved = lan_server.call("GET", "/api/assets?source=savedPhotosAlbum")["assets"]
+        original, _ = lan_server.fetch(f"/media/{saved[0]['id']}/original")
+        assert len(saved) == 1 and hashlib.sha256(original).hexdigest() == kept[0]
+    finally:
+        close()
