@@ -43,13 +43,13 @@ lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 84
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint ## Run every test: Swift suites, then the browser tests (screenshots in test-output/)
+test: install-deps lint ## Run every test: Swift suites, browser tests (screenshots in test-output/), quick reliability suites
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	/usr/bin/python3 -m pytest -q Tests/e2e
 	/usr/bin/python3 -m pytest -q Tests/reliability
 
-soak: install-deps ## Reliability suites at full counts on the release binary (~45 min); writes RELIABILITY.md
+soak: install-deps ## Reliability suites at full counts on the release binary (~35 min); writes RELIABILITY.md
 	$(SWIFT) build -c release --product cameraroll
 	RELIABILITY_SOAK=1 CAMERAROLL_BIN=$(RELEASE_BIN) RELIABILITY_REPORT=RELIABILITY.md /usr/bin/python3 -m pytest -q Tests/reliability
 
