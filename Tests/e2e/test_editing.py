@@ -57,9 +57,15 @@ def test_move_and_scale_gives_the_crop_the_server_renders(server, browser, shot,
     assert crop_size(browser)[0] < zoomed[0], "the wheel zooms in too"
     ActionChains(browser).drag_and_drop_by_offset(stage, 80, 40).perform()
     stage.send_keys(Keys.ARROW_DOWN)
-    browser.find_element(By.XPATH, "//button[@role='radio' and normalize-space()='4:3']").click()
+    square = browser.find_element(By.XPATH, "//button[@role='radio' and normalize-space()='Square']")
+    assert square.get_attribute("tabindex") == "0", "the chosen aspect is the group's one Tab stop"
+    square.send_keys(Keys.ARROW_RIGHT)
+    assert browser.switch_to.active_element.text == "Original"
+    assert browser.switch_to.active_element.get_attribute("aria-checked") == "true"
+    browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
     shown = crop_size(browser)
     assert abs(shown[0] / shown[1] - 4 / 3) < 0.01
+    assert browser.find_element(By.XPATH, "//button[@role='radio' and normalize-space()='4:3']").get_attribute("aria-checked") == "true"
     shot("move-and-scale")
     button(browser, "Choose").click()
     finished = server.session(session["id"], wait=30)

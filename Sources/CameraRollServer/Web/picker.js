@@ -5,6 +5,7 @@
 import { json, sendJSON } from "./api.js";
 import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js";
 import { MoveAndScale } from "./move-and-scale.js";
+import { arrowKeys } from "./radio-group.js";
 import { tile } from "./tile.js";
 import { Trim } from "./trim.js";
 
@@ -30,6 +31,8 @@ const camera = new Camera(document.querySelector("#camera"), {
 });
 const editor = new MoveAndScale(document.querySelector("#editor"), { onChoose: finishCrop, onBack: () => step("back") });
 const trim = new Trim(document.querySelector("#trim"), { onChoose: finishTrim, onBack: () => step("back") });
+
+for (const group of document.querySelectorAll('[role="radiogroup"]')) arrowKeys(group);
 
 function show(screen) {
   if (picker.dataset.screen === "library") libraryScroll = window.scrollY;
