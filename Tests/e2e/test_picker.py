@@ -1,4 +1,9 @@
 """The picker page against a real server: pick, cancel, and the unavailable-source alert."""
+import json
+import subprocess
+import time
+
+from conftest import BINARY
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
@@ -92,3 +97,30 @@ def test_escape_cancels(server, browser):
     browser.get(server.base + session["url"])
     wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, "[data-asset]"))).send_keys(Keys.ESCAPE)
     assert server.session(session["id"], wait=10)["status"] == "cancelled"
+
+
+def test_the_grid_scrolls_through_every_page(server, browser, tmp_path):
+    # 130 different small photos: three pages of 60, loaded as the grid's end comes into view.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for index in range(130):
+        pixels = tmp_path / f"{index}.ppm"
+        pixels.write_bytes(b"P6 48 32 255\n" + bytes([index, (index * 7) % 256, 255 - index]) * (48 * 32))
+        subprocess.run(["vips", "copy", str(pixels), str(folder / f"{index}.jpg")], check=True)
+    server.halt()
+    imported = subprocess.run([str(BINARY), "--data", str(server.data / "data"), "import", "--json", str(folder)],
+                              capture_output=True, text=True)
+    server.start()
+    ids = {item["id"] for item in json.loads(imported.stdout)["imported"]}
+    assert len(ids) == 130, "each photo is new bytes"
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "[data-asset]")) >= 60)
+    for _ in range(10):
+        browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        if len(browser.find_elements(By.CSS_SELECTOR, "[data-asset]")) == 130:
+            break
+        wait(browser).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
+        time.sleep(0.3)
+    shown = [item.get_attribute("data-asset") for item in browser.find_elements(By.CSS_SELECTOR, "[data-asset]")]
+    assert len(shown) == 130 and set(shown) == ids
