@@ -5,17 +5,24 @@ import HTTPServer
 /// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
 /// owner's password and sends the session's CSRF token with every change; a picker's caller
 /// gets only the items picked, through capability URLs. Any change coming from a page of
-/// another site is refused, whoever asks.
+/// another site is refused, whoever asks, and so is any request sent to a name the server does
+/// not go by (DNS rebinding: a site whose name is made to point at this computer).
 struct Access: Sendable {
     static let cookie = "cameraroll_session"
     let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
+    /// Password checks at once: each takes scrypt's 32 MiB and a tenth of a second.
+    let passwordChecks = ConcurrencyLimit(2)
     let owner: OwnerAccount
+    /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
+    let names: Set<String>
 
-    init(dataFolder: URL) {
+    init(dataFolder: URL, names: [String]) {
         owner = OwnerAccount(dataFolder: dataFolder)
         sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
+        let host = ProcessInfo.processInfo.hostName.lowercased()
+        self.names = Set(["localhost", host, "\(host).local"] + names.map { $0.lowercased() })
     }
 
     enum Rule {
@@ -46,10 +53,20 @@ struct Access: Sendable {
 
     /// The signed-in session the request's cookie names, if any.
     func session(of request: Request) -> SignInSessions.Session? {
-        Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0) }
+        Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0, passwordStamp: owner.stamp()) }
+    }
+
+    /// The owner asks: from this computer, or signed in.
+    func isOwner(_ request: Request) -> Bool {
+        Self.isLocal(request.remoteAddress) || session(of: request) != nil
     }
 
     func gate(_ request: Request, _ route: Router.Route) -> Response? {
+        if let host = request.headers["Host"], !accepts(host: host) {
+            return HTTPError(
+                421, "unknown_host", "This server does not go by that name. Use its address, or start it with --name for the name."
+            ).response
+        }
         if Self.changes(request.method), let origin = request.headers["Origin"], !Self.sameOrigin(origin, request) {
             return HTTPError(403, "cross_origin", "Changes are accepted from CameraRoll's own pages only.").response
         }
@@ -58,7 +75,8 @@ struct Access: Sendable {
         case .open:
             return nil
         case .media:
-            if capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "") { return nil }
+            let kind = route.pattern.split(separator: "/").last.map(String.init) ?? ""
+            if capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "", kind: kind) { return nil }
         case .owner:
             break
         }
@@ -83,6 +101,20 @@ struct Access: Sendable {
         var response = Response.text("Sign in first.", status: 303)
         response.headers["Location"] = target.string ?? "/signin"
         return response
+    }
+
+    /// An IP address (the name a LAN or loopback URL carries) or one of the server's names; a
+    /// port may follow.
+    func accepts(host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") { return name.contains("]") }
+        if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber) {
+            name = String(name[..<colon])
+        }
+        if name.hasSuffix(".") { name.removeLast() }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isAddress = parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
+        return isAddress || names.contains(name)
     }
 
     /// `Origin` is scheme://host[:port]: its authority must be the Host the request was sent to.

@@ -45,15 +45,21 @@ extension WebApp {
         guard let hash else {
             throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
         }
-        let verified = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: hash.verifies(password)) }
+        // Counted as a failure before the slow check, so that guesses sent at once all count.
+        access.lockOut.failed(address)
+        let checked = await access.passwordChecks.ifFree {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: hash.verifies(password)) }
+            }
         }
-        guard verified else {
-            access.lockOut.failed(address)
-            throw HTTPError(401, "wrong_password", "That is not the owner's password.")
+        guard let verified = checked else {
+            var response = HTTPError(429, "busy", "Other sign-ins are being checked; try again in a moment.").response
+            response.headers["Retry-After"] = "1"
+            return response
         }
+        guard verified else { throw HTTPError(401, "wrong_password", "That is not the owner's password.") }
         access.lockOut.succeeded(address)
-        let (token, session) = access.sessions.create()
+        let (token, session) = access.sessions.create(passwordStamp: access.owner.stamp() ?? "")
         var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"

@@ -16,10 +16,12 @@ public struct WebApp: Sendable {
     /// before they can trust the page that signs in.
     public static let authorityPath = "/cameraroll-authority.pem"
 
-    public init(library: Library, authorityFile: String? = nil) {
+    /// `names`: host names the server goes by besides its addresses, `localhost` and the
+    /// computer's own name (a DNS name, a reverse proxy's); requests to other names are refused.
+    public init(library: Library, authorityFile: String? = nil, names: [String] = []) {
         self.library = library
         self.authorityFile = authorityFile
-        access = Access(dataFolder: URL(fileURLWithPath: library.folder.root))
+        access = Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names)
     }
 
     /// Whether an address is this computer's own (loopback): who asks from it needs no sign-in.

@@ -21,6 +21,7 @@ public final class LockOut: Sendable {
         failures.withLock { failures in
             let since = now.addingTimeInterval(-max(window, penalty))
             for key in failures.keys { failures[key]?.removeAll { $0 < since } }
+            failures = failures.filter { !$0.value.isEmpty }
             let all = failures.values.flatMap { $0 }.sorted()
             let mine = failures[address] ?? []
             if mine.count >= limit, let last = mine.last, now < last.addingTimeInterval(penalty) {

@@ -20,6 +20,14 @@ public struct OwnerAccount: Sendable {
 
     public var hasPassword: Bool { (try? passwordHash()) != nil }
 
+    /// Names this version of the password file (inode and change time): the file is replaced
+    /// whole whenever the password changes, so the stamp changes with it. nil without a file.
+    public func stamp() -> String? {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return nil }
+        return "\(info.st_ino)-\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+
     /// Replaces the password (see PrivateFile: readable by the owner only, replaced whole).
     public func setPassword(_ password: String) throws(CredentialsError) {
         let hash = try PasswordHash(password: password)

@@ -9,6 +9,9 @@ public final class SignInSessions: Sendable {
     public struct Session: Sendable, Equatable, Codable {
         public let csrfToken: String
         public let expires: Date
+        /// The owner's password file as it was at sign-in (OwnerAccount.stamp): a new password
+        /// ends the session at once, in a running server too.
+        public let passwordStamp: String
     }
 
     public static let lifetime: TimeInterval = 30 * 24 * 3600
@@ -25,9 +28,10 @@ public final class SignInSessions: Sendable {
         state = Mutex(saved ?? [:])
     }
 
-    public func create(now: Date = Date()) -> (token: String, session: Session) {
+    public func create(passwordStamp: String, now: Date = Date()) -> (token: String, session: Session) {
         let token = Crypto.randomBytes(32).hex
-        let session = Session(csrfToken: Crypto.randomBytes(32).hex, expires: now.addingTimeInterval(Self.lifetime))
+        let session = Session(
+            csrfToken: Crypto.randomBytes(32).hex, expires: now.addingTimeInterval(Self.lifetime), passwordStamp: passwordStamp)
         state.withLock { sessions in
             sessions = sessions.filter { $0.value.expires > now }
             sessions[Self.digest(token)] = session
@@ -36,11 +40,12 @@ public final class SignInSessions: Sendable {
         return (token, session)
     }
 
-    public func session(_ token: String, now: Date = Date()) -> Session? {
+    /// The session, if it exists, has not expired, and was opened with the current password.
+    public func session(_ token: String, passwordStamp: String?, now: Date = Date()) -> Session? {
         let key = Self.digest(token)
         return state.withLock { sessions in
             guard let session = sessions[key] else { return nil }
-            guard session.expires > now else {
+            guard session.expires > now, session.passwordStamp == passwordStamp else {
                 sessions[key] = nil
                 return nil
             }

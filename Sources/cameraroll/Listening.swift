@@ -22,8 +22,8 @@ struct Listening {
             origin: CertificateFolder.Origin, authority: LocalAuthority, authorityFile: String, authorityOrigin: CertificateFolder.Origin)
     }
 
-    static let options: Set<String> = ["host", "port", "lan", "cert", "key"]
-    static let valued: Set<String> = ["host", "port", "cert", "key"]
+    static let options: Set<String> = ["host", "port", "lan", "cert", "key", "name"]
+    static let valued: Set<String> = ["host", "port", "cert", "key", "name"]
 
     init(_ arguments: Arguments, certificateFolder: String) throws {
         let lan = arguments.flag("lan")

@@ -31,7 +31,7 @@ import Testing
             Issue.record("no route for \(method) \(target)")
             return nil
         }
-        var all = [("Host", "photos.local:8443")]
+        var all = headers.contains { $0.0 == "Host" } ? [] : [("Host", "192.168.1.5:8443")]
         all += headers
         let request = Request(
             method: method, path: parts[0], query: query, headers: Headers(all), remoteAddress: address, parameters: parameters)
@@ -112,7 +112,7 @@ import Testing
     @Test func changesFromAnotherSitesPagesAreRefused() throws {
         let foreign = try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")])
         #expect(foreign?.status == 403 && code(foreign) == "cross_origin")
-        #expect(try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "https://photos.local:8443")]) == nil)
+        #expect(try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "https://192.168.1.5:8443")]) == nil)
         #expect(try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")]) == nil)
     }
 
@@ -131,7 +131,43 @@ import Testing
         let original = try #require(info["originalImage"] as? String)
         #expect(try gate("GET", original) == nil)
         #expect(code(try gate("GET", original.replacingOccurrences(of: picked, with: other))) == "sign_in_required")
+        #expect(code(try gate("GET", original.replacingOccurrences(of: "/original?", with: "/thumbnail?"))) == "sign_in_required")
         #expect(code(try gate("GET", original.replacingOccurrences(of: "cap=", with: "cap=1"))) == "sign_in_required")
         #expect(code(try gate("GET", "/api/assets/\(picked)")) == "sign_in_required", "the API stays closed")
+    }
+
+    @Test func requestsForNamesTheServerDoesNotGoByAreRefused() throws {
+        // DNS rebinding: a site's name made to point at this computer reaches it as loopback.
+        let rebound = try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Host", "evil.example:8080")])
+        #expect(rebound?.status == 421 && code(rebound) == "unknown_host")
+        for host in ["127.0.0.1:8080", "[::1]:8080", "localhost:8080", "LOCALHOST", "192.168.1.5", ProcessInfo.processInfo.hostName] {
+            #expect(try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Host", host)]) == nil, "\(host)")
+        }
+        let named = WebApp(library: live.library, names: ["photos.example"]).router
+        guard case .found(let route, _) = named.match(method: "GET", path: "/healthz") else { return }
+        let request = Request(method: "GET", path: "/healthz", headers: Headers([("Host", "photos.example:8443")]))
+        let gate = try #require(named.gate)
+        #expect(gate(request, route) == nil)
+    }
+
+    @Test func guessesSentAtOnceAllCountTowardsTheLockOut() async throws {
+        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<8 { group.addTask { try await signIn("guess \(index)").status } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 })
+        let locked = try await signIn("owner's secret")
+        #expect(locked.status == 429 && locked.json["code"] as? String == "locked_out")
+    }
+
+    @Test func aNewPasswordSignsEveryoneOutAtOnce() async throws {
+        let owner = OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root))
+        try owner.setPassword("owner's secret")
+        let signedIn = try await signIn("owner's secret")
+        let token = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        #expect(try gate("GET", "/api/assets", headers: [("Cookie", token)]) == nil)
+        try owner.setPassword("a new secret")
+        #expect(code(try gate("GET", "/api/assets", headers: [("Cookie", token)])) == "sign_in_required")
     }
 }

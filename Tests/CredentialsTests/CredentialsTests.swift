@@ -45,31 +45,42 @@ import Testing
     @Test func sessionsLastTheirLifetimeAndCanEnd() {
         let sessions = SignInSessions()
         let start = Date(timeIntervalSince1970: 1_000_000)
-        let (token, session) = sessions.create(now: start)
-        #expect(sessions.session(token, now: start.addingTimeInterval(3600)) == session)
-        #expect(sessions.session(token, now: start.addingTimeInterval(SignInSessions.lifetime + 1)) == nil)
-        let (other, _) = sessions.create(now: start)
+        let (token, session) = sessions.create(passwordStamp: "p1", now: start)
+        #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(3600)) == session)
+        #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(SignInSessions.lifetime + 1)) == nil)
+        let (other, _) = sessions.create(passwordStamp: "p1", now: start)
         sessions.end(other)
-        #expect(sessions.session(other, now: start) == nil)
-        #expect(sessions.session("not a token", now: start) == nil)
+        #expect(sessions.session(other, passwordStamp: "p1", now: start) == nil)
+        #expect(sessions.session("not a token", passwordStamp: "p1", now: start) == nil)
+    }
+
+    @Test func aNewPasswordEndsTheSessionsOfTheOldOne() throws {
+        let folder = TemporaryDirectory()
+        let account = OwnerAccount(dataFolder: folder.url)
+        try account.setPassword("the first password")
+        let sessions = SignInSessions()
+        let (token, _) = sessions.create(passwordStamp: try #require(account.stamp()))
+        #expect(sessions.session(token, passwordStamp: account.stamp()) != nil)
+        try account.setPassword("the second password")
+        #expect(sessions.session(token, passwordStamp: account.stamp()) == nil)
     }
 
     @Test func sessionsOutliveARestartButTheirFileHoldsNoToken() throws {
         let folder = TemporaryDirectory()
         let file = SignInSessions.file(in: folder.url)
-        let (token, session) = SignInSessions(file: file).create()
-        let (ended, _) = SignInSessions(file: file).create()
+        let (token, session) = SignInSessions(file: file).create(passwordStamp: "p1")
+        let (ended, _) = SignInSessions(file: file).create(passwordStamp: "p1")
         let restarted = SignInSessions(file: file)
-        #expect(restarted.session(token) == session)
+        #expect(restarted.session(token, passwordStamp: "p1") == session)
         restarted.end(ended)
-        #expect(SignInSessions(file: file).session(ended) == nil)
+        #expect(SignInSessions(file: file).session(ended, passwordStamp: "p1") == nil)
         let stored = try String(contentsOf: file, encoding: .utf8)
         #expect(!stored.contains(token) && !stored.contains(ended))
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func theCSRFTokenMustMatch() {
-        let (_, session) = SignInSessions().create()
+        let (_, session) = SignInSessions().create(passwordStamp: "p1")
         #expect(SignInSessions.csrfMatches(session, session.csrfToken))
         #expect(!SignInSessions.csrfMatches(session, nil))
         #expect(!SignInSessions.csrfMatches(session, String(session.csrfToken.dropLast()) + "x"))
@@ -109,16 +120,18 @@ import Testing
     @Test func aCapabilityGrantsItsAssetUntilItExpires() throws {
         let capabilities = CapabilityURLs()
         let now = Date(timeIntervalSince1970: 2_000_000_000)
-        let url = capabilities.sign("/media/abc/display?w=10&h=10", assetID: "abc", now: now)
-        let value = try #require(url.components(separatedBy: "&cap=").last)
-        #expect(capabilities.grants(value, assetID: "abc", now: now.addingTimeInterval(60)))
-        #expect(!capabilities.grants(value, assetID: "abd", now: now), "another asset")
-        #expect(!capabilities.grants(value, assetID: "abc", now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)), "expired")
+        let url = capabilities.sign("/media/abc/trimmed", assetID: "abc", now: now)
+        let value = try #require(url.components(separatedBy: "?cap=").last)
+        #expect(capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(60)))
+        #expect(!capabilities.grants(value, assetID: "abd", kind: "trimmed", now: now), "another asset")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", now: now), "another kind of the same asset")
+        #expect(
+            !capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)),
+            "expired")
         #expect(
             !capabilities.grants(
-                value.replacingOccurrences(of: "\(Int(now.timeIntervalSince1970) + 3600).", with: "9999999999."),
-                assetID: "abc", now: now), "a longer expiry is not signed")
-        #expect(!CapabilityURLs().grants(value, assetID: "abc", now: now), "another server's key")
-        #expect(capabilities.sign("/media/abc/original", assetID: "abc", now: now).contains("/original?cap="))
+                value.replacingOccurrences(of: "\(Int(now.timeIntervalSince1970) + 3600).", with: "9999999999."), assetID: "abc",
+                kind: "trimmed", now: now), "a longer expiry is not signed")
+        #expect(!CapabilityURLs().grants(value, assetID: "abc", kind: "trimmed", now: now), "another server's key")
     }
 }

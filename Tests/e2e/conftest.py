@@ -21,7 +21,8 @@ OUTPUT = ROOT / "test-output" / "e2e"
 
 
 class Server:
-    def __init__(self, host="127.0.0.1", password=None):
+    def __init__(self, host="127.0.0.1", password=None, names=None):
+        self.names = names
         self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
         self.host = host
         with socket.socket() as probe:
@@ -47,7 +48,8 @@ class Server:
     def start(self):
         """Runs the server on this object's port and data folder and waits until it answers."""
         self.process = subprocess.Popen(
-            [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)],
+            [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)]
+            + (["--name", self.names] if self.names else []),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -7,7 +7,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 import media
-from conftest import make_browser, outbox_digests
+from conftest import Server, make_browser, outbox_digests
 
 
 def wait(browser, seconds=30):
@@ -108,9 +108,11 @@ def test_a_failed_upload_is_kept_and_can_be_retried(server, camera_browser, scre
     assert outbox_digests(camera_browser) == [], "and out of the outbox once the server has it"
 
 
-def test_the_camera_needs_a_secure_page(server, screenshots):
+def test_the_camera_needs_a_secure_page(screenshots):
     # camera.test resolves to loopback, but Chromium treats only localhost and loopback
-    # addresses as secure over plain HTTP: this is how a LAN address looks to it.
+    # addresses as secure over plain HTTP: this is how a LAN address looks to it. The server
+    # answers to that name only because it is told to (--name).
+    server = Server(names="camera.test")
     browser = make_browser(camera=True, host_rules="MAP camera.test 127.0.0.1")
     try:
         session = server.picker({"sourceType": "camera"})
@@ -122,6 +124,7 @@ def test_the_camera_needs_a_secure_page(server, screenshots):
         assert server.session(session["id"], wait=10)["status"] == "cancelled"
     finally:
         browser.quit()
+        server.stop()
 
 
 def test_cancel_while_recording_gives_nothing(server, camera_browser):
