@@ -18,10 +18,14 @@ async function csrfHeaders(method = "GET") {
   return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
 }
 
+// A session that ended sends the whole window (not a picker's frame) to the sign-in page.
+function signInAgain() {
+  const page = window.top ?? window;
+  page.location.assign(`/signin?next=${encodeURIComponent(page.location.pathname + page.location.search)}`);
+}
+
 function failure(status, body) {
-  if (status === 401 && body.code === "sign_in_required") {
-    location.assign(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`);
-  }
+  if (body.code === "csrf") csrfToken = null;
   return new ApiError(status, body.code ?? "http_error", body.message ?? `HTTP ${status}`);
 }
 
@@ -35,8 +39,17 @@ export async function json(url, options = {}) {
     throw new ApiError(0, "offline", "The server could not be reached. Check the connection and try again.");
   }
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw failure(response.status, body);
+  if (!response.ok) {
+    if (response.status === 401 && body.code === "sign_in_required") signInAgain();
+    throw failure(response.status, body);
+  }
   return body;
+}
+
+// Whether a failed upload should be kept to send again: the server was unreachable, failed,
+// or wants a sign-in first; not when it refused the file itself.
+export function worthRetrying(error) {
+  return error.status === 0 || error.status === 401 || error.status === 403 || error.status === 429 || error.status >= 500;
 }
 
 export function sendJSON(url, method, value) {
@@ -44,7 +57,8 @@ export function sendJSON(url, method, value) {
 }
 
 // Uploads a file or blob as the body of POST /api/assets, reporting progress (0…1). XHR, not
-// fetch, because only XHR reports upload progress.
+// fetch, because only XHR reports upload progress. A 401 does not leave the page: the caller
+// first keeps what it was sending.
 export async function upload(blob, { filename, query = "", onProgress = () => {} }) {
   const headers = await csrfHeaders("POST");
   return new Promise((resolve, reject) => {

@@ -86,7 +86,7 @@ async function showMovie(choice) {
   player = video;
   view.append(video);
   try {
-    video.src = choice.trimmed ? choice.mediaURL : await playableVideoURL({ id: choice.assetID }, (progress) => {
+    video.src = choice.trimmed ? `/media/${choice.assetID}/trimmed` : await playableVideoURL({ id: choice.assetID }, (progress) => {
       status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
     });
     if (player !== video) return;
@@ -135,15 +135,19 @@ async function sendWaiting() {
   if (sending) return;
   sending = true;
   try {
-    if ((await waiting()).length === 0) return;
+    if (!(await waiting()).some((item) => !item.refused)) return;
     await send((outboxID, asset) => {
       if (lastChoice()?.queued !== outboxID) return;
       localStorage.setItem(choiceKey, JSON.stringify({ assetID: asset.id, mediaType: asset.mediaType, edited: false }));
       status.textContent = "Saved to Camera Roll";
       updateDisplay();
     });
-  } catch {
-    // Still unreachable: the next attempt comes with the next tick or the browser's online event.
+    const refused = (await waiting()).filter((item) => item.refused);
+    if (refused.length) status.textContent = `Not uploaded: ${refused[0].refused} (kept on this device).`;
+  } catch (error) {
+    // Unreachable: the next attempt comes with the next tick or the browser's online event. A
+    // session that ended sends the page to sign in; the captures wait in the outbox.
+    if (error.status === 401) location.assign("/signin?next=/");
   } finally {
     sending = false;
   }
@@ -183,7 +187,7 @@ async function present(configuration) {
   const { info } = result;
   const choice = {
     assetID: info.assetID, mediaType: info.mediaType, edited: Boolean(info.editedImage),
-    trimmed: Boolean(info.trim), mediaURL: info.mediaURL ?? null,
+    trimmed: Boolean(info.trim),
   };
   localStorage.setItem(choiceKey, JSON.stringify(choice));
   saveNow.hidden = true;

@@ -4,8 +4,8 @@
 // until the server has acknowledged them, so a failed upload can be retried and never vanishes:
 // when the server cannot be reached the capture is also kept in the outbox (outbox.js).
 // Offline (no picker session), every capture goes to the outbox and `onQueued` hears of it.
-import { upload } from "./api.js";
-import { forget, keep } from "./outbox.js";
+import { upload, worthRetrying } from "./api.js";
+import { forget, hold, keep } from "./outbox.js";
 import { clock } from "./time.js";
 
 export class CameraUnavailable extends Error {}
@@ -50,6 +50,8 @@ export class Camera {
     this.capture = null;
     this.recorder = null;
     this.uploading = false;
+    // Bumped by every start and close: what an older one finishes late is stopped, not shown.
+    this.generation = 0;
 
     this.shutter.addEventListener("click", () => this.shoot());
     this.flip.addEventListener("click", () => this.switchCamera());
@@ -95,13 +97,20 @@ export class Camera {
 
   async start() {
     this.stop();
+    const generation = ++this.generation;
     const wantsAudio = this.configuration.mediaTypes.includes("public.movie");
+    let stream;
     try {
-      this.stream = await navigator.mediaDevices.getUserMedia({ video: this.videoConstraints(), audio: wantsAudio });
+      stream = await navigator.mediaDevices.getUserMedia({ video: this.videoConstraints(), audio: wantsAudio });
     } catch (error) {
-      if (wantsAudio && error.name !== "NotAllowedError") this.stream = await this.videoOnly();
+      if (wantsAudio && error.name !== "NotAllowedError") stream = await this.videoOnly();
       else throw new CameraUnavailable("Device doesn't support that media source.");
     }
+    if (generation !== this.generation) {
+      for (const track of stream.getTracks()) track.stop();
+      return;
+    }
+    this.stream = stream;
     this.preview.srcObject = this.stream;
     const settings = this.stream.getVideoTracks()[0].getSettings();
     // Only the front camera's preview is a mirror, as on a phone; the pictures never are.
@@ -139,7 +148,17 @@ export class Camera {
   }
 
   async shoot() {
-    if (this.mode === "photo") return this.review(await this.takePhoto());
+    if (this.capture || !this.stream) return;
+    if (this.mode === "photo") {
+      this.shutter.disabled = true;
+      try {
+        const photo = await this.takePhoto();
+        if (photo && this.stream) this.review(photo);
+      } finally {
+        this.shutter.disabled = false;
+      }
+      return;
+    }
     if (this.recorder) return this.recorder.stop();
     this.record();
   }
@@ -167,6 +186,7 @@ export class Camera {
     const type = recordingTypes.find((candidate) => MediaRecorder.isTypeSupported(candidate)) ?? "";
     const chunks = [];
     const recorder = new MediaRecorder(this.stream, type ? { mimeType: type } : {});
+    const generation = this.generation;
     const started = performance.now();
     const limit = this.configuration.videoMaximumDuration;
     recorder.addEventListener("dataavailable", (event) => { if (event.data.size > 0) chunks.push(event.data); });
@@ -176,6 +196,8 @@ export class Camera {
       this.shutter.textContent = "Record";
       this.shutter.classList.remove("recording");
       this.setModesEnabled(true);
+      // A recording cut short by Cancel or Back is not offered for use.
+      if (generation !== this.generation) return;
       const blob = new Blob(chunks, { type: recorder.mimeType.split(";")[0] || "video/webm" });
       this.review(blob);
     });
@@ -212,6 +234,8 @@ export class Camera {
 
   retake() {
     if (this.uploading) return;
+    // A capture kept in the outbox stays there, and the Camera page sends it.
+    this.capture?.release?.();
     for (const view of [this.reviewPhoto, this.reviewVideo]) {
       if (view.src) URL.revokeObjectURL(view.src);
       view.removeAttribute("src");
@@ -244,12 +268,15 @@ export class Camera {
       });
     } catch (error) {
       const kind = this.mode === "photo" ? "photo" : "video";
-      if (error.code === "offline" && !this.capture.outboxID) {
+      if (worthRetrying(error) && !this.capture.outboxID) {
         this.capture.outboxID = await keep(this.capture.blob, this.capture.filename).catch(() => null);
+        if (this.capture.outboxID) this.capture.release = hold(this.capture.outboxID);
       }
-      this.uploadMessage.textContent = this.capture.outboxID
-        ? `Not uploaded: ${error.message} Your ${kind} is kept on this device and goes to your Camera Roll when the server is back.`
-        : `Not uploaded: ${error.message} Your ${kind} is still here.`;
+      const kept = this.capture.outboxID
+        ? `Your ${kind} is kept on this device and goes to your Camera Roll when the server takes it.`
+        : `Your ${kind} is still here.`;
+      const signIn = error.status === 401 ? " Sign in again on the Camera page to send it." : "";
+      this.uploadMessage.textContent = `Not uploaded: ${error.message} ${kept}${signIn}`;
       this.retry.hidden = false;
       this.retry.focus();
       return;
@@ -258,6 +285,7 @@ export class Camera {
       for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = false;
     }
     if (this.capture.outboxID) await forget(this.capture.outboxID).catch(() => {});
+    this.capture.release?.();
     this.capture = null;
     this.uploadMessage.textContent = "Uploaded.";
     await this.onUse(asset);
@@ -275,6 +303,7 @@ export class Camera {
   }
 
   stop() {
+    this.generation += 1;
     if (this.recorder?.state === "recording") this.recorder.stop();
     for (const track of this.stream?.getTracks() ?? []) track.stop();
     this.stream = null;

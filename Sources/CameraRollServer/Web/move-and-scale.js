@@ -43,6 +43,7 @@ export class MoveAndScale {
     const crop = asset.edit?.cropRect;
     this.geometry = crop ? CropGeometry.fromCropRect(asset.width, asset.height, crop) : new CropGeometry(asset.width, asset.height, "square");
     this.loadedSide = 0;
+    this.shownSide = 0;
     this.image.removeAttribute("src");
     this.image.alt = `The photo being cropped, ${asset.width} by ${asset.height} pixels`;
     this.markAspect();
@@ -119,7 +120,12 @@ export class MoveAndScale {
     const url = `${this.asset.urls.display}?w=${side}&h=${side}&dpr=1`;
     const asset = this.asset;
     const next = new Image();
-    next.addEventListener("load", () => { if (this.asset === asset) this.image.src = url; });
+    // A smaller size that arrives late never replaces a larger one already shown.
+    next.addEventListener("load", () => {
+      if (this.asset !== asset || side < (this.shownSide ?? 0)) return;
+      this.shownSide = side;
+      this.image.src = url;
+    });
     next.src = url;
   }
 

@@ -67,17 +67,18 @@ export async function presentPicker(configuration) {
   const dialog = show(session.url);
   return new Promise((resolve) => {
     let settled = false;
-    const settle = async (reason) => {
+    const settle = async (reason, told = null) => {
       if (settled) return;
       settled = true;
       window.removeEventListener("message", onMessage);
       if (reason === "escape") await sendJSON(`${api}/events`, "POST", { event: "cancel" }).catch(() => {});
-      const result = await json(api).catch(() => ({ status: "cancelled" }));
+      // The server's word first; what the picker page said if the server cannot be asked.
+      const result = await json(api).catch(() => told ?? { status: "cancelled" });
       close(dialog);
       resolve(result.status === "finished" ? { status: "finished", info: result.info } : { status: "cancelled" });
     };
     const onMessage = (event) => {
-      if (event.origin === location.origin && event.data?.picker === session.id) settle("ended");
+      if (event.origin === location.origin && event.data?.picker === session.id) settle("ended", event.data);
     };
     window.addEventListener("message", onMessage);
     // Escape outside the picker's own page (focus on the dialog itself) cancels, as its

@@ -20,6 +20,8 @@ let source = null;
 let cursor = null;
 let loading = null;
 let listed = false;
+// Each showing of a source is a new listing: a page that arrives for an older one is dropped.
+let listing = 0;
 let libraryScroll = 0;
 
 // /picker/offline is the camera without a server (picker-client.js opens it when the server
@@ -134,27 +136,28 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && picker.dataset.screen !== "done") cancel();
 });
 
-// One page at a time; a page that arrives after the source changed is dropped.
+// One page at a time per listing.
 async function loadMore() {
-  if (loading === source || listed || source === null || picker.dataset.screen !== "library") return;
-  const listing = source;
-  loading = listing;
+  if (loading === listing || listed || source === null || picker.dataset.screen !== "library") return;
+  const current = listing;
+  loading = current;
   try {
-    const query = new URLSearchParams({ source: listing, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
+    const query = new URLSearchParams({ source, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
     if (cursor) query.set("cursor", cursor);
     const page = await json(`/api/assets?${query}`);
-    if (listing !== source) return;
+    if (current !== listing) return;
     grid.append(...page.assets.map((asset) => tile(asset, (chosen) => step("choose", chosen.id))));
     cursor = page.nextCursor ?? null;
     listed = cursor === null;
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
   } finally {
-    if (loading === listing) loading = null;
+    if (loading === current) loading = null;
   }
 }
 
 function showSource(name) {
+  listing += 1;
   source = name;
   cursor = null;
   listed = false;

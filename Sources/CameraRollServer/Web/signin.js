@@ -6,9 +6,11 @@ const form = document.querySelector("#form");
 const status = document.querySelector("#status");
 const submit = document.querySelector("#submit");
 
+// Only a place on this site: the URL parser decides, as the browser will (`/\\evil.example`
+// is another site to it).
 function destination() {
-  const next = new URLSearchParams(location.search).get("next") ?? "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  const next = new URL(new URLSearchParams(location.search).get("next") ?? "/", location.origin);
+  return next.origin === location.origin ? next.pathname + next.search + next.hash : "/";
 }
 
 form.addEventListener("submit", async (event) => {

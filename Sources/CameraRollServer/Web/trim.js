@@ -56,9 +56,14 @@ export class Trim {
     if (this.asset !== asset) return;
     this.video.src = url;
     await new Promise((resolve, reject) => {
-      this.video.addEventListener("loadedmetadata", resolve, { once: true });
-      this.video.addEventListener("error", () => reject(new Error("The video could not be played.")), { once: true });
+      const controller = new AbortController();
+      const done = (settle) => (value) => { controller.abort(); settle(value); };
+      this.video.addEventListener("loadedmetadata", done(resolve), { signal: controller.signal });
+      this.video.addEventListener("error", done(() => reject(new Error("The video could not be played."))), { signal: controller.signal });
+      // Leaving the screen settles it too, so a later open is never answered by this one.
+      this.leave = done(resolve);
     });
+    if (this.asset !== asset) return;
     // The server's probe is what a trim is checked against; the element's figure is a fallback
     // for recordings whose container does not state a length.
     this.duration = asset.duration ?? (Number.isFinite(this.video.duration) ? this.video.duration : 0);
@@ -145,6 +150,7 @@ export class Trim {
 
   close() {
     this.asset = null;
+    this.leave?.();
     this.video.pause();
     this.video.removeAttribute("src");
     this.video.load();
