@@ -8,25 +8,33 @@ actor PickerSessions {
     private struct Entry {
         var session: PickerSession
         var lastUsed: Date
+        /// The address of a caller who is not the owner, for its quota; nil for the owner.
+        var creator: String?
         /// Long polls waiting for the session to end, by token.
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     static let lifetime: TimeInterval = 3600
-    /// Anyone may present a picker, so open sessions are bounded: memory stays small whoever asks.
+    /// Anyone may present a picker, so open sessions are bounded: memory stays small whoever
+    /// asks, and callers who are not the owner can take only part of it, a little each.
     static let limit = 1000
+    static let strangersLimit = 500
+    static let perStranger = 10
     private var entries: [String: Entry] = [:]
     private var nextToken = 0
 
-    func create(_ configuration: PickerConfiguration) throws(PickerError) -> (id: String, session: PickerSession) {
+    func create(_ configuration: PickerConfiguration, creator: String?) throws(PickerError) -> (id: String, session: PickerSession) {
         sweep()
-        guard entries.count < Self.limit else {
+        let strangers = entries.values.filter { $0.creator != nil }
+        guard entries.count < Self.limit,
+            creator == nil || (strangers.count < Self.strangersLimit && strangers.filter { $0.creator == creator }.count < Self.perStranger)
+        else {
             throw PickerError("too_many_sessions", "Too many pickers are open; finish or cancel one, or try again later.")
         }
         let session = try PickerSession(configuration: configuration)
         var generator = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()
-        entries[id] = Entry(session: session, lastUsed: Date())
+        entries[id] = Entry(session: session, lastUsed: Date(), creator: creator)
         return (id, session)
     }
 

@@ -10,7 +10,9 @@ extension WebApp {
     func addPickerRoutes(to router: inout Router) {
         router.post("/api/picker/sessions", body: .file(maxBytes: 16 * 1024)) { request in
             let configuration = try Self.decode(PickerConfiguration.self, request.body)
-            let (id, session) = try await Self.picker { () throws(PickerError) in try await pickers.create(configuration) }
+            let creator = access.isOwner(request) ? nil : request.remoteAddress
+            let (id, session) = try await Self.picker { () throws(PickerError) in try await pickers.create(configuration, creator: creator)
+            }
             var response = Response.json(SessionJSON(id: id, session: session), status: 201)
             response.headers["Location"] = "/api/picker/sessions/\(id)"
             return response

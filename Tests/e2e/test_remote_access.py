@@ -162,3 +162,11 @@ def test_a_device_that_trusts_the_authority_installs_the_app_and_queues_captures
         assert len(saved) == 1 and hashlib.sha256(original).hexdigest() == kept[0]
     finally:
         close()
+
+
+def test_a_stranger_can_hold_only_a_few_pickers_open(lan, lan_server):
+    base = f"https://{lan.server_address}:{lan_server.port}"
+    statuses = [lan.request("POST", base + "/api/picker/sessions", {"Content-Type": "application/json"}, "{}")["status"]
+                for _ in range(11)]
+    assert statuses == [201] * 10 + [429]
+    assert lan_server.picker({"sourceType": "photoLibrary"})["status"] == "pending", "the owner still can"
