@@ -38,7 +38,8 @@ self.addEventListener("fetch", (event) => {
     const cache = await caches.open(cacheName);
     try {
       const response = await fetch(event.request);
-      if (response.ok && !response.redirected && shellKey(url) === url.pathname) await cache.put(url.pathname, response.clone());
+      // Any picker page is the offline picker's page too: one signed-in visit caches it.
+      if (response.ok && !response.redirected) await cache.put(shellKey(url), response.clone());
       return response;
     } catch (error) {
       const cached = await cache.match(shellKey(url));

@@ -70,9 +70,16 @@ export class Trim {
     const trim = asset.edit?.trim;
     this.start = trim?.start ?? 0;
     this.end = Math.min(trim?.end ?? this.duration, this.duration);
-    this.wait.hidden = true;
     this.choose.disabled = false;
     this.play.disabled = false;
+    if (!this.duration) {
+      // Neither the server nor the browser can tell its length: it can only be used whole.
+      this.wait.textContent = "This video's length is unknown, so it can be used only whole.";
+      this.strip.hidden = true;
+      return;
+    }
+    this.wait.hidden = true;
+    this.strip.hidden = false;
     this.render();
     this.startHandle.focus();
     this.drawFilmstrip(url, asset);
@@ -122,7 +129,7 @@ export class Trim {
   }
 
   range() {
-    return { start: this.start, end: this.end, whole: this.start <= 0 && this.end >= this.duration };
+    return { start: this.start, end: this.end, whole: !this.duration || (this.start <= 0 && this.end >= this.duration) };
   }
 
   render() {
