@@ -5,10 +5,12 @@ import HTTPServer
 import TestSupport
 import Testing
 
+// Serialized like APITests: each test runs a server, and Foundation's Process.run crashes once the
+// test process holds ~1,350 open files.
 /// Who may ask what: the machine itself freely; anyone else after signing in, with the CSRF
 /// token on every change; a picker's caller through capability URLs only. A remote client is
 /// a request the gate sees from a LAN address; signing in itself goes over the real server.
-@Suite struct AccessTests {
+@Suite(.serialized) struct AccessTests {
     let live: LiveServer
     let router: Router
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The picker as a service: a session is created with a configuration, driven by the page's
 /// events, and long-polled by whoever presented it.
-@Suite struct PickerSessionTests {
+@Suite(.serialized) struct PickerSessionTests {
     func create(_ live: LiveServer, _ configuration: String) async throws -> String {
         let reply = try await live.request("POST", "/api/picker/sessions", body: Data(configuration.utf8))
         #expect(reply.status == 201)
