@@ -16,3 +16,17 @@ extension Response {
         return response
     }
 }
+
+extension WebApp {
+    /// A request body as the JSON a call takes; 400 `invalid_json` otherwise.
+    static func decode<T: Decodable>(_ type: T.Type, _ body: RequestBody?) throws(HTTPError) -> T {
+        guard let body, let data = FileManager.default.contents(atPath: body.path), !data.isEmpty else {
+            throw HTTPError.badRequest("invalid_json", "Send a JSON object as the body.")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw HTTPError.badRequest("invalid_json", "The body is not the JSON this call takes.")
+        }
+    }
+}

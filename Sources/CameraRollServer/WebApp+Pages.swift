@@ -2,6 +2,13 @@ import Foundation
 import HTTPServer
 
 extension WebApp {
+    /// A bundled file with its content type. They never change while the server runs, so they
+    /// are read once, at start, and served from memory.
+    struct WebFile: Sendable {
+        let bytes: [UInt8]
+        let type: String
+    }
+
     /// The pages and their scripts and styles, from the bundled Web folder. Only files that
     /// exist there at start can be asked for, by name; nothing else on disk is reachable.
     func addPageRoutes(to router: inout Router) {
@@ -34,39 +41,40 @@ extension WebApp {
 
     /// sw.js, told the shell's URLs and a version that changes whenever a file of the shell
     /// does, so that browsers replace the cached shell exactly when there is a new one.
-    private static func serviceWorker(_ files: [String: String]) -> [UInt8]? {
-        guard let body = files["sw.js"].flatMap({ FileManager.default.contents(atPath: $0) }) else { return nil }
+    private static func serviceWorker(_ files: [String: WebFile]) -> [UInt8]? {
+        guard let body = files["sw.js"]?.bytes else { return nil }
         let assets = files.keys.filter { !$0.hasSuffix(".html") && $0 != "sw.js" }.sorted()
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         for name in assets {
-            for byte in Array(name.utf8) + Array(FileManager.default.contents(atPath: files[name] ?? "") ?? Data()) {
-                digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
-            }
+            for byte in name.utf8 { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            for byte in files[name]?.bytes ?? [] { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         let shell = ["/", "/library", "/signin", "/picker/offline", "/manifest.webmanifest"] + assets.map { "/app/\($0)" }
         let list = shell.map { "\"\($0)\"" }.joined(separator: ", ")
         let header = "const version = \"\(String(digest, radix: 36))\";\nconst shell = [\(list)];\n"
-        return Array(header.utf8) + Array(body)
+        return Array(header.utf8) + body
     }
 
-    private static func webFiles() -> [String: String] {
+    private static func webFiles() -> [String: WebFile] {
         guard let folder = Bundle.module.url(forResource: "Web", withExtension: nil),
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return [:] }
-        return Dictionary(uniqueKeysWithValues: names.map { ($0, folder.appendingPathComponent($0).path) })
-    }
-
-    private static func page(_ files: [String: String], _ name: String, framing: Response.Framing = .none) throws -> Response {
-        guard let path = files[name], let data = FileManager.default.contents(atPath: path) else {
-            throw HTTPError.notFound()
-        }
         let types = [
             "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
             "svg": "image/svg+xml", "png": "image/png", "webmanifest": "application/manifest+json",
         ]
-        let type = types[(name as NSString).pathExtension] ?? "application/octet-stream"
-        if type.hasPrefix("text/html") { return .html(String(decoding: data, as: UTF8.self), framing: framing) }
-        var response = Response.bytes(Array(data), contentType: type)
+        return Dictionary(
+            uniqueKeysWithValues: names.compactMap { name in
+                FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { data in
+                    (name, WebFile(bytes: Array(data), type: types[(name as NSString).pathExtension] ?? "application/octet-stream"))
+                }
+            })
+    }
+
+    private static func page(_ files: [String: WebFile], _ name: String, framing: Response.Framing = .none) throws -> Response {
+        guard let file = files[name] else { throw HTTPError.notFound() }
+        if file.type.hasPrefix("text/html") { return .html(String(decoding: file.bytes, as: UTF8.self), framing: framing) }
+        var response = Response.bytes(file.bytes, contentType: file.type)
         response.headers["Cache-Control"] = "no-cache"
         return response
     }

@@ -88,17 +88,6 @@ extension WebApp {
             throw HTTPError(status, error.code, error.message)
         }
     }
-
-    private static func decode<T: Decodable>(_ type: T.Type, _ body: RequestBody?) throws -> T {
-        guard let body, let data = FileManager.default.contents(atPath: body.path), !data.isEmpty else {
-            throw HTTPError.badRequest("invalid_json", "Send a JSON object as the body.")
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw HTTPError.badRequest("invalid_json", "The body is not the JSON this call takes.")
-        }
-    }
 }
 
 struct EventJSON: Decodable {

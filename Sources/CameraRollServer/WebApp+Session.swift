@@ -33,9 +33,7 @@ extension WebApp {
             return response
         }
         struct Body: Decodable { var password: String }
-        guard let body = request.body, let data = FileManager.default.contents(atPath: body.path),
-            let password = try? JSONDecoder().decode(Body.self, from: data).password
-        else { throw HTTPError.badRequest("invalid_json", "Send {\"password\": \"...\"}.") }
+        let password = try Self.decode(Body.self, request.body).password
         let hash: PasswordHash?
         do {
             hash = try access.owner.passwordHash()
