@@ -36,6 +36,7 @@ function viewSize() {
 
 function removePlayer() {
   if (!player) return;
+  if (player.src.startsWith("blob:")) URL.revokeObjectURL(player.src);
   player.pause();
   player.removeAttribute("src");
   player.load();
@@ -72,19 +73,25 @@ function showImage(choice) {
   next.src = url;
 }
 
-async function showMovie(choice) {
+// A new player each time, as the book makes a new MPMoviePlayerController; the image view and
+// the player never show at once.
+function newPlayer(label) {
   image.hidden = true;
   image.removeAttribute("src");
   delete image.dataset.url;
   removePlayer();
   placeholder.hidden = true;
-  // A new player each time, as the book makes a new MPMoviePlayerController.
   const video = document.createElement("video");
   video.controls = true;
   video.playsInline = true;
-  video.setAttribute("aria-label", "The chosen video");
+  video.setAttribute("aria-label", label);
   player = video;
   view.append(video);
+  return video;
+}
+
+async function showMovie(choice) {
+  const video = newPlayer("The chosen video");
   try {
     video.src = choice.trimmed ? `/media/${choice.assetID}/trimmed` : await playableVideoURL({ id: choice.assetID }, (progress) => {
       status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
@@ -101,18 +108,16 @@ async function showMovie(choice) {
 async function showQueued(choice) {
   const item = await capture(choice.queued).catch(() => null);
   if (!item || lastChoice()?.queued !== choice.queued) return;
-  removePlayer();
-  delete image.dataset.url;
   shownSize = null;
   const url = URL.createObjectURL(item.blob);
   status.textContent = "Waiting for the server: this capture goes to your Camera Roll when it is back.";
-  placeholder.hidden = true;
   if (item.blob.type.startsWith("video/")) {
-    image.hidden = true;
-    player = Object.assign(document.createElement("video"), { controls: true, playsInline: true, src: url });
-    view.append(player);
+    newPlayer("The video just recorded, not uploaded yet").src = url;
     return;
   }
+  removePlayer();
+  delete image.dataset.url;
+  placeholder.hidden = true;
   image.onload = () => URL.revokeObjectURL(url);
   image.style.width = "";
   image.style.height = "";

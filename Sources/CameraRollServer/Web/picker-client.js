@@ -20,37 +20,27 @@ function sheet() {
   return { dialog, frame };
 }
 
-function show(url) {
+// Shows a picker page in the dialog until the page posts its end (resolving with that message)
+// or Escape cancels the dialog itself, with focus outside the page (resolving with null).
+function showUntilEnd(url, pickerID) {
   const { dialog, frame } = sheet();
   document.body.append(dialog);
   frame.src = url;
   dialog.showModal();
-  return dialog;
-}
-
-function close(dialog) {
-  dialog.close();
-  dialog.remove();
-}
-
-// Without the server, the camera still works: captures are queued in the outbox and the
-// promise settles with {status: "queued", outboxID}.
-function presentOffline(configuration) {
-  const dialog = show(`/picker/offline#${encodeURIComponent(JSON.stringify(configuration))}`);
   return new Promise((resolve) => {
-    const settle = (result) => {
+    const end = (message) => {
       window.removeEventListener("message", onMessage);
-      close(dialog);
-      resolve(result);
+      dialog.close();
+      dialog.remove();
+      resolve(message);
     };
     const onMessage = (event) => {
-      if (event.origin !== location.origin || event.data?.picker !== "offline") return;
-      settle(event.data.status === "queued" ? { status: "queued", outboxID: event.data.outboxID } : { status: "cancelled" });
+      if (event.origin === location.origin && event.data?.picker === pickerID) end(event.data);
     };
     window.addEventListener("message", onMessage);
     dialog.addEventListener("cancel", (event) => {
       event.preventDefault();
-      settle({ status: "cancelled" });
+      end(null);
     });
   });
 }
@@ -60,32 +50,15 @@ export async function presentPicker(configuration) {
   try {
     session = await sendJSON("/api/picker/sessions", "POST", configuration);
   } catch (error) {
-    if (error.code === "offline" && configuration.sourceType === "camera") return presentOffline(configuration);
-    throw error;
+    if (error.code !== "offline" || configuration.sourceType !== "camera") throw error;
+    // Without the server, the camera still works: captures are queued in the outbox.
+    const told = await showUntilEnd(`/picker/offline#${encodeURIComponent(JSON.stringify(configuration))}`, "offline");
+    return told?.status === "queued" ? { status: "queued", outboxID: told.outboxID } : { status: "cancelled" };
   }
   const api = `/api/picker/sessions/${session.id}`;
-  const dialog = show(session.url);
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = async (reason, told = null) => {
-      if (settled) return;
-      settled = true;
-      window.removeEventListener("message", onMessage);
-      if (reason === "escape") await sendJSON(`${api}/events`, "POST", { event: "cancel" }).catch(() => {});
-      // The server's word first; what the picker page said if the server cannot be asked.
-      const result = await json(api).catch(() => told ?? { status: "cancelled" });
-      close(dialog);
-      resolve(result.status === "finished" ? { status: "finished", info: result.info } : { status: "cancelled" });
-    };
-    const onMessage = (event) => {
-      if (event.origin === location.origin && event.data?.picker === session.id) settle("ended", event.data);
-    };
-    window.addEventListener("message", onMessage);
-    // Escape outside the picker's own page (focus on the dialog itself) cancels, as its
-    // Cancel button does.
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault();
-      settle("escape");
-    });
-  });
+  const told = await showUntilEnd(session.url, session.id);
+  if (!told) await sendJSON(`${api}/events`, "POST", { event: "cancel" }).catch(() => {});
+  // The server's word first; what the picker page said if the server cannot be asked.
+  const result = await json(api).catch(() => told ?? { status: "cancelled" });
+  return result.status === "finished" ? { status: "finished", info: result.info } : { status: "cancelled" };
 }
