@@ -6,27 +6,9 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import make_browser
-
-
-def wait(browser, seconds=30):
-    return WebDriverWait(browser, seconds)
-
-
-def button(browser, name):
-    return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[normalize-space()='{name}']")))
-
-
-def in_picker(browser):
-    frame = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "dialog iframe")))
-    browser.switch_to.frame(frame)
-
-
-def back_to_app(browser):
-    browser.switch_to.default_content()
-    wait(browser).until(lambda driver: driver.find_elements(By.CSS_SELECTOR, "dialog") == [])
+from pages import back_to_app, button, in_picker, wait
 
 
 def shown_image(browser):

@@ -4,18 +4,10 @@ import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
-from selenium.webdriver.support.ui import WebDriverWait
 
 import media
 from conftest import Server, make_browser, outbox_digests
-
-
-def wait(browser, seconds=30):
-    return WebDriverWait(browser, seconds)
-
-
-def button(browser, name):
-    return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[normalize-space()='{name}']")))
+from pages import button, wait
 
 
 def open_camera(server, browser, **configuration):

@@ -4,14 +4,9 @@ import hashlib
 import json
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import outbox_digests
-from test_camera_app import back_to_app, button, in_picker
-
-
-def wait(browser, seconds=30):
-    return WebDriverWait(browser, seconds)
+from pages import back_to_app, button, in_picker, shell_kept_offline, wait
 
 
 
@@ -32,12 +27,7 @@ def test_the_app_is_installable(server, browser):
 def test_a_capture_taken_offline_is_uploaded_when_the_server_is_back(server, camera_browser, screenshots):
     browser = camera_browser
     browser.get(server.base + "/")
-    wait(browser).until(lambda driver: driver.execute_script(
-        "return navigator.serviceWorker.ready.then(async () => (await caches.keys()).length === 1)"))
-    wait(browser).until(lambda driver: driver.execute_script(
-        "return caches.keys().then(async ([name]) => (await (await caches.open(name)).keys()).length >= 20)"))
-    browser.refresh()
-    wait(browser).until(lambda driver: driver.execute_script("return navigator.serviceWorker.controller !== null"))
+    shell_kept_offline(browser)
 
     server.halt()
     button(browser, "New Photo or Video").click()

@@ -7,11 +7,7 @@ from conftest import BINARY
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
-from selenium.webdriver.support.ui import WebDriverWait
-
-
-def wait(browser, seconds=30):
-    return WebDriverWait(browser, seconds)
+from pages import wait
 
 
 def test_pick_from_the_library_finishes_the_session(server, browser, shot):

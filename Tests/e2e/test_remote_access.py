@@ -11,6 +11,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Server, lan_browser_on, outbox_digests
+from pages import shell_kept_offline
 
 
 @pytest.fixture
@@ -137,12 +138,7 @@ def test_a_device_that_trusts_the_authority_installs_the_app_and_queues_captures
         base = f"https://{lan.server_address}:{lan_server.port}"
         sign_in(browser, base)
         # A trusted certificate: the service worker registers and keeps the shell.
-        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
-            "return navigator.serviceWorker.ready.then(async () => (await caches.keys()).length === 1)"))
-        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
-            "return caches.keys().then(async ([name]) => (await (await caches.open(name)).keys()).length >= 20)"))
-        browser.refresh()
-        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script("return navigator.serviceWorker.controller !== null"))
+        shell_kept_offline(browser)
 
         lan_server.halt()
         WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "new"))).click()

@@ -1,0 +1,33 @@
+"""Steps every browser test takes: waiting, pressing a button by its name, going into the
+picker's frame and back, and waiting for the service worker to hold the app's shell."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def wait(browser, seconds=30):
+    return WebDriverWait(browser, seconds)
+
+
+def button(browser, name):
+    return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[normalize-space()='{name}']")))
+
+
+def in_picker(browser):
+    frame = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "dialog iframe")))
+    browser.switch_to.frame(frame)
+
+
+def back_to_app(browser):
+    browser.switch_to.default_content()
+    wait(browser).until(lambda driver: driver.find_elements(By.CSS_SELECTOR, "dialog") == [])
+
+
+def shell_kept_offline(browser):
+    """Waits until the service worker has cached the shell, then reloads so that it controls the page."""
+    wait(browser).until(lambda driver: driver.execute_script(
+        "return navigator.serviceWorker.ready.then(async () => (await caches.keys()).length === 1)"))
+    wait(browser).until(lambda driver: driver.execute_script(
+        "return caches.keys().then(async ([name]) => (await (await caches.open(name)).keys()).length >= 20)"))
+    browser.refresh()
+    wait(browser).until(lambda driver: driver.execute_script("return navigator.serviceWorker.controller !== null"))
