@@ -39,8 +39,8 @@ let package = Package(
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
-        .target(name: "Credentials", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "Certificates", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "Credentials", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
+        .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials"],

@@ -1,5 +1,6 @@
 public import Foundation
 internal import Glibc
+import Storage
 
 /// The certificates CameraRoll makes for itself and keeps in a folder of the data folder: a
 /// local authority (`authority.pem`, `authority-key.pem`), made once and kept for years because
@@ -15,10 +16,10 @@ public struct CertificateFolder: Sendable {
     public var authorityKeyPath: String { path + "/authority-key.pem" }
     /// How long a made server certificate is valid: browsers refuse server certificates valid
     /// for more than 398 days.
-    public var validity: TimeInterval = 365 * 86400
-    public var renewal: TimeInterval = 30 * 86400
+    static let validity: TimeInterval = 365 * 86400
+    static let renewal: TimeInterval = 30 * 86400
     /// Long, because every device that trusts the authority must install its successor.
-    public var authorityValidity: TimeInterval = 10 * 365 * 86400
+    static let authorityValidity: TimeInterval = 10 * 365 * 86400
 
     public init(path: String) {
         self.path = path
@@ -39,10 +40,11 @@ public struct CertificateFolder: Sendable {
     ) {
         try keptOrMade(
             read: { () throws(CertificateError) in try LocalAuthority(certificateFile: authorityPath, keyFile: authorityKeyPath) },
-            problem: { kept in kept.notAfter < now + validity ? "the kept one expires within \(Int(validity / 86400)) days" : nil },
+            problem: { kept in kept.notAfter < now + Self.validity ? "the kept one expires within \(Int(Self.validity / 86400)) days" : nil
+            },
             make: { () throws(CertificateError) in
                 // An hour back, for phones whose clock is a little behind.
-                let made = try LocalAuthority.make(for: names, from: now - 3600, to: now + authorityValidity)
+                let made = try LocalAuthority.make(for: names, from: now - 3600, to: now + Self.authorityValidity)
                 try keep(key: made.privateKeyPEM, to: authorityKeyPath, certificate: made.certificatePEM, to: authorityPath)
                 return made
             })
@@ -57,13 +59,13 @@ public struct CertificateFolder: Sendable {
             read: { () throws(CertificateError) in try ServerCertificate(certificateFile: certificatePath, keyFile: keyPath) },
             problem: { kept in
                 let uncovered = kept.uncovered(names)
-                if kept.notAfter < now + renewal { return "the kept one expires within \(Int(renewal / 86400)) days" }
+                if kept.notAfter < now + Self.renewal { return "the kept one expires within \(Int(Self.renewal / 86400)) days" }
                 if !uncovered.isEmpty { return "the kept one does not cover \(uncovered.joined(separator: ", "))" }
                 if !authority.issued(kept) { return "the local authority did not sign the kept one" }
                 return nil
             },
             make: { () throws(CertificateError) in
-                let made = try authority.issue(for: names, from: now - 3600, to: now + validity)
+                let made = try authority.issue(for: names, from: now - 3600, to: now + Self.validity)
                 try keep(key: made.privateKeyPEM, to: keyPath, certificate: made.certificatePEM, to: certificatePath)
                 return made
             })
@@ -92,45 +94,15 @@ public struct CertificateFolder: Sendable {
         }
         // The key first: a crash between the two leaves a pair that does not match, which the
         // next start replaces, never a new certificate beside an old key.
-        try Self.writeAtomically(key, to: keyFile, in: path)
-        try Self.writeAtomically(certificate, to: certificateFile, in: path)
+        try Self.replace(key, at: keyFile)
+        try Self.replace(certificate, at: certificateFile)
     }
 
-    /// Write to a temporary file created with mode 0600, fsync, rename over, fsync the folder:
-    /// the file is whole or the old one, and never readable by others, not even for a moment.
-    private static func writeAtomically(_ text: String, to destination: String, in folder: String) throws(CertificateError) {
-        let temporary = destination + ".tmp"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(errno) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw failure(code)
-            }
-            written += count
+    private static func replace(_ text: String, at destination: String) throws(CertificateError) {
+        do {
+            try PrivateFile.replace(Array(text.utf8), at: destination)
+        } catch {
+            throw CertificateError(.writeFailed, "The certificate or key cannot be written: \(error.message)")
         }
-        let synced = fsync(descriptor) == 0
-        let closed = close(descriptor) == 0
-        guard synced, closed, rename(temporary, destination) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw failure(code)
-        }
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
-    }
-
-    private static func failure(_ code: Int32) -> CertificateError {
-        CertificateError(.writeFailed, "The certificate or key cannot be written: \(String(cString: strerror(code))).")
     }
 }

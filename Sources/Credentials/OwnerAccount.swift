@@ -1,4 +1,5 @@
 public import Foundation
+import Storage
 
 /// The owner's password hash in the data folder (`owner.json`, readable by the owner only).
 /// There is one owner: whoever runs the server on this machine sets it.
@@ -28,15 +29,13 @@ public struct OwnerAccount: Sendable {
         return "\(info.st_ino)-\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
     }
 
-    /// Replaces the password (see PrivateFile: readable by the owner only, replaced whole).
+    /// Replaces the password (a PrivateFile: readable by the owner only, replaced whole).
     public func setPassword(_ password: String) throws(CredentialsError) {
         let hash = try PasswordHash(password: password)
-        let data: Data
         do {
-            data = try JSONEncoder().encode(hash)
+            try PrivateFile.replace(Array(try JSONEncoder().encode(hash)), at: file.path)
         } catch {
-            throw CredentialsError("write_failed", "The password could not be encoded.")
+            throw CredentialsError("write_failed", "The password could not be saved: \(error).")
         }
-        try PrivateFile.write(data, to: file)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Storage
 internal import Synchronization
 
 /// Signed-in browsers: a random session token (the cookie) and a CSRF token the pages send
@@ -18,6 +19,7 @@ public final class SignInSessions: Sendable {
     /// Sessions by the digest of their token.
     private let state: Mutex<[String: Session]>
     private let file: URL?
+    private let writing = Mutex(())
 
     /// Where a data folder keeps its sessions.
     public static func file(in dataFolder: URL) -> URL { dataFolder.appendingPathComponent("sessions.json") }
@@ -33,10 +35,11 @@ public final class SignInSessions: Sendable {
         let session = Session(
             csrfToken: Crypto.randomBytes(32).hex, expires: now.addingTimeInterval(Self.lifetime), passwordStamp: passwordStamp)
         state.withLock { sessions in
-            sessions = sessions.filter { $0.value.expires > now }
+            // Sessions that have expired or belong to an old password go with the next sign-in.
+            sessions = sessions.filter { $0.value.expires > now && $0.value.passwordStamp == passwordStamp }
             sessions[Self.digest(token)] = session
-            save(sessions)
         }
+        save()
         return (token, session)
     }
 
@@ -54,18 +57,22 @@ public final class SignInSessions: Sendable {
     }
 
     public func end(_ token: String) {
-        state.withLock { sessions in
-            sessions[Self.digest(token)] = nil
-            save(sessions)
-        }
+        _ = state.withLock { $0.removeValue(forKey: Self.digest(token)) }
+        save()
     }
 
     private static func digest(_ token: String) -> String { Crypto.sha256(Array(token.utf8)).hex }
 
-    /// Best effort: a session that is not saved only means signing in again after a restart.
-    private func save(_ sessions: [String: Session]) {
-        guard let file, let data = try? JSONEncoder().encode(sessions) else { return }
-        try? PrivateFile.write(data, to: file)
+    /// Writes the sessions as they are now. Writers take turns and each writes the latest state,
+    /// so none is lost; requests looking a session up never wait for the disk. Best effort: a
+    /// session that is not saved only means signing in again after a restart.
+    private func save() {
+        guard let file else { return }
+        writing.withLock { _ in
+            let sessions = state.withLock { $0 }
+            guard let data = try? JSONEncoder().encode(sessions) else { return }
+            try? PrivateFile.replace(Array(data), at: file.path)
+        }
     }
 
     /// Whether `sent` is the session's CSRF token, compared in constant time.

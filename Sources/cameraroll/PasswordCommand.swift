@@ -7,14 +7,10 @@ import Foundation
 enum PasswordCommand {
     static func run(_ words: [String], _ context: Context) throws -> Int32 {
         guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
-        let folder = URL(fileURLWithPath: context.folder.root)
-        let account = OwnerAccount(dataFolder: folder)
+        let account = OwnerAccount(dataFolder: URL(fileURLWithPath: context.folder.root))
         guard set(account) else { return 1 }
-        // A new password ends the sessions the old one opened, from the server's next start.
-        try? FileManager.default.removeItem(at: SignInSessions.file(in: folder))
-        Terminal.out(
-            "The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out when the server next starts."
-        )
+        // Sessions carry a stamp of the password file, so the old password's end here and now.
+        Terminal.out("The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out.")
         return 0
     }
 
