@@ -51,7 +51,7 @@ final class DerivativeCache: Sendable {
             return nil
         }
         if now - info.st_mtim.tv_sec > 3600 { utimes(path, nil) }
-        var file = CachedFile(path: path, etag: "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\"")
+        var file = CachedFile(path: path, etag: Self.etag(info))
         if Int(info.st_size) <= RememberedFiles.largestFile,
             let bytes = RememberedFiles.read(path, inode: info.st_ino, size: Int(info.st_size))
         {
@@ -75,12 +75,19 @@ final class DerivativeCache: Sendable {
             throw error as? LibraryError ?? LibraryError(errno == ENOSPC ? .noSpace : .io, "A derivative could not be stored.")
         }
         add(bytes.count)
-        return try stored(hash, key)
+        return try stored(destination)
     }
 
-    private func stored(_ hash: String, _ key: String) throws(LibraryError) -> CachedFile {
-        guard let file = lookup(hash, key) else { throw LibraryError(.io, "A derivative vanished as it was stored.") }
-        return file
+    /// A file just put in place. Not remembered in memory: only what is asked for is (an
+    /// import's thumbnails would otherwise crowd out the ones being served).
+    private func stored(_ destination: String) throws(LibraryError) -> CachedFile {
+        var info = stat()
+        guard stat(destination, &info) == 0 else { throw LibraryError(.io, "A derivative vanished as it was stored.") }
+        return CachedFile(path: destination, etag: Self.etag(info))
+    }
+
+    private static func etag(_ info: stat) -> String {
+        "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\""
     }
 
     /// Moves a finished file (a video rendition) into the cache.
@@ -93,7 +100,7 @@ final class DerivativeCache: Sendable {
         }
         guard rename(path, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
         add(Self.size(of: destination))
-        return try stored(hash, key)
+        return try stored(destination)
     }
 
     func removeAll(for hash: String) {
