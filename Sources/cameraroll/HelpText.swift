@@ -12,7 +12,8 @@ enum HelpText {
                                               install its local authority (DATA/tls)
                                --cert FILE --key FILE  your own certificate (PEM) for HTTPS
                                --name NAME[,NAME]  host names it answers to besides its addresses,
-                                              localhost and this computer's name (others are refused)
+                                              localhost and this computer's name (others are refused);
+                                              its own HTTPS certificate covers them
                                Any address but loopback is served over HTTPS.
                                SIGINT or SIGTERM stop it gracefully.
           pick                 Present a picker through a running server and print its result as JSON.

@@ -1,5 +1,6 @@
 import CameraRollServer
 import Certificates
+import Foundation
 import HTTPServer
 import QRCode
 
@@ -10,6 +11,11 @@ struct Listening {
     /// nil with `--lan`: every address, `::` where the machine has IPv6, else 0.0.0.0.
     let host: String?
     let port: Int
+    /// The machine's names and addresses, found once at start, with `--name`'s names among the
+    /// host names: what the certificate covers, what the terminal lists.
+    let names: MachineNames
+    /// `--name`: host names the server answers to besides its addresses and the machine's own.
+    let extraNames: [String]
     let certificate: ServerCertificate?
     /// Where the certificate came from, for the instructions printed at start.
     let source: Source
@@ -22,8 +28,8 @@ struct Listening {
             origin: CertificateFolder.Origin, authority: LocalAuthority, authorityFile: String, authorityOrigin: CertificateFolder.Origin)
     }
 
-    static let options: Set<String> = ["host", "port", "lan", "cert", "key", "name"]
     static let valued: Set<String> = ["host", "port", "cert", "key", "name"]
+    static let options = valued.union(["lan"])
 
     init(_ arguments: Arguments, certificateFolder: String) throws {
         let lan = arguments.flag("lan")
@@ -33,18 +39,22 @@ struct Listening {
         let certificateFile = arguments.value("cert")
         let keyFile = arguments.value("key")
         guard (certificateFile == nil) == (keyFile == nil) else { throw UsageError("--cert and --key go together.") }
-        host = lan ? nil : arguments.value("host") ?? "127.0.0.1"
-        let secure = host.map { !Self.isLoopback($0) } ?? true || certificateFile != nil
+        // An IPv6 address may come in URL brackets; it is kept bare, as sockets and certificates take it.
+        host = lan ? nil : (arguments.value("host") ?? "127.0.0.1").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let secure = host.map { !WebApp.isLoopback($0) } ?? true || certificateFile != nil
         guard let port = Int(arguments.value("port") ?? (secure ? "8443" : "8080")), (0...65535).contains(port) else {
             throw UsageError("--port takes a number from 0 to 65535.")
         }
         self.port = port
+        extraNames = (arguments.value("name") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var names = MachineNames.current()
+        names.hostNames += extraNames.filter { !names.hostNames.contains($0) }
+        if let host, !Self.isEveryAddress(host), !names.addresses.contains(host) { names.addresses.append(host) }
+        self.names = names
         if let certificateFile, let keyFile {
             certificate = try ServerCertificate(certificateFile: certificateFile, keyFile: keyFile)
             source = .user
         } else if secure {
-            var names = MachineNames.current()
-            if let host, !Self.isEveryAddress(host), !names.addresses.contains(host) { names.addresses.append(host) }
             let folder = CertificateFolder(path: certificateFolder)
             let (authority, authorityOrigin) = try folder.authority(for: names)
             let (made, origin) = try folder.certificate(for: names, signedBy: authority)
@@ -62,15 +72,11 @@ struct Listening {
         return file
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        WebApp.isLoopback(host) || host == "[::1]"
-    }
-
     /// Serving this computer only: nobody else can reach it, so nobody needs to sign in.
-    var onlyThisComputer: Bool { host.map(Self.isLoopback) ?? false }
+    var onlyThisComputer: Bool { host.map(WebApp.isLoopback) ?? false }
 
     static func isEveryAddress(_ host: String) -> Bool {
-        host == "0.0.0.0" || host == "::" || host == "[::]"
+        host == "0.0.0.0" || host == "::"
     }
 
     /// Starts `configuration` on this address, with the certificate when there is one.
@@ -97,14 +103,14 @@ struct Listening {
     /// address, a QR code of the first, and how to trust the certificate.
     func announce(boundTo boundHost: String, port: Int, library: String) {
         let scheme = certificate == nil ? "http" : "https"
-        guard host == nil || !Self.isLoopback(boundHost) else {
+        guard !WebApp.isLoopback(boundHost) else {
             Terminal.out("CameraRoll is serving \(scheme)://\(Self.shown(boundHost)):\(port) (library: \(library)). Ctrl-C stops it.")
             trustInstructions(downloadFrom: nil)
             return
         }
         let addresses =
             Self.isEveryAddress(boundHost)
-            ? MachineNames.current().lanAddresses.filter { boundHost != "0.0.0.0" || !$0.contains(":") } : [boundHost]
+            ? names.lanAddresses.filter { boundHost != "0.0.0.0" || !$0.contains(":") } : [boundHost]
         let place =
             Self.isEveryAddress(boundHost) ? "\(scheme) on every address, port \(port)" : "\(scheme)://\(Self.shown(boundHost)):\(port)"
         Terminal.out("CameraRoll is serving \(place) (library: \(library)). Ctrl-C stops it.")
@@ -152,6 +158,6 @@ struct Listening {
     }
 
     private static func shown(_ host: String) -> String {
-        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        host.contains(":") ? "[\(host)]" : host
     }
 }

@@ -24,13 +24,10 @@ enum ServeCommand {
             Terminal.error("Other devices sign in with the owner's password. Choose it now (at least 8 characters).")
             guard PasswordCommand.set(owner) else { return 1 }
         }
-        // Names it answers to besides its addresses (a DNS name, a reverse proxy's): requests for
-        // any other name are refused, against DNS rebinding.
-        let names = (arguments.value("name") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
         let (server, host) = try listening.start(
-            configuration, router: WebApp(library: library, authorityFile: listening.authorityFile, names: names).router)
+            configuration, router: WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames).router)
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
         let housekeeping = Task.detached {
