@@ -9,16 +9,11 @@ struct RawURI: Sendable, Equatable {
     let path: String
     /// Query parameters, percent-decoded, `+` as space; a repeated name keeps its first value.
     let query: [String: String]
-    private let rawPath: ArraySlice<UInt8>
-
-    /// The path as sent, safe to print: bytes outside visible ASCII stay percent-encoded.
-    var loggablePath: String { Self.loggable(rawPath) }
 
     init(_ raw: [UInt8]) throws(HTTPError) {
         let questionMark = raw.firstIndex(of: UInt8(ascii: "?")) ?? raw.endIndex
         let rawPath = raw[..<questionMark]
         let rawQuery = questionMark < raw.endIndex ? raw[(questionMark + 1)...] : []
-        self.rawPath = rawPath
 
         guard rawPath.first == UInt8(ascii: "/") else {
             throw Self.invalid("The path must start with /.")

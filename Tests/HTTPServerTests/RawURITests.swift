@@ -7,7 +7,7 @@ import Testing
         let uri = try RawURI(Array("/photos/a%20b/%C3%A9?x=1&y=a+b%2B&x=2&flag&=empty".utf8))
         #expect(uri.path == "/photos/a b/é")
         #expect(uri.query == ["x": "1", "y": "a b+", "flag": "", "": "empty"])
-        #expect(uri.loggablePath == "/photos/a%20b/%C3%A9")
+        #expect(RawURI.loggable(ArraySlice("/photos/a b/é".utf8)) == "/photos/a%20b/%C3%A9")
     }
 
     @Test func keepsEscapesThatAreNotEscapes() throws {
