@@ -6,8 +6,8 @@ import PhotoLibrary
 extension WebApp {
     func addMediaRoutes(to router: inout Router) {
         router.get("/media/:id/original", fast: original, { request in try original(request) })
-        // What is already made is answered on the server's poll thread (a database read and a
-        // stat); anything to render goes the slow way.
+        // What is already made is answered on the server's poll thread (from remembered asset
+        // facts, and for thumbnails remembered bytes); anything to render goes the slow way.
         router.get("/media/:id/thumbnail", fast: readyThumbnail, thumbnail)
         router.get("/media/:id/display", fast: readyDisplay, { request in try await display(request, edited: false) })
         router.get("/media/:id/edited") { request in try await display(request, edited: true) }
