@@ -4,9 +4,12 @@ SHELL := /bin/bash
 
 # Debian packages the build, the app, the tests and the benchmarks need.
 DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev openssl libmicrohttpd-dev libgnutls28-dev libqrencode-dev zbar-tools \
+        libjpeg62-turbo-dev libexif-dev liblcms2-dev libwebp-dev zlib1g-dev \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core \
         slowhttptest fiu-utils strace iproute2 libnss3-tools
+# From bookworm-backports on Debian 12: libheif 1.19 decodes current iPhone HEICs, which 1.15 refuses.
+BACKPORTED_DEPS := libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-aomdec
 
 SWIFT ?= swift
 DATA ?=
@@ -22,13 +25,8 @@ help: ## Show the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "Variables for run: DATA=DIR (default ~/.local/share/cameraroll), HOST=127.0.0.1, PORT=8080"
 
-install-deps: ## Install the Debian packages that are missing (idempotent)
-	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "Installing:" $$missing; \
-		sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "All Debian packages are installed."; fi
+install-deps: ## Install the Debian packages that are missing (idempotent; libheif from bookworm-backports)
+	@scripts/install-deps $(DEPS) -- $(BACKPORTED_DEPS)
 
 build: install-deps ## Build the release binary
 	$(SWIFT) build -c release --product cameraroll

@@ -23,12 +23,22 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The libraries under libvips that Imaging also asks directly, instead of parsing their formats itself.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
         .target(name: "CShims", dependencies: ["CVips"]),
+        // libjpeg-turbo decoding a JPEG with its damage read from its message codes (needs setjmp, so C).
+        .target(name: "CJPEGDecoder", linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
 
-        .target(name: "Imaging", dependencies: ["CVips", "CShims"], swiftSettings: strict),
+        .target(
+            name: "Imaging", dependencies: ["CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
+            swiftSettings: strict),
         .target(name: "Video", swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage"], swiftSettings: strict),

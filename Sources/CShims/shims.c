@@ -1,5 +1,7 @@
 #include "CShims.h"
 
+#include <stdlib.h>
+
 static const char *cr_loader_name(CRLoader loader) {
     switch (loader) {
     case CR_LOADER_JPEG: return "jpegload";
@@ -113,4 +115,25 @@ int cr_vips_copy_with_orientation(VipsImage *in, VipsImage **out, int orientatio
         return -1;
     vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
     return 0;
+}
+
+static void cr_free_pixels(VipsImage *image, void *pixels) {
+    (void) image;
+    free(pixels);
+}
+
+VipsImage *cr_vips_image_from_pixels(unsigned char *pixels, int width, int height, int bands, VipsImage *metadata) {
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t) width * height * bands, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!image) {
+        free(pixels);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(cr_free_pixels), pixels);
+    image->Type = bands == 4 ? VIPS_INTERPRETATION_CMYK : bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    const void *profile;
+    size_t length;
+    if (vips_image_get_typeof(metadata, VIPS_META_ICC_NAME) &&
+        vips_image_get_blob(metadata, VIPS_META_ICC_NAME, &profile, &length) == 0)
+        vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+    return image;
 }

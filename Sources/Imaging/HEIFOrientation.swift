@@ -1,25 +1,28 @@
-import Foundation
+internal import CExif
+internal import CHeif
 
-/// How to show a HEIF or AVIF upright. libheif applies the file's `irot` rotation and ignores
-/// EXIF; cameras do not always agree: an iPhone writes both consistently, the ProCam app writes
-/// only EXIF orientation 6, and a Nokia 8.3 writes an `irot` its EXIF (orientation 1) and its
-/// pixels contradict. The EXIF orientation, which describes the stored pixels, decides when it
-/// is there; the result is the orientation still to apply after libheif's rotation.
+/// How to show a HEIF or AVIF upright. libheif applies the file's `irot` and `imir` transforms
+/// and ignores EXIF; cameras do not always agree: an iPhone writes both consistently, the ProCam
+/// app writes only EXIF orientation 6, and a Nokia 8.3 writes an `irot` its EXIF (orientation 1)
+/// and its pixels contradict. The EXIF orientation, which describes the stored pixels, decides
+/// when it is there; the result is the orientation still to apply after libheif's transforms.
+/// libheif itself lists the transforms it applies, and libexif reads the EXIF.
 enum HEIFOrientation {
     /// The EXIF orientation to apply to libheif's output.
     static func correction(path: String, exif: [UInt8]?) -> Int {
         guard let wanted = exif.flatMap(exifOrientation), (1...8).contains(wanted) else { return 1 }
-        let applied = irotQuarterTurns(path)
-        // Correction = wanted ∘ applied⁻¹; libheif's irot k turns the image k × 90° anticlockwise.
-        let appliedMatrix = power(clockwise, (4 - applied) % 4)
-        return orientation(of: multiply(matrices[wanted - 1], inverse(appliedMatrix)))
+        let applied = appliedTransforms(path).reduce(identity) { multiply($1, $0) }
+        return orientation(of: multiply(matrices[wanted - 1], inverse(applied)))
     }
 
+    /// A transform of pixel positions, as the matrix (a, b, c, d) of x' = a·x + b·y, y' = c·x + d·y
+    /// with y pointing down.
     typealias Matrix = (Int, Int, Int, Int)
 
     private static let identity: Matrix = (1, 0, 0, 1)
     private static let clockwise: Matrix = (0, -1, 1, 0)
     private static let mirror: Matrix = (-1, 0, 0, 1)
+    private static let flip: Matrix = (1, 0, 0, -1)
 
     /// EXIF orientations 1...8 as transforms from stored to displayed pixels.
     private static let matrices: [Matrix] = [
@@ -44,49 +47,43 @@ enum HEIFOrientation {
         (matrix.0, matrix.2, matrix.1, matrix.3)
     }
 
-    /// Orientation (tag 0x0112) from IFD0 of an EXIF block, with or without its "Exif\0\0" prefix.
+    /// The Orientation tag (0x0112) of IFD0, read by libexif from an EXIF block with or without
+    /// its "Exif\0\0" prefix (libexif wants the prefix).
     static func exifOrientation(_ exif: [UInt8]) -> Int? {
-        var tiff = exif[...]
-        if tiff.starts(with: Array("Exif\u{0}\u{0}".utf8)) { tiff = tiff.dropFirst(6) }
-        let bytes = Array(tiff)
-        guard bytes.count >= 8 else { return nil }
-        let little = bytes[0] == 0x49
-        func read(_ offset: Int, _ count: Int) -> Int? {
-            guard offset >= 0, offset + count <= bytes.count else { return nil }
-            let slice = bytes[offset..<offset + count]
-            return (little ? slice.reversed() : Array(slice)).reduce(0) { $0 << 8 | Int($1) }
-        }
-        guard let ifd = read(4, 4), let entries = read(ifd, 2) else { return nil }
-        for index in 0..<min(entries, 512) {
-            let entry = ifd + 2 + index * 12
-            if read(entry, 2) == 0x0112 { return read(entry + 8, 2) }
-        }
-        return nil
+        let prefix = Array("Exif\u{0}\u{0}".utf8)
+        let block = exif.starts(with: prefix) ? exif : prefix + exif
+        guard let size = UInt32(exactly: block.count),
+            let data = block.withUnsafeBufferPointer({ exif_data_new_from_data($0.baseAddress, size) })
+        else { return nil }
+        defer { exif_data_unref(data) }
+        guard let entry = exif_content_get_entry(data.pointee.ifd.0, EXIF_TAG_ORIENTATION),
+            entry.pointee.format == EXIF_FORMAT_SHORT, entry.pointee.components >= 1, entry.pointee.size >= 2,
+            let value = entry.pointee.data
+        else { return nil }
+        return Int(exif_get_short(value, exif_data_get_byte_order(data)))
     }
 
-    /// The `irot` of the file's item properties (meta → iprp → ipco), in quarter turns
-    /// anticlockwise; 0 when there is none.
-    static func irotQuarterTurns(_ path: String) -> Int {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return 0 }
-        let bytes = [UInt8](data.prefix(4 << 20))
-        guard let meta = child("meta", in: bytes, from: 0, to: bytes.count, headerExtra: 0),
-            let iprp = child("iprp", in: bytes, from: meta.body + 4, to: meta.end, headerExtra: 0),
-            let ipco = child("ipco", in: bytes, from: iprp.body, to: iprp.end, headerExtra: 0),
-            let irot = child("irot", in: bytes, from: ipco.body, to: ipco.end, headerExtra: 0),
-            irot.body < bytes.count
-        else { return 0 }
-        return Int(bytes[irot.body] & 3)
-    }
-
-    private static func child(_ type: String, in bytes: [UInt8], from start: Int, to end: Int, headerExtra: Int) -> (body: Int, end: Int)? {
-        var offset = start
-        while offset + 8 <= min(end, bytes.count) {
-            let size = (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-            let name = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-            guard size >= 8 else { return nil }
-            if name == type { return (offset + 8 + headerExtra, min(offset + size, end)) }
-            offset += size
+    /// The transforms libheif applies to the primary image, in the order it applies them, as
+    /// matrices (`clap` crops, which turn nothing, are left out); none when libheif cannot read the file.
+    static func appliedTransforms(_ path: String) -> [Matrix] {
+        guard let context = heif_context_alloc() else { return [] }
+        defer { heif_context_free(context) }
+        var primary: heif_item_id = 0
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok,
+            heif_context_get_primary_image_ID(context, &primary).code == heif_error_Ok
+        else { return [] }
+        let count = heif_item_get_transformation_properties(context, primary, nil, 0)
+        guard count > 0 else { return [] }
+        var properties = [heif_property_id](repeating: 0, count: Int(count))
+        let listed = heif_item_get_transformation_properties(context, primary, &properties, count)
+        return properties.prefix(Int(max(0, listed))).compactMap { property -> Matrix? in
+            let degrees = heif_item_get_property_transform_rotation_ccw(context, primary, property)
+            if degrees >= 0 { return power(clockwise, (4 - Int(degrees) / 90 % 4) % 4) }
+            switch heif_item_get_property_transform_mirror(context, primary, property) {
+            case heif_transform_mirror_direction_horizontal: return mirror
+            case heif_transform_mirror_direction_vertical: return flip
+            default: return nil
+            }
         }
-        return nil
     }
 }

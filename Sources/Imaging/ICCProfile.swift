@@ -1,43 +1,23 @@
-/// Just enough of the ICC profile format to tell an sRGB profile: its description tag.
+internal import CLCMS2
+
+/// An embedded ICC profile, read by lcms2 (the library libvips transforms colours with).
 enum ICCProfile {
     /// Whether an RGB profile describes itself as sRGB ("sRGB IEC61966-2.1", "sRGB built-in", ...).
     static func isSRGB(_ profile: [UInt8]) -> Bool {
-        guard profile.count >= 132, String(decoding: profile[16..<20], as: UTF8.self) == "RGB " else { return false }
-        guard let description = description(profile) else { return false }
-        return description.contains("sRGB")
-    }
-
-    private static func description(_ profile: [UInt8]) -> String? {
-        let count = Int(bigEndian32(profile, 128))
-        for index in 0..<min(count, 100) {
-            let entry = 132 + index * 12
-            guard entry + 12 <= profile.count else { return nil }
-            guard String(decoding: profile[entry..<entry + 4], as: UTF8.self) == "desc" else { continue }
-            let offset = Int(bigEndian32(profile, entry + 4))
-            let size = Int(bigEndian32(profile, entry + 8))
-            guard offset >= 0, size >= 12, offset + size <= profile.count else { return nil }
-            let tag = Array(profile[offset..<offset + size])
-            switch String(decoding: tag[0..<4], as: UTF8.self) {
-            case "desc":
-                // ICC v2: an ASCII count, then the text.
-                let length = min(Int(bigEndian32(tag, 8)), tag.count - 12)
-                return length > 0 ? String(decoding: tag[12..<12 + length], as: UTF8.self) : nil
-            case "mluc":
-                // ICC v4: records of UTF-16BE strings; the first one will do.
-                guard tag.count >= 28 else { return nil }
-                let length = Int(bigEndian32(tag, 20))
-                let start = Int(bigEndian32(tag, 24))
-                guard start + length <= tag.count, length >= 2 else { return nil }
-                let units = stride(from: start, to: start + length - 1, by: 2).map { UInt16(tag[$0]) << 8 | UInt16(tag[$0 + 1]) }
-                return String(decoding: units, as: UTF16.self)
-            default:
-                return nil
-            }
+        guard let size = UInt32(exactly: profile.count) else { return false }
+        return profile.withUnsafeBytes { bytes in
+            guard let handle = cmsOpenProfileFromMem(bytes.baseAddress, size) else { return false }
+            defer { cmsCloseProfile(handle) }
+            guard cmsGetColorSpace(handle) == cmsSigRgbData else { return false }
+            return description(handle)?.contains("sRGB") ?? false
         }
-        return nil
     }
 
-    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
+    /// The profile's description in English, or its first one: v2 `desc` and v4 `mluc` alike.
+    private static func description(_ handle: cmsHPROFILE) -> String? {
+        var text = [CChar](repeating: 0, count: 256)
+        let written = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &text, UInt32(text.count))
+        guard written > 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -23,22 +23,21 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF and AVIF share the ISO base media `ftyp` box with MP4 and MOV; the brands tell them
     /// apart. A still-image brand anywhere in the box wins only if the major brand is not a movie's.
     private static func isoBrand(_ bytes: [UInt8]) -> ImageFormat? {
-        guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return nil }
-        let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-        let end = min(max(boxSize, 16), bytes.count)
-        let major = String(decoding: bytes[8..<12], as: UTF8.self)
-        var brands = [major]
-        var offset = 16
-        while offset + 4 <= end {
-            brands.append(String(decoding: bytes[offset..<offset + 4], as: UTF8.self))
-            offset += 4
+        ByteReader.reading(bytes) { header -> ImageFormat? in
+            guard header.matches("ftyp".utf8, at: 4), header.has(16, at: 0), let boxSize = header.integer(UInt32.self, at: 0) else {
+                return nil
+            }
+            let major = header.fourCC(at: 8) ?? ""
+            // The brands after the major brand and its version, as far as the box and the header go.
+            let end = min(Int(max(boxSize, 16)), header.count)
+            let brands = [major] + stride(from: 16, to: end - 3, by: 4).compactMap { header.fourCC(at: $0) }
+            if avifBrands.contains(major) { return .avif }
+            if heifBrands.contains(major) { return brands.contains(where: avifBrands.contains) ? .avif : .heif }
+            if movieBrands.contains(major) { return nil }
+            if brands.contains(where: avifBrands.contains) { return .avif }
+            if brands.contains(where: heifBrands.contains) { return .heif }
+            return nil
         }
-        if avifBrands.contains(major) { return .avif }
-        if heifBrands.contains(major) { return brands.contains(where: avifBrands.contains) ? .avif : .heif }
-        if movieBrands.contains(major) { return nil }
-        if brands.contains(where: avifBrands.contains) { return .avif }
-        if brands.contains(where: heifBrands.contains) { return .heif }
-        return nil
     }
 
     private static let avifBrands: Set<String> = ["avif", "avis"]

@@ -5,7 +5,9 @@ extension Imaging {
     /// The upright image, fitted to `box`, as 8-bit sRGB pixels without alpha (3 bytes a pixel,
     /// row by row). This is how a rendered output is compared with what it should show.
     public func pixels(of path: String, fittedTo box: PixelSize) throws(ImagingError) -> (size: PixelSize, rgb: [UInt8]) {
-        try decoding(path) { () throws(ImagingError) -> (size: PixelSize, rgb: [UInt8]) in try pixelsUnchecked(of: path, fittedTo: box) }
+        try decoding(path) { () throws(ImagingError) -> (size: PixelSize, rgb: [UInt8]) in
+            try pixelsUnchecked(of: path, fittedTo: box)
+        }
     }
 
     private func pixelsUnchecked(of path: String, fittedTo box: PixelSize) throws(ImagingError) -> (size: PixelSize, rgb: [UInt8]) {

@@ -5,11 +5,16 @@ extension Imaging {
     /// Renders several outputs from one decode of the file: the image is loaded once, at the
     /// smallest size the largest output allows (shrink-on-load), turned upright, and every
     /// output is cut and resized from that. Outputs come back in the order of `requests`.
-    public func render(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
-        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests) }
+    /// `damage` says what the decode lets through.
+    public func render(
+        _ path: String, _ requests: [RenderRequest], damage: DamagePolicy = .refuseTruncation
+    ) throws(ImagingError) -> [RenderedImage] {
+        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests, damage) }
     }
 
-    private func renderUnchecked(_ path: String, _ requests: [RenderRequest]) throws(ImagingError) -> [RenderedImage] {
+    private func renderUnchecked(_ path: String, _ requests: [RenderRequest], _ damage: DamagePolicy) throws(ImagingError)
+        -> [RenderedImage]
+    {
         guard !requests.isEmpty else { return [] }
         let (format, header) = try open(path)
         let orientation = self.orientation(of: header, format: format, path: path)
@@ -17,7 +22,12 @@ extension Imaging {
         let plans = try requests.map { request throws(ImagingError) in try Plan(request, source: upright) }
 
         let shrink = format.shrinksOnLoad ? Self.shrinkFactor(for: plans) : 1
-        let loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
+        let loaded: VipsImage
+        if format == .jpeg && damage == .refuseDamage {
+            loaded = try JPEGDecoder.decode(path, shrink: shrink, maxPixels: maxPixels, header: header)
+        } else {
+            loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
+        }
         var base = try Self.upright(loaded, orientation)
         let ratioX = Double(base.width) / Double(upright.width)
         let ratioY = Double(base.height) / Double(upright.height)

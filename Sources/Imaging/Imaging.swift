@@ -45,26 +45,29 @@ public struct Imaging: Sendable {
 
     /// Refuses a file whose own structure shows damage: it stops before its image data ends
     /// (`truncated`), or a checksum does not hold (`corrupt`). A decoder may or may not notice
-    /// either, so an import asks this before trusting a decode.
+    /// either, so an import asks this before trusting a decode. A JPEG's data is judged by
+    /// libjpeg during that decode instead (`render` with `.refuseDamage`).
     public func checkStructure(_ path: String) throws(ImagingError) {
         guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return }
         switch FileStructure.problem(path, format) {
-        case .truncated: throw ImagingError(.truncated, "The image file ends before its data does.")
+        case .truncated: throw .truncated()
         case .checksumMismatch: throw ImagingError(.corrupt, "The image file is damaged: a checksum does not match its data.")
         case nil: return
         }
     }
 
-    /// Runs decoding work on a file; a decoder's refusal is reported as truncation when the
-    /// file's own structure shows it ends early.
+    /// Runs decoding work on a file and names a decoder's refusal precisely: truncation when
+    /// the file's structure (for JPEG, libjpeg) shows it ends early, damage when libjpeg lost
+    /// pixels to it, or the kind of JPEG libjpeg does not decode.
     func decoding<T>(_ path: String, _ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
         do {
             return try body()
         } catch {
-            guard error.code == .corrupt, let header = try? Self.readHeader(path), let format = ImageFormat.sniff(header),
-                FileStructure.problem(path, format) == .truncated
-            else { throw error }
-            throw ImagingError(.truncated, "The image file ends before its data does.")
+            guard error.code == .corrupt, let header = try? Self.readHeader(path), let format = ImageFormat.sniff(header) else {
+                throw error
+            }
+            if format == .jpeg { throw JPEGDecoder.damage(path, maxPixels: maxPixels) ?? error }
+            throw FileStructure.problem(path, format) == .truncated ? .truncated(detail: error.detail) : error
         }
     }
 

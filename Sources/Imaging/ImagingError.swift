@@ -1,5 +1,8 @@
+import Foundation
+
 /// Why an image could not be probed or rendered. `code` is stable (clients match on it);
-/// `message` is for people and never carries a file path.
+/// `message` is for people: plain words, never a decoder's own text or a file path. What the
+/// decoder said goes in `detail`, for logs.
 public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
@@ -31,11 +34,35 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public let code: Code
     public let message: String
+    /// The decoder's own words, paths removed; nil when there is nothing beyond the message.
+    public let detail: String?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail.flatMap(Self.withoutPaths)
     }
 
-    public var description: String { "\(code): \(message)" }
+    public var description: String { "\(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
+
+    /// The same code and message: the detail is what a decoder said this time, for the log.
+    public static func == (lhs: ImagingError, rhs: ImagingError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    static let undecodable = "The image data is damaged and cannot be decoded."
+
+    static func truncated(detail: String? = nil) -> ImagingError {
+        ImagingError(.truncated, "The image file ends before its data does.", detail: detail)
+    }
+
+    /// Decoders' messages may name the file they read, and libvips' error buffer, shared by all
+    /// threads, may even hold another file's: no path reaches a log line either.
+    private static func withoutPaths(_ text: String) -> String? {
+        let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
+        let cleaned = firstLine.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("/") || $0.hasPrefix("\"/") ? "file:" : String($0) }.joined(separator: " ")
+            .trimmingCharacters(in: .whitespaces)
+        return cleaned.isEmpty ? nil : String(cleaned.prefix(200))
+    }
 }

@@ -1,3 +1,4 @@
+internal import CHeif
 import Foundation
 
 /// What the image engine can do on this machine, for `cameraroll doctor`.
@@ -5,6 +6,9 @@ public struct ImagingSupport: Sendable {
     public var libvipsVersion: String
     /// libheif's version when libvips loaded it (HEIF and AVIF need it).
     public var libheifVersion: String?
+    /// Whether libheif is 1.19 or later: earlier ones refuse the HEICs of current iPhones
+    /// ("Too many auxiliary image references", for their HDR gain maps).
+    public var readsCurrentIPhoneHEIC: Bool
     /// libexif's version when libvips loaded it.
     public var libexifVersion: String?
     /// Whether an EXIF orientation is actually read: without libexif, libvips silently skips
@@ -26,7 +30,8 @@ public struct ImagingSupport: Sendable {
         }
         return ImagingSupport(
             libvipsVersion: version,
-            libheifVersion: VipsRuntime.hasOperation("heifload") ? libraries["libheif"] ?? "present" : nil,
+            libheifVersion: VipsRuntime.hasOperation("heifload") ? String(cString: heif_get_version()) : nil,
+            readsCurrentIPhoneHEIC: heif_get_version_number_major() > 1 || heif_get_version_number_minor() >= 19,
             libexifVersion: libraries["libexif"], readsOrientation: readsOrientation)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// threads, so it is read and cleared in one call, and its text may belong to another failure.
 enum VipsFailure {
     /// The failure libvips just reported. Whether the file was truncated is decided from the
-    /// file itself, by `Imaging.decoding`; the error text only adds a human detail.
+    /// file itself, by `Imaging.decoding`; the error text is only a detail for logs.
     static func current(during operation: String) -> ImagingError {
         var text = ""
         if let raw = vips_error_buffer_copy() {
@@ -16,17 +16,11 @@ enum VipsFailure {
     }
 
     static func classify(_ raw: String, during operation: String) -> ImagingError {
-        var detail = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let detail = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         // libheif enforces its own size limit (16384 pixels a side) before libvips' header.
         if detail.lowercased().contains("security limit exceeded") {
-            return ImagingError(.tooLarge, "The image is larger than the decoder allows.")
+            return ImagingError(.tooLarge, "The image is larger than the decoder allows.", detail: detail)
         }
-        detail = detail.split(separator: "\n").first.map(String.init) ?? ""
-        // The buffer is shared by all threads and may hold another file's message: no path of
-        // any file may reach a client.
-        detail = detail.split(separator: " ", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("/") ? "file:" : String($0) }.joined(separator: " ")
-        let suffix = detail.isEmpty ? "" : ": \(String(detail.prefix(200)))"
-        return ImagingError(.corrupt, "The image data cannot be decoded (\(operation))\(suffix).")
+        return ImagingError(.corrupt, ImagingError.undecodable, detail: detail.isEmpty ? operation : "\(operation): \(detail)")
     }
 }

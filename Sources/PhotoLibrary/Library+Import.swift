@@ -130,7 +130,8 @@ extension Library {
     private func analyseImage(_ path: String) async throws(LibraryError) -> Analysis {
         try await work.run { [imaging, self] () throws(LibraryError) -> Analysis in
             do throws(ImagingError) {
-                // Decoders notice damage only sometimes: the file's structure decides.
+                // Decoders notice damage only sometimes: the file's structure decides, and for
+                // a JPEG, libjpeg during the decode that makes the thumbnails.
                 try imaging.checkStructure(path)
                 let info = try imaging.probe(path)
                 var requests = Self.thumbnailRequests
@@ -140,7 +141,7 @@ extension Library {
                     requests.append(request)
                     keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
                 }
-                let rendered = try imaging.render(path, requests)
+                let rendered = try imaging.render(path, requests, damage: .refuseDamage)
                 return Analysis(
                     mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
                     width: info.width, height: info.height, duration: nil, orientation: info.orientation,

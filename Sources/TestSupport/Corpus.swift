@@ -24,6 +24,15 @@ public enum Corpus {
         return names.sorted().map { "\(folder)/\($0)" }
     }
 
+    /// Photos CameraRoll must decode: those CHECKS.tsv says Debian 12's libvips decodes, and those
+    /// it decodes with libheif 1.19 from bookworm-backports (CHECKS.tsv was made with libheif 1.15,
+    /// which refuses current iPhone HEICs for their HDR gain-map auxiliary images).
+    public static let decodablePhotos: [String] = {
+        let decodedWithNewerLibheif: Set = ["photos/pigallery2__IMG_0307.HEIC"]
+        let checks = entries()
+        return files(in: "photos").filter { checks[$0]?.vipsFullDecode.hasPrefix("ok") ?? false || decodedWithNewerLibheif.contains($0) }
+    }()
+
     /// One row of MANIFEST.tsv joined with CHECKS.tsv.
     public struct Entry: Sendable {
         public let path: String

@@ -18,11 +18,14 @@ enum DoctorCommand {
         do {
             let imaging = try ImagingSupport.check()
             checks.append(Check(name: "libvips", detail: imaging.libvipsVersion, ok: true))
-            checks.append(
-                Check(
-                    name: "libheif",
-                    detail: imaging.libheifVersion.map { "\($0) (HEIF and AVIF photos)" } ?? "missing: HEIF and AVIF photos cannot be read",
-                    ok: imaging.libheifVersion != nil))
+            let heif: Check =
+                switch (imaging.libheifVersion, imaging.readsCurrentIPhoneHEIC) {
+                case (let version?, true): Check(name: "libheif", detail: "\(version) (HEIF and AVIF photos)", ok: true)
+                case (let version?, false):
+                    Check(name: "libheif", detail: "\(version) is too old: current iPhones' HEIC photos need 1.19", ok: false)
+                case (nil, _): Check(name: "libheif", detail: "missing: HEIF and AVIF photos cannot be read", ok: false)
+                }
+            checks.append(heif)
             checks.append(
                 Check(
                     name: "libexif",

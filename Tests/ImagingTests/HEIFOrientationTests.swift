@@ -11,6 +11,7 @@ import Testing
         ("photos/exifsamples__HMD_Nokia_8.3_5G.heif", 4608, 3456),  // irot 90° CW, EXIF 1 and the pixels say landscape
         ("photos/libvips__avif-orientation-6.avif", 3024, 4032),
         ("photos/lychee__sewing-threads.heic", 4000, 3000),
+        ("photos/pigallery2__IMG_0307.HEIC", 4284, 5712),  // iPhone 16 Pro Max, HDR gain map: needs libheif 1.19
     ])
     func heifPhotosComeOutUpright(file: String, width: Int, height: Int) throws {
         let imaging = try Imaging()
@@ -27,8 +28,11 @@ import Testing
         #expect(HEIFOrientation.exifOrientation(exif6) == 6)
         #expect(HEIFOrientation.exifOrientation(Array("Exif\u{0}\u{0}".utf8) + tiff(orientation: 3, little: false)) == 3)
         #expect(HEIFOrientation.exifOrientation([1, 2, 3]) == nil)
-        #expect(HEIFOrientation.irotQuarterTurns(Corpus.path("photos/exifsamples__iphone_13_pro_max.HEIC")) == 3)
-        #expect(HEIFOrientation.irotQuarterTurns(Corpus.path("photos/photoprism__iphone_7.heic")) == 0)
+        // irot 3 is three quarter turns anticlockwise: one clockwise.
+        let iPhone13 = HEIFOrientation.appliedTransforms(Corpus.path("photos/exifsamples__iphone_13_pro_max.HEIC"))
+        #expect(iPhone13.count == 1 && iPhone13[0] == (0, -1, 1, 0))
+        #expect(HEIFOrientation.appliedTransforms(Corpus.path("photos/photoprism__iphone_7.heic")).isEmpty)
+        #expect(HEIFOrientation.appliedTransforms(Corpus.path("bad/libheif__github_15.heic")).isEmpty)
         #expect(HEIFOrientation.correction(path: Corpus.path("photos/exifsamples__iphone_13_pro_max.HEIC"), exif: exif6) == 1)
         #expect(HEIFOrientation.correction(path: Corpus.path("photos/photoprism__iphone_7.heic"), exif: exif6) == 6)
         #expect(HEIFOrientation.correction(path: Corpus.path("photos/exifsamples__HMD_Nokia_8.3_5G.heif"), exif: exif1) == 8)

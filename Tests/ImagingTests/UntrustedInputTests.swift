@@ -31,24 +31,93 @@ import Testing
         #expect(info.width == 16000)
     }
 
-    /// libjpeg reports a missing end only as a warning, and only if it reads that far, so a
-    /// decode alone cannot be trusted to notice: the file's structure says it.
+    /// libpng and libnsgif report a missing end only as a warning, and only if they read that
+    /// far, so a decode alone cannot be trusted to notice: the file's structure says it.
+    @Test(arguments: [
+        "bad/pillow__truncated_image.png", "bad/libvips__truncated.gif", "bad/libpng__huge_IDAT.png", "bad/mp4parse__bug-1655846.avif",
+    ])
+    func truncatedFilesAreRecognisedFromTheirStructure(file: String) throws {
+        #expect(throws: ImagingError(.truncated, "The image file ends before its data does.")) {
+            try imaging.checkStructure(Corpus.path(file))
+        }
+    }
+
+    /// A JPEG's data is judged by libjpeg as it is decoded for the first time: every truncated
+    /// file is refused as truncated, whichever decode notices.
     @Test(arguments: [
         "bad/sharp__truncated.jpg", "bad/pillow__truncated_jpeg.jpg", "bad/pillow__truncated_image.png",
         "bad/libvips__truncated.gif", "bad/photoprism__broken.jpg", "bad/pigallery2__imageSizeError.jpg",
         "bad/libpng__huge_IDAT.png",
     ])
-    func truncatedFilesAreRecognised(file: String) throws {
-        #expect(throws: ImagingError(.truncated, "The image file ends before its data does.")) {
-            try imaging.checkStructure(Corpus.path(file))
+    func truncatedFilesAreRefusedAsTruncated(file: String) throws {
+        for damage in [DamagePolicy.refuseTruncation, .refuseDamage] {
+            do {
+                try imaging.checkStructure(Corpus.path(file))
+                _ = try imaging.render(
+                    Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))],
+                    damage: damage)
+                Issue.record("\(file) was rendered")
+            } catch {
+                #expect(error.code == .truncated, "\(file): \(error)")
+                #expect(error.message == "The image file ends before its data does.")
+            }
         }
+    }
+
+    /// A JPEG whose scan data stops early but still ends with an EOI marker (a phone's motion
+    /// photo cut short): libjpeg only warns "premature end of data segment" and fills the rest
+    /// grey. It is refused wherever the data stops, the last rows of a 12-megapixel photo too,
+    /// which libvips' own check never reaches.
+    @Test(arguments: [0.3, 0.9, 0.999])
+    func aJPEGWhoseScanStopsEarlyIsTruncated(kept: Double) throws {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/lychee__train.jpg"))))
+        let scan = try #require(Self.firstIndex(of: [0xFF, 0xDA], in: original))
+        let end = try #require(Self.lastIndex(of: [0xFF, 0xD9], in: original))
+        let cut = scan + Int(Double(end - scan) * kept)
+        let directory = TemporaryDirectory()
+        let path = directory.file("cut.jpg")
+        try Data(original[..<cut] + [0xFF, 0xD9]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ImagingError(.truncated, "The image file ends before its data does.")) {
+            _ = try imaging.render(
+                path, [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))], damage: .refuseDamage)
+        }
+    }
+
+    /// libjpeg's warnings about bytes no pixel needs do not refuse a photo; lost pixels do.
+    @Test func onlyJPEGWarningsThatLosePixelsRefuse() throws {
+        let request = [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))]
+        let junk = try imaging.render(Corpus.path("bad/pillow__junk_jpeg_header.jpg"), request, damage: .refuseDamage)
+        #expect(junk[0].size == PixelSize(width: 256, height: 192))
+        for file in ["bad/pillow__hopper_bad_exif.jpg", "bad/exifsamples__corrupted.jpg", "bad/pigallery2__corrupted_city.JPG"] {
+            #expect(throws: ImagingError(.corrupt, "The image data is damaged and cannot be decoded."), "\(file)") {
+                _ = try imaging.render(Corpus.path(file), request, damage: .refuseDamage)
+            }
+        }
+        #expect(throws: ImagingError(.corrupt, "The photo is a kind of JPEG this server cannot decode (12-bit or lossless).")) {
+            _ = try imaging.render(Corpus.path("bad/libjpeg-turbo__monkey12.jpg"), request, damage: .refuseDamage)
+        }
+    }
+
+    /// The decoder's own words reach the detail, for the log, never the message.
+    @Test func decoderTextStaysOutOfTheMessage() throws {
         do {
             _ = try imaging.render(
-                Corpus.path(file), [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))])
+                Corpus.path("bad/mp4parse__bug-1655846.avif"),
+                [RenderRequest(box: PixelSize(width: 64, height: 64), encoding: .jpeg(quality: 80))])
+            Issue.record("rendered")
         } catch {
-            #expect(error.code == .truncated, "\(file): \(error)")
-            #expect(!error.message.contains("/"), "the message names a path: \(error.message)")
+            #expect(error.message == "The image file ends before its data does.")
+            let detail = try #require(error.detail)
+            #expect(!detail.isEmpty && !detail.contains("/"), "\(detail)")
         }
+    }
+
+    static func firstIndex(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
+        bytes.indices.dropLast().first { bytes[$0] == marker[0] && bytes[$0 + 1] == marker[1] }
+    }
+
+    static func lastIndex(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
+        bytes.indices.dropLast().last { bytes[$0] == marker[0] && bytes[$0 + 1] == marker[1] }
     }
 
     @Test(arguments: decodablePhotos)
@@ -56,10 +125,8 @@ import Testing
         try imaging.checkStructure(Corpus.path(photo))
     }
 
-    @Test(arguments: [
-        "bad/exifsamples__corrupted.jpg", "bad/pigallery2__corrupted_city.JPG", "bad/pillow__broken.png", "bad/sharp__corrupt-header.jpg",
-    ])
-    func corruptFilesAreNotCalledTruncated(file: String) throws {
+    @Test(arguments: ["bad/pillow__broken.png", "bad/libpng__badadler.png"])
+    func damageInsideAPNGIsNotCalledTruncation(file: String) throws {
         try imaging.checkStructure(Corpus.path(file))
     }
 

@@ -35,4 +35,9 @@ void cr_vips_silence_warnings(void);
 /// A new header over the same pixels, with its EXIF orientation field set (for autorot).
 int cr_vips_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation);
 
+/// A libvips image over pixels decoded elsewhere (8-bit, `bands` a pixel: grey, sRGB or CMYK),
+/// which it owns and frees; the ICC profile of `metadata` (the file's header) is copied to it.
+/// On failure the pixels are freed and NULL is returned.
+VipsImage *cr_vips_image_from_pixels(unsigned char *pixels, int width, int height, int bands, VipsImage *metadata);
+
 #endif

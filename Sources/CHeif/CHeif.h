@@ -1,0 +1,2 @@
+#include <libheif/heif.h>
+#include <libheif/heif_properties.h>

@@ -1,0 +1,44 @@
+#ifndef CAMERAROLL_CJPEGDECODER_H
+#define CAMERAROLL_CJPEGDECODER_H
+
+#include <stddef.h>
+
+// JPEG decoding by libjpeg-turbo with its verdict on the data. libjpeg reports most damage as
+// warnings, which libvips can only count, and then only for the rows it asks for after the
+// warning, so damage near the end of a large photo goes unseen: extraneous bytes before a
+// marker leave every pixel decoded, a marker hit in the middle of the scan data leaves the rest
+// of the picture grey. This reads libjpeg's own message codes, for every row, instead of text.
+typedef enum {
+    /// Decoded to the end without a warning.
+    CR_JPEG_WHOLE = 0,
+    /// Decoded to the end; the only warnings are about bytes no pixel depends on.
+    CR_JPEG_HARMLESS = 1,
+    /// The data ends before the picture does (premature end of the file or of the scan data).
+    CR_JPEG_TRUNCATED = 2,
+    /// The decoder refused the data or had to guess pixels (bad Huffman codes, lost restarts).
+    CR_JPEG_CORRUPT = 3,
+    /// A valid JPEG of a kind libjpeg-turbo does not decode (12-bit samples, lossless).
+    CR_JPEG_UNSUPPORTED = 4,
+    /// Not decoded: the file cannot be opened, or it has more pixels than allowed.
+    CR_JPEG_UNCHECKED = 5,
+} CRJPEGDamage;
+
+/// Decoded pixels, row by row without padding, `bands` bytes a pixel (1 grey, 3 RGB, 4 CMYK
+/// with ink as the value). `pixels` is the caller's to free().
+typedef struct {
+    unsigned char *pixels;
+    int width;
+    int height;
+    int bands;
+} CRJPEGImage;
+
+/// Decodes the whole file at 1/`shrink` scale (1, 2, 4 or 8), unless its header declares more
+/// than `max_pixels`. The size is the full size divided by `shrink`, rounded down, as libvips'
+/// shrink-on-load gives it. With `image` NULL the pixels are only checked (at 1/8: the
+/// entropy-coded data is read in full at any scale). `image->pixels` is set only for a verdict
+/// of CR_JPEG_WHOLE or CR_JPEG_HARMLESS. libjpeg's first message about damage is copied into
+/// `detail` (for logs, not for people).
+CRJPEGDamage cr_jpeg_decode(
+    const char *path, int shrink, long long max_pixels, CRJPEGImage *image, char *detail, size_t detail_size);
+
+#endif

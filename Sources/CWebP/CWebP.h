@@ -1,0 +1,2 @@
+#include <webp/mux.h>
+#include <webp/demux.h>

@@ -1,0 +1,73 @@
+internal import CJPEGDecoder
+internal import CShims
+internal import CVips
+
+/// JPEG decoded by libjpeg-turbo itself, for the decode that decides whether a file is accepted.
+/// libvips can refuse a JPEG on any libjpeg warning or on none, only notices a warning when it
+/// asks for the rows after it, and its warning text is shared by every thread; libjpeg's
+/// message codes tell the harmless warnings (extraneous bytes between segments, an unknown
+/// JFIF revision) from the damage (a scan that stops early, lost restarts, bad Huffman codes).
+enum JPEGDecoder {
+    enum Damage: Equatable {
+        case none
+        case harmless
+        case truncated
+        case corrupt
+        case unsupported
+        /// libjpeg did not decode it: unreadable, or more pixels than allowed.
+        case unchecked
+    }
+
+    /// The file's pixels at 1/`shrink` scale, as libvips' shrink-on-load would give them, with
+    /// the header's ICC profile; any damage libjpeg reports is thrown.
+    static func decode(_ path: String, shrink: Int, maxPixels: Int, header: VipsImage) throws(ImagingError) -> VipsImage {
+        var image = CRJPEGImage()
+        let (damage, detail) = run(path, shrink: shrink, maxPixels: maxPixels, into: &image)
+        switch damage {
+        case .none, .harmless:
+            guard let pixels = image.pixels,
+                let decoded = cr_vips_image_from_pixels(pixels, image.width, image.height, image.bands, header.pointer)
+            else { throw VipsFailure.current(during: "decode") }
+            return VipsImage(decoded)
+        case .unchecked:
+            throw ImagingError(.unreadable, "The image file cannot be read.", detail: detail)
+        default:
+            throw error(for: damage, detail: detail) ?? ImagingError(.corrupt, ImagingError.undecodable, detail: detail)
+        }
+    }
+
+    /// What libjpeg says of the file's data, decoding it at 1/8 scale without keeping pixels:
+    /// the error to report, or nil when it finds no damage (or cannot tell).
+    static func damage(_ path: String, maxPixels: Int) -> ImagingError? {
+        let (damage, detail) = run(path, shrink: 8, maxPixels: maxPixels, into: nil)
+        return error(for: damage, detail: detail)
+    }
+
+    private static func error(for damage: Damage, detail: String) -> ImagingError? {
+        switch damage {
+        case .truncated: .truncated(detail: detail)
+        case .corrupt: ImagingError(.corrupt, ImagingError.undecodable, detail: detail)
+        case .unsupported:
+            ImagingError(.corrupt, "The photo is a kind of JPEG this server cannot decode (12-bit or lossless).", detail: detail)
+        case .none, .harmless, .unchecked: nil
+        }
+    }
+
+    private static func run(
+        _ path: String, shrink: Int, maxPixels: Int, into image: UnsafeMutablePointer<CRJPEGImage>?
+    ) -> (Damage, detail: String) {
+        var text = [CChar](repeating: 0, count: 200)
+        let verdict = cr_jpeg_decode(path, Int32(shrink), Int64(maxPixels), image, &text, text.count)
+        let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let damage: Damage =
+            switch verdict {
+            case CR_JPEG_WHOLE: .none
+            case CR_JPEG_HARMLESS: .harmless
+            case CR_JPEG_TRUNCATED: .truncated
+            case CR_JPEG_CORRUPT: .corrupt
+            case CR_JPEG_UNSUPPORTED: .unsupported
+            default: .unchecked
+            }
+        return (damage, detail)
+    }
+}
