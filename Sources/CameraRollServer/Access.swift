@@ -12,8 +12,7 @@ struct Access: Sendable {
     let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
-    /// Password checks at once: each takes scrypt's 32 MiB and a tenth of a second.
-    let passwordChecks = ConcurrencyLimit(2)
+    let passwordChecks = PasswordChecks()
     let owner: OwnerAccount
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
