@@ -206,6 +206,7 @@ import Testing
         #expect(code(try gate("GET", original.replacingOccurrences(of: picked, with: other))) == "sign_in_required")
         #expect(code(try gate("GET", original.replacingOccurrences(of: "/original?", with: "/thumbnail?"))) == "sign_in_required")
         #expect(code(try gate("GET", original.replacingOccurrences(of: "cap=", with: "cap=1"))) == "sign_in_required")
+        #expect(code(try gate("GET", original + "&edit=0,0,10,10")) == "sign_in_required", "an edit it was not made of")
         #expect(code(try gate("GET", "/api/assets/\(picked)")) == "sign_in_required", "the API stays closed")
     }
 

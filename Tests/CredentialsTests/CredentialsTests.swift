@@ -187,21 +187,36 @@ import Testing
 }
 
 @Suite struct CapabilityTests {
+    let now = Date(timeIntervalSince1970: 2_000_000_000)
+
     @Test func aCapabilityGrantsItsAssetUntilItExpires() throws {
         let capabilities = CapabilityURLs()
-        let now = Date(timeIntervalSince1970: 2_000_000_000)
-        let url = capabilities.sign("/media/abc/trimmed", assetID: "abc", now: now)
+        let url = capabilities.sign("/media/abc/original", assetID: "abc", now: now)
         let value = try #require(url.components(separatedBy: "?cap=").last)
-        #expect(capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(60)))
-        #expect(!capabilities.grants(value, assetID: "abd", kind: "trimmed", now: now), "another asset")
-        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", now: now), "another kind of the same asset")
+        #expect(capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, now: now.addingTimeInterval(60)))
+        #expect(!capabilities.grants(value, assetID: "abd", kind: "original", edit: nil, now: now), "another asset")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "thumbnail", edit: nil, now: now), "another kind of the same asset")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", edit: "0,0,1,1", now: now), "an edit it was not made of")
         #expect(
-            !capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)),
+            !capabilities.grants(
+                value, assetID: "abc", kind: "original", edit: nil, now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)),
             "expired")
         #expect(
             !capabilities.grants(
                 value.replacingOccurrences(of: "\(Int(now.timeIntervalSince1970) + 3600).", with: "9999999999."), assetID: "abc",
-                kind: "trimmed", now: now), "a longer expiry is not signed")
-        #expect(!CapabilityURLs().grants(value, assetID: "abc", kind: "trimmed", now: now), "another server's key")
+                kind: "original", edit: nil, now: now), "a longer expiry is not signed")
+        #expect(!CapabilityURLs().grants(value, assetID: "abc", kind: "original", edit: nil, now: now), "another server's key")
+    }
+
+    @Test func anEditsCapabilityGrantsThatEditOnly() throws {
+        let capabilities = CapabilityURLs()
+        let url = capabilities.sign("/media/abc/trimmed", assetID: "abc", edit: "1e-05,2.5", now: now)
+        let query = try #require(URLComponents(string: url)?.queryItems)
+        #expect(query.map(\.name) == ["cap", "edit"])
+        let value = try #require(query.first?.value)
+        #expect(query.last?.value == "1e-05,2.5")
+        #expect(capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: "1e-05,2.5", now: now))
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: "0,2.5", now: now), "another range")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: nil, now: now), "no range: the whole movie")
     }
 }
