@@ -12,8 +12,7 @@ struct Access: Sendable {
     let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
-    /// Password checks at once: each takes scrypt's 32 MiB and a tenth of a second.
-    let passwordChecks = ConcurrencyLimit(2)
+    let passwordChecks = PasswordChecks()
     let owner: OwnerAccount
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
@@ -61,6 +60,12 @@ struct Access: Sendable {
         Self.isLocal(request.remoteAddress) || session(of: request) != nil
     }
 
+    /// Whether the request carries a capability for what it asks: its asset, its kind of media
+    /// (the path's last segment) and, for an edit's media, the edit it names (`edit=`).
+    func holdsCapability(_ request: Request, kind: String) -> Bool {
+        capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "", kind: kind, edit: request.query["edit"])
+    }
+
     func gate(_ request: Request, _ route: Router.Route) -> Response? {
         if let host = request.headers["Host"], !accepts(host: host) {
             return HTTPError(
@@ -75,8 +80,7 @@ struct Access: Sendable {
         case .open:
             return nil
         case .media:
-            let kind = route.pattern.split(separator: "/").last.map(String.init) ?? ""
-            if capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "", kind: kind) { return nil }
+            if holdsCapability(request, kind: route.pattern.split(separator: "/").last.map(String.init) ?? "") { return nil }
         case .owner:
             break
         }

@@ -10,18 +10,38 @@ extension WebApp {
         // facts, and for thumbnails remembered bytes); anything to render goes the slow way.
         router.get("/media/:id/thumbnail", fast: readyThumbnail, thumbnail)
         router.get("/media/:id/display", fast: readyDisplay, { request in try await display(request, edited: false) })
-        router.get("/media/:id/edited") { request in try await display(request, edited: true) }
+        router.get("/media/:id/edited") { request in try await edited(request) }
         router.get("/media/:id/poster") { request in
             try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.poster(of: id) }
         }
-        router.get("/media/:id/video") { request in try await video(request) }
-        router.get("/media/:id/trimmed") { request in
-            try await answering { () throws(LibraryError) in
-                let movie = try await library.trimmedVideo(of: request.parameter("id"))
-                return Response.file(movie.path, contentType: movie.mimeType, etag: movie.etag, cacheControl: "no-cache")
-            }
+        router.get("/media/:id/video") { request in
+            // For its holder, a capability's asset must still be in the library.
+            _ = try capability(request, kind: "video")
+            return try await video(request)
         }
+        router.get("/media/:id/trimmed") { request in try await trimmed(request) }
     }
+
+    /// What a capability URL (a picker's result) was issued for, as it may be served now.
+    private struct Capability {
+        /// The asset, which is in the library: not trashed.
+        var asset: Asset
+        /// For an edit's media, the edit the URL was made of.
+        var edit: Edit?
+    }
+
+    /// The capability a media request holds, or nil when it holds none: then it is the owner's,
+    /// since the gate let it through, and the owner sees trashed assets too (to restore them).
+    /// A capability shows its asset only while it is not in the trash (404, as if deleted),
+    /// and an edit's media as it was when the URL was made, to whoever holds it.
+    private func capability(_ request: Request, kind: String) throws -> Capability? {
+        guard access.holdsCapability(request, kind: kind) else { return nil }
+        let asset = try answeringNow { () throws(LibraryError) in try library.assetInLibrary(request.parameter("id")) }
+        return Capability(asset: asset, edit: request.query["edit"].flatMap(Edit.init(capabilityText:)))
+    }
+
+    /// A capability for an edit's media that names no edit of that kind; the server never makes one.
+    private static let noEdit = HTTPError(403, "invalid_capability", "This link names no edit; ask for the picked item again.")
 
     static let immutable = "public, max-age=31536000, immutable"
 
@@ -44,7 +64,9 @@ extension WebApp {
 
     /// The original never needs making: a database read finds it.
     private func original(_ request: Request) throws -> Response {
-        let asset = try answeringNow { () throws(LibraryError) in try library.asset(request.parameter("id")) }
+        let asset =
+            try capability(request, kind: "original")?.asset
+            ?? answeringNow { () throws(LibraryError) in try library.asset(request.parameter("id")) }
         var response = Response.file(
             library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
         // Originals are downloads: never shown inline, whatever a browser would sniff.
@@ -58,6 +80,32 @@ extension WebApp {
         return try await derivative(request, immutable: !edited) { id throws(LibraryError) in
             try await library.display(of: id, box: box.pixels, fit: box.fit, edited: edited)
         }
+    }
+
+    /// The image cut to the asset's crop now for the owner, to the crop a capability was made of
+    /// for its holder.
+    private func edited(_ request: Request) async throws -> Response {
+        guard let capability = try capability(request, kind: "edited") else { return try await display(request, edited: true) }
+        guard case .crop(let rect)? = capability.edit else { throw Self.noEdit }
+        let box = try DisplayBox(request)
+        return try await answering { () throws(LibraryError) in
+            Self.serve(try await library.display(of: capability.asset, crop: rect, box: box.pixels, fit: box.fit), immutable: false)
+        }
+    }
+
+    /// The movie cut to the asset's trim now for the owner (the whole movie when it has none), to
+    /// the range a capability was made of for its holder.
+    private func trimmed(_ request: Request) async throws -> Response {
+        let movie: Derivative
+        if let capability = try capability(request, kind: "trimmed") {
+            guard case .trim(let start, let end)? = capability.edit else { throw Self.noEdit }
+            movie = try await answering { () throws(LibraryError) in
+                try await library.trimmedVideo(of: capability.asset, start: start, end: end)
+            }
+        } else {
+            movie = try await answering { () throws(LibraryError) in try await library.trimmedVideo(of: request.parameter("id")) }
+        }
+        return Response.file(movie.path, contentType: movie.mimeType, etag: movie.etag, cacheControl: "no-cache")
     }
 
     private func derivative(

@@ -51,9 +51,12 @@ extension WebApp {
     }
 
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
-    /// They are capability URLs, so a caller that cannot see the library still gets these.
+    /// They are capability URLs, so a caller that cannot see the library still gets these, bound to
+    /// the edit as it is now.
     func info(for asset: Asset, edited: Bool) -> PickerInfo {
-        let media = { (kind: String) in access.capabilities.sign("/media/\(asset.id)/\(kind)", assetID: asset.id) }
+        let media = { (kind: String, edit: Edit?) in
+            access.capabilities.sign("/media/\(asset.id)/\(kind)", assetID: asset.id, edit: edit?.capabilityText)
+        }
         var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": asset.mimeType]
         metadata["captureDate"] = asset.captureDate
         metadata["duration"] = asset.duration.map { String($0) }
@@ -61,16 +64,17 @@ extension WebApp {
         switch (asset.mediaType, edited ? asset.edit : nil) {
         case (.image, .crop(let rect)):
             return PickerInfo(
-                mediaType: .image, assetID: asset.id, originalImage: media("original"), editedImage: media("edited"),
+                mediaType: .image, assetID: asset.id, originalImage: media("original", nil), editedImage: media("edited", .crop(rect)),
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)
         case (.image, _):
-            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: media("original"), metadata: metadata)
+            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: media("original", nil), metadata: metadata)
         case (.movie, .trim(let start, let end)):
             return PickerInfo(
-                mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed"), trim: TrimRange(start: start, end: end),
+                mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed", .trim(start: start, end: end)),
+                trim: TrimRange(start: start, end: end),
                 metadata: metadata)
         case (.movie, _):
-            return PickerInfo(mediaType: .movie, assetID: asset.id, mediaURL: media("video"), metadata: metadata)
+            return PickerInfo(mediaType: .movie, assetID: asset.id, mediaURL: media("video", nil), metadata: metadata)
         }
     }
 

@@ -4,7 +4,8 @@ import HTTPServer
 
 extension WebApp {
     /// Signing in and out. The password is checked off the server's threads (scrypt is slow on
-    /// purpose) and only while the asker is not locked out.
+    /// purpose) and only while the asker is not locked out; nobody else is ever refused a check,
+    /// however many guesses wait (see `LockOut` and `PasswordChecks`).
     func addSessionRoutes(to router: inout Router) {
         router.get("/api/session") { request in
             let session = access.session(of: request)
@@ -44,18 +45,12 @@ extension WebApp {
             throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
         }
         // Counted as a failure before the slow check, so that guesses sent at once all count.
-        access.lockOut.failed(address)
-        let checked = await access.passwordChecks.ifFree {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: hash.verifies(password)) }
-            }
+        let attempt = access.lockOut.attempt(from: address)
+        // Waiting holds no thread; a cancelled wait only ends sooner.
+        try? await Task.sleep(for: .seconds(attempt.delay))
+        guard await access.passwordChecks.verify(password, against: hash, suspicion: attempt.suspicion) else {
+            throw HTTPError(401, "wrong_password", "That is not the owner's password.")
         }
-        guard let verified = checked else {
-            var response = HTTPError(429, "busy", "Other sign-ins are being checked; try again in a moment.").response
-            response.headers["Retry-After"] = "1"
-            return response
-        }
-        guard verified else { throw HTTPError(401, "wrong_password", "That is not the owner's password.") }
         access.lockOut.succeeded(address)
         let (token, session) = access.sessions.create(passwordStamp: access.owner.stamp() ?? "")
         var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))

@@ -1,44 +1,143 @@
 public import Foundation
 internal import Synchronization
 
-/// Slows password guessing: after `limit` failures from one address within `window`, that
-/// address waits out `penalty`; past ten times the limit from everyone, so does everyone (a
-/// guesser with many addresses).
+/// Slows password guessing without letting anyone's guesses lock the owner out. A failure counts
+/// against its address and against its network (an IPv6 /64, all of whose addresses its holder
+/// can use; see `ClientAddress`): `limit` failures from one address within `window`, or
+/// `networkLimit` from one network, lock that address or network out until `window` has passed
+/// since the last of them. Failures from everyone together lock nobody out, since guesses from
+/// ever new networks would lock the owner out with them; instead every sign-in waits a little
+/// longer for each failure within `window` past `freeFailures`, at most `maxDelay`.
+///
+/// Every counted failure is a try that is checked (tries from a locked-out client are refused
+/// before they are counted), so how many are kept is bounded by how fast passwords are checked.
 public final class LockOut: Sendable {
     public let limit: Int
+    public let networkLimit: Int
     public let window: TimeInterval
-    public let penalty: TimeInterval
-    private let failures = Mutex<[String: [Date]]>([:])
+    public let freeFailures: Int
+    public let delayStep: TimeInterval
+    public let maxDelay: TimeInterval
+    private let failures = Mutex(Failures())
 
-    public init(limit: Int = 5, window: TimeInterval = 15 * 60, penalty: TimeInterval = 15 * 60) {
+    public init(
+        limit: Int = 5, networkLimit: Int = 10, window: TimeInterval = 15 * 60, freeFailures: Int = 10, delayStep: TimeInterval = 0.1,
+        maxDelay: TimeInterval = 3
+    ) {
         self.limit = limit
+        self.networkLimit = networkLimit
         self.window = window
-        self.penalty = penalty
+        self.freeFailures = freeFailures
+        self.delayStep = delayStep
+        self.maxDelay = maxDelay
     }
 
-    /// Seconds the address must still wait, or nil when it may try.
+    /// What counting a try found.
+    public struct Attempt: Sendable, Equatable {
+        /// Failures already counted against the try's network: how suspect its client is.
+        public var suspicion: Int
+        /// How long the try waits before it is checked: everyone's slowdown.
+        public var delay: TimeInterval
+    }
+
+    /// Seconds the address must still wait (it, or its network, is locked out), or nil when it may try.
     public func wait(for address: String, now: Date = Date()) -> TimeInterval? {
-        failures.withLock { failures in
-            let since = now.addingTimeInterval(-max(window, penalty))
-            for key in failures.keys { failures[key]?.removeAll { $0 < since } }
-            failures = failures.filter { !$0.value.isEmpty }
-            let all = failures.values.flatMap { $0 }.sorted()
-            let mine = failures[address] ?? []
-            if mine.count >= limit, let last = mine.last, now < last.addingTimeInterval(penalty) {
-                return last.addingTimeInterval(penalty).timeIntervalSince(now)
+        let client = ClientAddress(address)
+        return failures.withLock { failures in
+            forget(&failures, now)
+            let waits = [(failures.byAddress[client.address], limit), (failures.byNetwork[client.network], networkLimit)].compactMap {
+                dates, limit in dates.flatMap { lockedFor($0, limit: limit, now: now) }
             }
-            if all.count >= limit * 10, let last = all.last, now < last.addingTimeInterval(penalty) {
-                return last.addingTimeInterval(penalty).timeIntervalSince(now)
-            }
-            return nil
+            return waits.max()
         }
     }
 
-    public func failed(_ address: String, now: Date = Date()) {
-        failures.withLock { $0[address, default: []].append(now) }
+    /// How long failures at `dates` still lock out: `limit` of them within `window`, until
+    /// `window` after the last.
+    private func lockedFor(_ dates: [Date], limit: Int, now: Date) -> TimeInterval? {
+        guard let last = dates.max(), dates.count(where: { $0 > last.addingTimeInterval(-window) }) >= limit else { return nil }
+        let wait = last.addingTimeInterval(window).timeIntervalSince(now)
+        return wait > 0 ? wait : nil
     }
 
+    /// A lock may rest on failures up to `window` before its last, which is up to `window` ago.
+    private func forget(_ failures: inout Failures, _ now: Date) {
+        failures.forget(before: now.addingTimeInterval(-2 * window))
+    }
+
+    /// Counts a try as failed before its (slow) check, so that tries sent at once all count;
+    /// `succeeded` takes it back.
+    @discardableResult
+    public func attempt(from address: String, now: Date = Date()) -> Attempt {
+        let client = ClientAddress(address)
+        let since = now.addingTimeInterval(-window)
+        return failures.withLock { failures in
+            forget(&failures, now)
+            let suspicion = failures.byNetwork[client.network]?.count(where: { $0 > since }) ?? 0
+            failures.add(client, at: now)
+            let delay = min(maxDelay, Double(max(0, failures.count(since: since) - freeFailures)) * delayStep)
+            return Attempt(suspicion: suspicion, delay: delay)
+        }
+    }
+
+    /// The right password: the address's failures (its typos, and this try) no longer count.
+    /// Other addresses of its network keep theirs.
     public func succeeded(_ address: String) {
-        _ = failures.withLock { $0.removeValue(forKey: address) }
+        let client = ClientAddress(address)
+        failures.withLock { $0.remove(client) }
+    }
+}
+
+/// The failures kept, oldest first, and by address and network.
+private struct Failures {
+    private var log: [(date: Date, client: ClientAddress)] = []
+    /// Where the log's live part starts: forgetting moves it on, and the array is compacted now and then.
+    private var start = 0
+    private(set) var byAddress: [String: [Date]] = [:]
+    private(set) var byNetwork: [String: [Date]] = [:]
+
+    /// How many are later than `date`: the log is in time order, so a binary search finds the first.
+    func count(since date: Date) -> Int {
+        var low = start
+        var high = log.count
+        while low < high {
+            let middle = (low + high) / 2
+            if log[middle].date > date { high = middle } else { low = middle + 1 }
+        }
+        return log.count - low
+    }
+
+    mutating func add(_ client: ClientAddress, at date: Date) {
+        log.append((date, client))
+        byAddress[client.address, default: []].append(date)
+        byNetwork[client.network, default: []].append(date)
+    }
+
+    /// Drops what is older than `cutoff`. Each key's dates are in the log's order, so the oldest
+    /// of the log is the first of its address's and its network's.
+    mutating func forget(before cutoff: Date) {
+        while start < log.count, log[start].date < cutoff {
+            let client = log[start].client
+            Self.dropFirst(client.address, from: &byAddress)
+            Self.dropFirst(client.network, from: &byNetwork)
+            start += 1
+        }
+        if start > 1024 && start * 2 > log.count {
+            log.removeFirst(start)
+            start = 0
+        }
+    }
+
+    mutating func remove(_ client: ClientAddress) {
+        log = log[start...].filter { $0.client.address != client.address }
+        start = 0
+        byAddress[client.address] = nil
+        let network = log.filter { $0.client.network == client.network }.map(\.date)
+        byNetwork[client.network] = network.isEmpty ? nil : network
+    }
+
+    private static func dropFirst(_ key: String, from table: inout [String: [Date]]) {
+        table[key]?.removeFirst()
+        if table[key]?.isEmpty == true { table[key] = nil }
     }
 }

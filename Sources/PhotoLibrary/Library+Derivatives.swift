@@ -22,6 +22,13 @@ extension Library {
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
     }
 
+    /// The image cut to `crop` and fitted to a box like `display(of:box:fit:edited:)`, whatever
+    /// crop the asset has stored now: what a link made for that crop shows.
+    public func display(of asset: Asset, crop: PixelRect, box: PixelSize, fit: Fit = .contain) async throws(LibraryError) -> Derivative {
+        try Edit.crop(crop).validate(for: asset)
+        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
+    }
+
     /// A movie's upright first frame, full size.
     public func poster(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try asset(id)

@@ -12,6 +12,15 @@ extension Library {
         return asset
     }
 
+    /// One asset that is in the library: not in the trash, nor deleted. What a link given out (a
+    /// picker's result) may still show; the trash is the owner's alone, and to the link's holder
+    /// a trashed asset is as gone as a deleted one.
+    public func assetInLibrary(_ id: String) throws(LibraryError) -> Asset {
+        let found = try asset(id)
+        guard found.trashedDate == nil else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        return found
+    }
+
     /// A page of a source's assets, newest capture first. Trashed assets and unsaved captures
     /// are in no source.
     public func assets(_ query: AssetQuery) throws(LibraryError) -> AssetPage {

@@ -22,8 +22,16 @@ extension Library {
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try asset(id)
-        guard case .trim(let start, let end) = asset.edit, let container = ContainerFormat(rawValue: asset.format) else {
-            return try await playableVideo(of: id)
+        guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id) }
+        return try await trimmedVideo(of: asset, start: start, end: end)
+    }
+
+    /// The movie cut to `start..<end` seconds, whatever trim it has stored now: what a link made
+    /// for that range serves.
+    public func trimmedVideo(of asset: Asset, start: Double, end: Double) async throws(LibraryError) -> Derivative {
+        try Edit.trim(start: start, end: end).validate(for: asset)
+        guard let container = ContainerFormat(rawValue: asset.format) else {
+            throw LibraryError(.invalidRequest, "Only movies can be played.")
         }
         let file = try await derivedVideo(asset, key: DerivativeKey.trimmed(start: start, end: end)) {
             source, output, progress throws(VideoError) in

@@ -1,9 +1,10 @@
 import CameraRollServer
 import Credentials
 import Foundation
-import HTTPServer
 import TestSupport
 import Testing
+
+@testable import HTTPServer
 
 // Serialized like APITests: each test runs a server, and Foundation's Process.run crashes once the
 // test process holds ~1,350 open files.
@@ -102,6 +103,76 @@ import Testing
         #expect(code(try gate("GET", "/api/assets", headers: [("Cookie", token)])) == "sign_in_required")
     }
 
+    /// Signs in through the route's own handler, as a request from `address` would: over the
+    /// real server every request comes from loopback, and the lock-out is about addresses.
+    func signIn(_ password: String, from address: String) async throws -> Response {
+        guard case .found(let route, let parameters) = router.match(method: "POST", path: "/api/session") else {
+            throw HTTPError.notFound()
+        }
+        let body = try JSONEncoder().encode(["password": password])
+        let file = live.directory.file("sign-in-\(UUID().uuidString).json")
+        try body.write(to: URL(fileURLWithPath: file))
+        let request = Request(
+            method: "POST", path: "/api/session", headers: Headers([("Host", "192.168.1.5:8443")]), remoteAddress: address,
+            parameters: parameters, body: RequestBody(path: file, size: body.count))
+        #expect(router.gate?(request, route) == nil, "signing in is open to everyone")
+        do {
+            return try await route.handler(request)
+        } catch let error as any HTTPResponseError {
+            return error.response
+        }
+    }
+
+    /// Guesses from ever new networks lock nobody out: each network (here an IPv6 /64 each) has
+    /// its own count, and everyone's together only slow sign-ins down. The owner, asking from an
+    /// address nobody has guessed from, gets in while the guesses are still being checked, and
+    /// after them.
+    @Test func guessesFromFiftyFreshIPv6NetworksDoNotLockTheOwnerOut() async throws {
+        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        let (guesses, during) = try await withThrowingTaskGroup(of: (Bool, Response).self) { group in
+            for index in 0..<50 {
+                group.addTask { (false, try await signIn("guess \(index)", from: "2001:db8:\(String(index, radix: 16))::\(index + 1)")) }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(200))
+                return (true, try await signIn("owner's secret", from: "2001:db8:ffff::1"))
+            }
+            var guesses: [Response] = []
+            var owner: Response?
+            for try await (isOwner, response) in group {
+                if isOwner { owner = response } else { guesses.append(response) }
+            }
+            return (guesses, owner)
+        }
+        #expect(guesses.count == 50 && guesses.allSatisfy { code($0) == "wrong_password" }, "each guess is checked, none refused")
+        #expect(during?.status == 200, "\(code(during) ?? "no answer")")
+        let after = try await signIn("owner's secret", from: "2001:db8:fffe::2")
+        #expect(after.status == 200, "\(code(after) ?? "")")
+    }
+
+    /// An IPv6 client holds its whole /64, so failures from any of its addresses count against
+    /// the others; an IPv4 client seen through a dual-stack socket (`::ffff:a.b.c.d`) is that
+    /// IPv4 address. A locked-out client is refused even the right password.
+    @Test func failuresCountPerAddressAndPerIPv6Network() async throws {
+        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        for index in 1...10 {
+            #expect(code(try await signIn("guess", from: "2001:db8:7:8:\(index)::\(index)")) == "wrong_password")
+        }
+        let sameNetwork = try await signIn("owner's secret", from: "2001:db8:7:8:ffff::1")
+        #expect(code(sameNetwork) == "locked_out" && sameNetwork.headers["Retry-After"] != nil)
+        #expect(code(try await signIn("owner's secret", from: "2001:0db8:0007:0008::abcd")) == "locked_out", "however it is written")
+        #expect(try await signIn("owner's secret", from: "2001:db8:7:9::1").status == 200, "the next /64 is another network")
+
+        for _ in 0..<5 { #expect(code(try await signIn("guess", from: "::ffff:192.0.2.7")) == "wrong_password") }
+        #expect(code(try await signIn("owner's secret", from: "192.0.2.7")) == "locked_out")
+        #expect(code(try await signIn("owner's secret", from: "::ffff:192.0.2.7")) == "locked_out")
+        #expect(try await signIn("owner's secret", from: "192.0.2.8").status == 200, "an IPv4 address is its own network")
+
+        for _ in 0..<5 { #expect(code(try await signIn("guess", from: "2001:db8:5::5")) == "wrong_password") }
+        #expect(code(try await signIn("owner's secret", from: "2001:db8:5::5")) == "locked_out", "five lock an address")
+        #expect(try await signIn("owner's secret", from: "2001:db8:5::6").status == 200, "but not its network, yet")
+    }
+
     @Test func repeatedWrongPasswordsLockTheAskerOut() async throws {
         try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         for _ in 0..<5 { #expect(try await signIn("guess").status == 401) }
@@ -135,6 +206,7 @@ import Testing
         #expect(code(try gate("GET", original.replacingOccurrences(of: picked, with: other))) == "sign_in_required")
         #expect(code(try gate("GET", original.replacingOccurrences(of: "/original?", with: "/thumbnail?"))) == "sign_in_required")
         #expect(code(try gate("GET", original.replacingOccurrences(of: "cap=", with: "cap=1"))) == "sign_in_required")
+        #expect(code(try gate("GET", original + "&edit=0,0,10,10")) == "sign_in_required", "an edit it was not made of")
         #expect(code(try gate("GET", "/api/assets/\(picked)")) == "sign_in_required", "the API stays closed")
     }
 

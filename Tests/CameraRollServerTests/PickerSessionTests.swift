@@ -46,6 +46,77 @@ import Testing
         #expect(try await send(live, id, "cancel").status == 409)
     }
 
+    /// The info a picker delivers for an asset the user chose, edited with `edit` (JSON) first.
+    func pick(_ live: LiveServer, _ assetID: String, edit: String? = nil) async throws -> [String: Any] {
+        let id = try await create(
+            live, #"{"sourceType":"photoLibrary","mediaTypes":["public.image","public.movie"],"allowsEditing":\#(edit != nil)}"#)
+        _ = try await send(live, id, "open")
+        #expect(try await send(live, id, "choose", assetID: assetID).status == 200)
+        if let edit {
+            #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: Data(edit.utf8)).status == 200)
+            #expect(try await send(live, id, "edited", assetID: assetID).status == 200)
+        }
+        return try #require(try await live.get("/api/picker/sessions/\(id)").json["info"] as? [String: Any])
+    }
+
+    /// A trimmed clip's URL serves the range the user picked, whatever the owner does to the
+    /// asset's trim afterwards: never the whole movie.
+    @Test func aTrimmedClipsURLKeepsItsRange() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("videos/photoprism__blue-go-video.mp4").json["id"] as? String)
+        let info = try await pick(live, assetID, edit: #"{"trim":{"start":0.5,"end":1.5}}"#)
+        let clip = try #require(info["mediaURL"] as? String)
+        #expect(clip.hasPrefix("/media/\(assetID)/trimmed?cap="))
+        let picked = try await live.get(clip)
+        #expect(picked.status == 200)
+        let whole = try await live.get("/media/\(assetID)/video")
+        #expect(whole.status == 200 && picked.body != whole.body)
+
+        for later in [#"{"trim":{"start":1,"end":2.4}}"#, "null"] {
+            #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: Data(later.utf8)).status == 200)
+            let again = try await live.get(clip)
+            #expect(again.status == 200 && again.body == picked.body, "after \(later)")
+        }
+    }
+
+    /// The same for a crop: the edited image's URL shows the crop picked.
+    @Test func anEditedImagesURLKeepsItsCrop() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let info = try await pick(live, assetID, edit: #"{"cropRect":{"x":300,"y":0,"width":1200,"height":1200}}"#)
+        let edited = try #require(info["editedImage"] as? String)
+        for later in [#"{"cropRect":{"x":0,"y":0,"width":600,"height":400}}"#, "null"] {
+            #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: Data(later.utf8)).status == 200)
+            let again = try await live.get(edited)
+            #expect(again.status == 200, "after \(later)")
+            #expect(again.header("X-Image-Width") == "1200" && again.header("X-Image-Height") == "1200", "after \(later)")
+        }
+    }
+
+    /// A picker's URLs stop working when the owner moves the asset to the trash (404, as for a
+    /// deleted one); the owner still sees it there.
+    @Test func aPickersURLsServeNothingFromTheTrash() async throws {
+        let live = try LiveServer()
+        let photo = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let movie = try #require(try await live.upload("videos/androidx-media__sample.mp4").json["id"] as? String)
+        let image = try await pick(live, photo, edit: #"{"cropRect":{"x":0,"y":0,"width":100,"height":100}}"#)
+        let clip = try await pick(live, movie, edit: #"{"trim":{"start":0.2,"end":0.8}}"#)
+        let untrimmed = try await pick(live, movie)
+        let urls = try [image["originalImage"], image["editedImage"], clip["mediaURL"], untrimmed["mediaURL"]].map {
+            try #require($0 as? String)
+        }
+        for url in urls { #expect(try await live.get(url).status == 200, "\(url)") }
+
+        #expect(try await live.request("DELETE", "/api/assets/\(photo)").status == 200)
+        #expect(try await live.request("DELETE", "/api/assets/\(movie)").status == 200)
+        for url in urls {
+            let reply = try await live.get(url)
+            #expect(reply.status == 404 && reply.json["code"] as? String == "not_found", "\(url)")
+        }
+        #expect(try await live.get("/media/\(photo)/original").status == 200, "the owner's own URLs still work")
+        #expect(try await live.get("/media/\(movie)/thumbnail").status == 200)
+    }
+
     @Test func cancelEndsTheSessionWithNothing() async throws {
         let live = try LiveServer()
         let id = try await create(live, #"{"sourceType":"camera","mediaTypes":["public.image","public.movie"]}"#)

@@ -1,7 +1,9 @@
-import Credentials
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import Credentials
 
 @Suite struct PasswordTests {
     @Test func theRightPasswordVerifiesAndNoOther() throws {
@@ -88,50 +90,133 @@ import Testing
 }
 
 @Suite struct LockOutTests {
-    @Test func anAddressIsLockedAfterTheLimitUntilThePenaltyIsOver() {
-        let lockOut = LockOut(limit: 3, window: 60, penalty: 120)
-        let start = Date(timeIntervalSince1970: 1_000_000)
-        for second in 0..<3 {
+    let start = Date(timeIntervalSince1970: 1_000_000)
+
+    @Test func anAddressIsLockedAfterTheLimitUntilTheWindowHasPassedSinceTheLast() {
+        let lockOut = LockOut(limit: 3, window: 60)
+        for second in [0, 30, 50] {
             #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(Double(second))) == nil)
-            lockOut.failed("10.0.0.2", now: start.addingTimeInterval(Double(second)))
+            lockOut.attempt(from: "10.0.0.2", now: start.addingTimeInterval(Double(second)))
         }
-        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(3)) == 119)
-        #expect(lockOut.wait(for: "10.0.0.3", now: start.addingTimeInterval(3)) == nil, "other addresses may still try")
-        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(123)) == nil)
+        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(51)) == 59)
+        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(100)) == 10, "the first failure's age does not end it")
+        #expect(lockOut.wait(for: "10.0.0.3", now: start.addingTimeInterval(51)) == nil, "other addresses may still try")
+        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(111)) == nil)
     }
 
-    @Test func manyAddressesTogetherLockEveryone() {
-        let lockOut = LockOut(limit: 2, window: 60, penalty: 60)
-        let now = Date(timeIntervalSince1970: 1_000_000)
-        for index in 0..<20 { lockOut.failed("10.0.1.\(index)", now: now) }
-        #expect(lockOut.wait(for: "10.0.2.1", now: now) != nil)
+    @Test func failuresFurtherApartThanTheWindowDoNotLock() {
+        let lockOut = LockOut(limit: 2, window: 60)
+        lockOut.attempt(from: "10.0.0.2", now: start)
+        lockOut.attempt(from: "10.0.0.2", now: start.addingTimeInterval(61))
+        #expect(lockOut.wait(for: "10.0.0.2", now: start.addingTimeInterval(62)) == nil)
     }
 
-    @Test func successClearsTheCount() {
-        let lockOut = LockOut(limit: 2)
-        lockOut.failed("10.0.0.2")
-        lockOut.succeeded("10.0.0.2")
-        lockOut.failed("10.0.0.2")
-        #expect(lockOut.wait(for: "10.0.0.2") == nil)
+    @Test func anIPv6NetworkIsLockedAfterItsLimitWhicheverAddressesFailed() {
+        let lockOut = LockOut(limit: 3, networkLimit: 4, window: 60)
+        for index in 1...4 { lockOut.attempt(from: "2001:db8:1:2::\(index)", now: start) }
+        #expect(lockOut.wait(for: "2001:db8:1:2:aaaa:bbbb:cccc:dddd", now: start) == 60)
+        #expect(lockOut.wait(for: "2001:DB8:1:2::1%eth0", now: start) == 60, "one address, however it is written")
+        #expect(lockOut.wait(for: "2001:db8:1:3::1", now: start) == nil, "the next /64")
+        #expect(lockOut.attempt(from: "2001:db8:1:2::9", now: start).suspicion == 4)
+        #expect(lockOut.attempt(from: "2001:db8:1:3::1", now: start).suspicion == 0)
+    }
+
+    @Test func anIPv4AddressIsTheSameThroughADualStackSocketAndItsOwnNetwork() {
+        let lockOut = LockOut(limit: 2, networkLimit: 2, window: 60)
+        lockOut.attempt(from: "::ffff:192.0.2.1", now: start)
+        lockOut.attempt(from: "192.0.2.1", now: start)
+        #expect(lockOut.wait(for: "192.0.2.1", now: start) == 60)
+        #expect(lockOut.wait(for: "::FFFF:192.0.2.1", now: start) == 60)
+        #expect(lockOut.wait(for: "192.0.2.2", now: start) == nil)
+        #expect(lockOut.wait(for: "::ffff:192.0.2.2", now: start) == nil)
+    }
+
+    /// Everyone's failures together lock nobody out; they slow every try down, boundedly.
+    @Test func manyNetworksTogetherSlowEveryoneAndLockNobody() {
+        let lockOut = LockOut(limit: 2, window: 60, freeFailures: 3, delayStep: 0.5, maxDelay: 2)
+        let delays = (0..<10).map { lockOut.attempt(from: "2001:db8:\($0)::1", now: start).delay }
+        #expect(delays == [0, 0, 0, 0.5, 1, 1.5, 2, 2, 2, 2])
+        #expect(lockOut.wait(for: "2001:db8:ffff::1", now: start) == nil)
+        #expect(lockOut.attempt(from: "2001:db8:ffff::1", now: start.addingTimeInterval(61)).delay == 0, "old failures cost nothing")
+    }
+
+    @Test func successClearsTheAddressesCountAndNoOther() {
+        let lockOut = LockOut(limit: 2, networkLimit: 3, window: 60)
+        lockOut.attempt(from: "2001:db8::1", now: start)
+        lockOut.attempt(from: "2001:db8::2", now: start)
+        lockOut.attempt(from: "2001:db8::2", now: start)
+        lockOut.succeeded("2001:db8::2")
+        lockOut.attempt(from: "2001:db8::2", now: start)
+        #expect(lockOut.wait(for: "2001:db8::2", now: start) == nil)
+        lockOut.attempt(from: "2001:db8::1", now: start)
+        #expect(lockOut.wait(for: "2001:db8::1", now: start) == 60, "another address of the network keeps its failures")
+    }
+}
+
+@Suite struct PasswordCheckTests {
+    /// Jobs named by letters; each returned job is run, and says its name.
+    final class Log: Sendable {
+        let names = Mutex<[String]>([])
+        func job(_ name: String) -> CheckOrder.Job { { self.names.withLock { $0.append(name) } } }
+    }
+
+    @Test func theLeastSuspectWaitingCheckGoesNextThenTheFirstToArrive() {
+        let log = Log()
+        var order = CheckOrder(width: 1)
+        order.add(suspicion: 7, log.job("running"))?()
+        for (name, suspicion) in [("a", 4), ("b", 0), ("c", 9), ("d", 0)] {
+            #expect(order.add(suspicion: suspicion, log.job(name)) == nil, "no place is free")
+        }
+        while let next = order.finished() { next() }
+        #expect(log.names.withLock { $0 } == ["running", "b", "d", "a", "c"])
+    }
+
+    @Test func checksWaitForAPlaceAndNoneIsRefused() async throws {
+        let hash = try PasswordHash(password: "the owner's password", n: 1 << 10)
+        let checks = PasswordChecks(width: 2)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    await checks.verify(index == 11 ? "the owner's password" : "guess \(index)", against: hash, suspicion: index)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 12 && results.filter { $0 }.count == 1)
     }
 }
 
 @Suite struct CapabilityTests {
+    let now = Date(timeIntervalSince1970: 2_000_000_000)
+
     @Test func aCapabilityGrantsItsAssetUntilItExpires() throws {
         let capabilities = CapabilityURLs()
-        let now = Date(timeIntervalSince1970: 2_000_000_000)
-        let url = capabilities.sign("/media/abc/trimmed", assetID: "abc", now: now)
+        let url = capabilities.sign("/media/abc/original", assetID: "abc", now: now)
         let value = try #require(url.components(separatedBy: "?cap=").last)
-        #expect(capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(60)))
-        #expect(!capabilities.grants(value, assetID: "abd", kind: "trimmed", now: now), "another asset")
-        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", now: now), "another kind of the same asset")
+        #expect(capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, now: now.addingTimeInterval(60)))
+        #expect(!capabilities.grants(value, assetID: "abd", kind: "original", edit: nil, now: now), "another asset")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "thumbnail", edit: nil, now: now), "another kind of the same asset")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", edit: "0,0,1,1", now: now), "an edit it was not made of")
         #expect(
-            !capabilities.grants(value, assetID: "abc", kind: "trimmed", now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)),
+            !capabilities.grants(
+                value, assetID: "abc", kind: "original", edit: nil, now: now.addingTimeInterval(CapabilityURLs.lifetime + 1)),
             "expired")
         #expect(
             !capabilities.grants(
                 value.replacingOccurrences(of: "\(Int(now.timeIntervalSince1970) + 3600).", with: "9999999999."), assetID: "abc",
-                kind: "trimmed", now: now), "a longer expiry is not signed")
-        #expect(!CapabilityURLs().grants(value, assetID: "abc", kind: "trimmed", now: now), "another server's key")
+                kind: "original", edit: nil, now: now), "a longer expiry is not signed")
+        #expect(!CapabilityURLs().grants(value, assetID: "abc", kind: "original", edit: nil, now: now), "another server's key")
+    }
+
+    @Test func anEditsCapabilityGrantsThatEditOnly() throws {
+        let capabilities = CapabilityURLs()
+        let url = capabilities.sign("/media/abc/trimmed", assetID: "abc", edit: "1e-05,2.5", now: now)
+        let query = try #require(URLComponents(string: url)?.queryItems)
+        #expect(query.map(\.name) == ["cap", "edit"])
+        let value = try #require(query.first?.value)
+        #expect(query.last?.value == "1e-05,2.5")
+        #expect(capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: "1e-05,2.5", now: now))
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: "0,2.5", now: now), "another range")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: nil, now: now), "no range: the whole movie")
     }
 }
