@@ -53,11 +53,18 @@ public final class Library: Sendable {
     let facts = Mutex<[String: AssetFacts]>([:])
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
-    /// what crashed processes left in the temp folder.
+    /// what crashed processes left in the temp folder. The folder is its owner's alone (0700,
+    /// files 0600), and one an earlier version left open to others is closed.
     public init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
         self.folder = folder
         self.options = options
         do {
+            // In a folder an earlier version left open, closing the root alone keeps everything
+            // below it from other accounts; the three folders beside the database are closed
+            // too, a stat each. Their contents keep their old modes: walking them would cost a
+            // call per original and per derivative, at every start, for nothing the root does
+            // not already give.
+            for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
             workFolder = try WorkFolder.claim(in: folder.temporary)
             blobs = try BlobStore(root: folder.blobs, temporaryDirectory: workFolder.path)
             database = try Database(path: folder.database, migrations: Schema.migrations)
