@@ -24,6 +24,8 @@ public final class Library: Sendable {
         public var unsavedRetention: TimeInterval = 7 * 24 * 3600
         /// A named point in the import path where the process dies at once, for crash tests.
         public var crashPoint: ImportStep?
+        /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init() {}
     }
@@ -117,6 +119,16 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError(error)
         }
+    }
+
+    /// A video tool's failure as callers see it; what the tool said goes to `log` alone, its
+    /// last lines on one line, with control characters (a hostile file's words may carry
+    /// terminal escapes) shown as `?`.
+    static func reported(_ error: VideoError, _ subject: String, _ log: @Sendable (String) -> Void) -> LibraryError {
+        let lines = error.detail?.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ") ?? ""
+        let detail = String(String.UnicodeScalarView(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        log("\(subject) failed: \(error.code): \(error.message)\(detail.isEmpty ? "" : " (\(detail))")")
+        return LibraryError(error)
     }
 
     static func timestamp(_ date: Date = Date()) -> String {
