@@ -28,7 +28,18 @@ extension WebApp {
         router.delete("/api/assets/:id") { request in
             try await answering { () throws(LibraryError) in .json(AssetJSON(try library.trash(request.parameter("id")))) }
         }
-        router.get("/api/assets/:id/rendition") { request in try await renditionStatus(request) }
+        router.get("/api/assets/:id/rendition") { request in
+            let id = request.parameter("id")
+            let rendition = try await answering { () throws(LibraryError) in try await library.renditionStatus(of: id) }
+            return .json(RenditionJSON(rendition, id: id))
+        }
+        // Only a person asks for this (the pages' Try again): it forgets a failure, which
+        // polling never does.
+        router.post("/api/assets/:id/rendition") { request in
+            let id = request.parameter("id")
+            let rendition = try await answering { () throws(LibraryError) in try await library.retryRendition(of: id) }
+            return rendition == .ready ? .json(RenditionJSON(rendition, id: id)) : try Self.unfinished(rendition, id: id)
+        }
     }
 
     private var capabilities: Capabilities {
@@ -93,20 +104,6 @@ extension WebApp {
         response.headers["Location"] = "/api/assets/\(result.asset.id)"
         return response
     }
-
-    private func renditionStatus(_ request: Request) async throws -> Response {
-        let id = request.parameter("id")
-        return try await answering { () throws(LibraryError) in
-            let asset = try library.asset(id)
-            guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have renditions.") }
-            if try library.hasPlayableVideo(of: id) {
-                return .json(RenditionJSON(status: "ready", progress: 1, video: "/media/\(id)/video"))
-            }
-            let progress = try await library.renditionProgress(of: id)
-            return .json(
-                RenditionJSON(status: progress == nil ? "notStarted" : "pending", progress: progress ?? 0, video: "/media/\(id)/video"))
-        }
-    }
 }
 
 struct Capabilities: Encodable {
@@ -127,10 +124,4 @@ struct Capabilities: Encodable {
 struct AssetsPage: Encodable {
     var assets: [AssetJSON]
     var nextCursor: String?
-}
-
-struct RenditionJSON: Encodable {
-    var status: String
-    var progress: Double
-    var video: String
 }

@@ -131,18 +131,10 @@ extension WebApp {
     private func video(_ request: Request) async throws -> Response {
         let id = request.parameter("id")
         return try await answering { () throws(LibraryError) in
-            let asset = try library.asset(id)
-            guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "This asset is not a movie.") }
-            guard try library.hasPlayableVideo(of: id) else {
-                // Made in the background; the client polls the rendition URL meanwhile.
-                Task { [library] in _ = try? await library.playableVideo(of: id) }
-                let progress = try await library.renditionProgress(of: id) ?? 0
-                var response = Response.json(
-                    RenditionJSON(status: "pending", progress: progress, video: "/media/\(id)/video"), status: 202)
-                response.headers["Location"] = "/api/assets/\(id)/rendition"
-                response.headers["Retry-After"] = "1"
-                return response
-            }
+            // Asking starts the rendition in the background (never one that failed: only an
+            // explicit retry does); the client polls the rendition URL meanwhile.
+            let rendition = try await library.startRendition(of: id)
+            guard rendition == .ready else { return try Self.unfinished(rendition, id: id) }
             let video = try await library.playableVideo(of: id)
             return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }

@@ -1,9 +1,11 @@
 import Foundation
+import Storage
 import Synchronization
 
 /// Files made from originals (thumbnails, display sizes, posters, renditions), kept under
 /// `derived/aa/<hash>/<key>`. Anything here can be deleted at any time and is made again on
-/// demand, so writes are atomic (temp + rename) but not fsynced.
+/// demand, so writes are atomic (temp + rename) but not fsynced. Like the originals they are
+/// made from, they are their owner's alone (folders 0700, files 0600).
 final class DerivativeCache: Sendable {
     let root: String
     let limit: Int
@@ -65,14 +67,10 @@ final class DerivativeCache: Sendable {
     @discardableResult
     func store(_ hash: String, _ key: String, _ bytes: [UInt8]) throws(LibraryError) -> CachedFile {
         let destination = path(for: hash, key: key)
-        let temporary = "\(destination).\(UUID().uuidString.lowercased()).part"
-        do {
-            try FileManager.default.createDirectory(atPath: folder(for: hash), withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
+        do throws(StorageError) {
+            try PrivateFile.replace(bytes, at: destination, .disposable)
         } catch {
-            unlink(temporary)
-            throw error as? LibraryError ?? LibraryError(errno == ENOSPC ? .noSpace : .io, "A derivative could not be stored.")
+            throw Self.storing(error)
         }
         add(bytes.count)
         return try stored(destination)
@@ -86,6 +84,10 @@ final class DerivativeCache: Sendable {
         return CachedFile(path: destination, etag: Self.etag(info))
     }
 
+    private static func storing(_ error: StorageError) -> LibraryError {
+        LibraryError(error.code == .noSpace ? .noSpace : .io, "A derivative could not be stored.")
+    }
+
     private static func etag(_ info: stat) -> String {
         "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\""
     }
@@ -93,10 +95,10 @@ final class DerivativeCache: Sendable {
     /// Moves a finished file (a video rendition) into the cache.
     func adopt(_ hash: String, _ key: String, from path: String) throws(LibraryError) -> CachedFile {
         let destination = self.path(for: hash, key: key)
-        do {
-            try FileManager.default.createDirectory(atPath: folder(for: hash), withIntermediateDirectories: true)
+        do throws(StorageError) {
+            try PrivateFolder.make(folder(for: hash), .disposable)
         } catch {
-            throw LibraryError(.io, "The derivative folder could not be created.")
+            throw Self.storing(error)
         }
         guard rename(path, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
         add(Self.size(of: destination))

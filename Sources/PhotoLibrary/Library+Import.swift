@@ -159,7 +159,7 @@ extension Library {
         do throws(VideoError) {
             info = try await options.video.probe(path, format: container)
         } catch {
-            throw LibraryError(error)
+            throw Self.reported(error, "probing a movie to import", options.log)
         }
         let poster = try await makePoster(path, container: container)
         defer { unlink(poster) }
@@ -188,7 +188,7 @@ extension Library {
             try await options.video.poster(path, format: container, to: poster)
         } catch {
             unlink(poster)
-            throw LibraryError(error)
+            throw Self.reported(error, "a movie's poster frame", options.log)
         }
         return poster
     }

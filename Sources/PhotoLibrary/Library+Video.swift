@@ -4,18 +4,14 @@ import Video
 
 extension Library {
     /// A file browsers can play: the original when they play it as it is, else an H.264/AAC MP4
-    /// rendition, made on first request (this waits for it) and cached.
+    /// rendition, made on first request (this waits for it) and cached. A rendition that failed
+    /// throws its failure at once until `retryRendition`.
     public func playableVideo(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try asset(id)
-        guard asset.mediaType == .movie, let container = ContainerFormat(rawValue: asset.format) else {
-            throw LibraryError(.invalidRequest, "Only movies can be played.")
-        }
+        let asset = try movie(id)
         if asset.isBrowserPlayable == true {
             return Derivative(path: originalPath(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
-        let file = try await derivedVideo(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
-            try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
-        }
+        let file = try await derivedVideo(try renditionJob(asset))
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
@@ -33,43 +29,95 @@ extension Library {
         guard let container = ContainerFormat(rawValue: asset.format) else {
             throw LibraryError(.invalidRequest, "Only movies can be played.")
         }
-        let file = try await derivedVideo(asset, key: DerivativeKey.trimmed(start: start, end: end)) {
-            source, output, progress throws(VideoError) in
+        let job = videoJob(asset, key: DerivativeKey.trimmed(start: start, end: end)) { source, output, progress throws(VideoError) in
             try await self.options.video.trim(source, format: container, start: start, end: end, to: output, progress: progress)
         }
+        let file = try await derivedVideo(job)
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
-    /// How far the playable rendition of a movie has got (0...1), or nil when none is being made.
-    public func renditionProgress(of id: String) async throws(LibraryError) -> Double? {
-        let asset = try asset(id)
-        return await jobs.fraction("\(asset.blobHash)/\(DerivativeKey.playable)")
+    /// Where the playable rendition of a movie stands.
+    public func renditionStatus(of id: String) async throws(LibraryError) -> RenditionStatus {
+        try await renditionStatus(try movie(id))
     }
 
-    /// Whether the playable rendition is ready to serve without waiting.
-    public func hasPlayableVideo(of id: String) throws(LibraryError) -> Bool {
-        let asset = try asset(id)
-        return asset.isBrowserPlayable == true || derived.lookup(asset.blobHash, DerivativeKey.playable) != nil
+    /// Starts making the playable rendition in the background, unless it is ready, under way
+    /// or failed.
+    public func startRendition(of id: String) async throws(LibraryError) -> RenditionStatus {
+        let asset = try movie(id)
+        if try await renditionStatus(asset) == .notStarted {
+            let job = try renditionJob(asset)
+            await jobs.start(job.key, job.make)
+        }
+        return try await renditionStatus(asset)
     }
 
-    private func derivedVideo(
+    /// Forgets how the rendition (and any trim) of a movie failed and starts making it again:
+    /// the one way a failed rendition is tried again.
+    public func retryRendition(of id: String) async throws(LibraryError) -> RenditionStatus {
+        let asset = try movie(id)
+        if try await renditionStatus(asset) != .ready {
+            let job = try renditionJob(asset)
+            await jobs.retry(job.key, job.make)
+        }
+        return try await renditionStatus(asset)
+    }
+
+    private func movie(_ id: String) throws(LibraryError) -> Asset {
+        let asset = try asset(id)
+        guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        return asset
+    }
+
+    private func renditionStatus(_ asset: Asset) async throws(LibraryError) -> RenditionStatus {
+        if asset.isBrowserPlayable == true || derived.lookup(asset.blobHash, DerivativeKey.playable) != nil { return .ready }
+        switch await jobs.state(VideoJobs.Key(hash: asset.blobHash, derivative: DerivativeKey.playable)) {
+        case .running(let progress): return .making(progress: progress)
+        case .failed(let error): return .failed(error)
+        case nil: return .notStarted
+        }
+    }
+
+    private func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
+        guard let container = ContainerFormat(rawValue: asset.format) else {
+            throw LibraryError(.corrupt, "The movie's container is unknown.")
+        }
+        return videoJob(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
+            try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
+        }
+    }
+
+    private struct VideoJob {
+        var key: VideoJobs.Key
+        var make: VideoJobs.Make
+    }
+
+    /// `make` writes the output from the original into a temp file, which then goes into the
+    /// derivative cache. What ffmpeg said when it failed goes to the log, never to the caller.
+    private func videoJob(
         _ asset: Asset, key: String,
         _ make: @escaping @Sendable (String, String, @escaping @Sendable (Double) -> Void) async throws(VideoError) -> Void
-    ) async throws(LibraryError) -> DerivativeCache.CachedFile {
-        if let file = derived.lookup(asset.blobHash, key) { return file }
+    ) -> VideoJob {
         let source = originalPath(of: asset)
-        let hash = asset.blobHash
-        return try await jobs.run("\(hash)/\(key)") { [blobs, derived] progress throws(LibraryError) -> DerivativeCache.CachedFile in
+        let (hash, id, log) = (asset.blobHash, asset.id, options.log)
+        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, derived] progress throws(LibraryError) in
+            // A job started just as the last one put its output in place has nothing to do.
+            if let file = derived.lookup(hash, key) { return file }
             let (output, fd) = try Self.temporaryFile(blobs, suffix: ".mp4")
             close(fd)
             do throws(VideoError) {
                 try await make(source, output, progress)
             } catch {
                 unlink(output)
-                throw LibraryError(error)
+                throw Self.reported(error, "\(key) of asset \(id)", log)
             }
             return try derived.adopt(hash, key, from: output)
         }
+    }
+
+    private func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
+        if let file = derived.lookup(job.key.hash, job.key.derivative) { return file }
+        return try await jobs.run(job.key, job.make)
     }
 
     private static func temporaryFile(_ blobs: BlobStore, suffix: String) throws(LibraryError) -> (String, Int32) {

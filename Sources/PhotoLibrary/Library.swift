@@ -24,6 +24,8 @@ public final class Library: Sendable {
         public var unsavedRetention: TimeInterval = 7 * 24 * 3600
         /// A named point in the import path where the process dies at once, for crash tests.
         public var crashPoint: ImportStep?
+        /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init() {}
     }
@@ -53,11 +55,18 @@ public final class Library: Sendable {
     let facts = Mutex<[String: AssetFacts]>([:])
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
-    /// what crashed processes left in the temp folder.
+    /// what crashed processes left in the temp folder. The folder is its owner's alone (0700,
+    /// files 0600), and one an earlier version left open to others is closed.
     public init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
         self.folder = folder
         self.options = options
         do {
+            // In a folder an earlier version left open, closing the root alone keeps everything
+            // below it from other accounts; the three folders beside the database are closed
+            // too, a stat each. Their contents keep their old modes: walking them would cost a
+            // call per original and per derivative, at every start, for nothing the root does
+            // not already give.
+            for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
             workFolder = try WorkFolder.claim(in: folder.temporary)
             blobs = try BlobStore(root: folder.blobs, temporaryDirectory: workFolder.path)
             database = try Database(path: folder.database, migrations: Schema.migrations)
@@ -110,6 +119,16 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError(error)
         }
+    }
+
+    /// A video tool's failure as callers see it; what the tool said goes to `log` alone, its
+    /// last lines on one line, with control characters (a hostile file's words may carry
+    /// terminal escapes) shown as `?`.
+    static func reported(_ error: VideoError, _ subject: String, _ log: @Sendable (String) -> Void) -> LibraryError {
+        let lines = error.detail?.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ") ?? ""
+        let detail = String(String.UnicodeScalarView(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        log("\(subject) failed: \(error.code): \(error.message)\(detail.isEmpty ? "" : " (\(detail))")")
+        return LibraryError(error)
     }
 
     static func timestamp(_ date: Date = Date()) -> String {

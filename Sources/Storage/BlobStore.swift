@@ -72,18 +72,9 @@ public struct BlobStore: Sendable {
     private static func hash(_ input: Int32, copyingTo output: Int32?, maxBytes: Int) throws(StorageError) -> (String, Int) {
         let hasher = SHA256()
         var size = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(input, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileIO.error("read")
-            }
-            if count == 0 { break }
-            size += count
+        try FileIO.readChunks(input) { chunk throws(StorageError) in
+            size += chunk.count
             guard size <= maxBytes else { throw StorageError(.tooLarge, "The file is larger than the limit.") }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hasher.update(chunk)
             if let output { try FileIO.writeAll(output, chunk) }
         }
@@ -101,7 +92,8 @@ public struct BlobStore: Sendable {
         }
         let folder = (destination as NSString).deletingLastPathComponent
         try FileIO.makeDirectories(folder)
-        chmod(staged.path, 0o444)
+        // Read-only, and for the owner alone: nothing of ours writes to an original again.
+        chmod(staged.path, 0o400)
         guard rename(staged.path, destination) == 0 else { throw FileIO.error("rename") }
         try FileIO.fsyncDirectory(folder)
         return destination

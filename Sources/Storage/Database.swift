@@ -11,6 +11,7 @@ public final class Database: Sendable {
     private let reader: Exclusive
 
     public init(path: String, migrations: [Migration]) throws(StorageError) {
+        try Self.makePrivate(path)
         let writer = try Connection(path: path)
         try writer.execute(
             """
@@ -53,6 +54,16 @@ public final class Database: Sendable {
             let rows = try connection.query("PRAGMA integrity_check")
             return rows.compactMap { $0.string("integrity_check") }.joined(separator: "\n")
         }
+    }
+
+    /// SQLite makes a new database 0644 and gives the `-wal` and `-shm` beside it the database's
+    /// own mode, so the file is made 0600 before SQLite opens it. One an earlier version made is
+    /// closed here, with the logs a crash may have left: three calls, at open only.
+    private static func makePrivate(_ path: String) throws(StorageError) {
+        let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileIO.error("open database") }
+        close(descriptor)
+        for file in [path, "\(path)-wal", "\(path)-shm"] { FileIO.restrict(file, to: 0o600) }
     }
 
     private static func transaction<T>(

@@ -17,15 +17,38 @@ enum FileIO {
         guard fsync(fd) == 0 else { throw error("fsync folder") }
     }
 
-    /// Creates a folder and any missing parents, fsyncing each parent that gained an entry so
-    /// the new folder survives a power cut.
-    static func makeDirectories(_ path: String) throws(StorageError) {
+    /// Creates a folder and any missing parents, each its owner's alone (0700, as the XDG base
+    /// directory rules ask of a missing `$XDG_DATA_HOME` too). When durable, each parent that
+    /// gained an entry is fsynced, so the new folder survives a power cut.
+    static func makeDirectories(_ path: String, _ durability: PrivateFile.Durability = .durable) throws(StorageError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
         let parent = (path as NSString).deletingLastPathComponent
-        if parent != path && !parent.isEmpty { try makeDirectories(parent) }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("create folder") }
-        try fsyncDirectory(parent)
+        if parent != path && !parent.isEmpty { try makeDirectories(parent, durability) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw error("create folder") }
+        if durability == .durable { try fsyncDirectory(parent) }
+    }
+
+    /// Gives a file or folder of ours that others may use `mode` instead. One another account
+    /// owns keeps its mode: that is its owner's choice, not ours.
+    static func restrict(_ path: String, to mode: mode_t) {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(path, mode) }
+    }
+
+    /// Reads `fd` to its end, a chunk at a time.
+    static func readChunks(_ fd: Int32, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error("read")
+            }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(StorageError) {

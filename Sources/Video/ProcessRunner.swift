@@ -72,7 +72,7 @@ struct ProcessRunner: Sendable {
                 }
             }
         } catch {
-            throw VideoError(.failed, "\(tool.rawValue) could not be started.", detail: "\(error)")
+            throw VideoError(.failed, "The video could not be processed: its tool did not start.", detail: "\(tool.rawValue): \(error)")
         }
 
         let stdout = PipeDrain(keepHead: stdoutLimit, onLine: onLine).start(stdoutPipe.fileHandleForReading)
@@ -93,7 +93,7 @@ struct ProcessRunner: Sendable {
 
         switch stopper.reason {
         case .timedOut:
-            throw VideoError(.timeout, "\(tool.rawValue) took too long and was stopped.", detail: stderrTail)
+            throw VideoError(.timeout, "The video took too long to process and was stopped.", detail: "\(tool.rawValue): \(stderrTail)")
         case .cancelled:
             throw Self.cancelled
         case nil:

@@ -35,7 +35,7 @@ extension VideoTools {
         if result.crashed || decodeFailures.contains(where: result.stderrTail.contains) {
             return VideoError(.corrupt, "The video could not be decoded.", detail: result.stderrTail)
         }
-        return VideoError(.failed, "ffmpeg could not finish the job.", detail: result.stderrTail)
+        return VideoError(.failed, "The video could not be converted.", detail: result.stderrTail)
     }
 
     /// Phrases of ffmpeg 5.1 that mean the input, not the job, is at fault.

@@ -77,9 +77,12 @@ struct Context {
             ffprobe: environment["CAMERAROLL_FFPROBE"] ?? "/usr/bin/ffprobe")
     }
 
-    func openLibrary() throws(LibraryError) -> Library {
+    /// `log` gets what a failing ffmpeg or ffprobe said (the server's log; other commands
+    /// print their own word on each failure).
+    func openLibrary(log: @escaping @Sendable (String) -> Void = { _ in }) throws(LibraryError) -> Library {
         var options = Library.Options()
         options.video = videoTools
+        options.log = log
         // Crash tests set this to stop an import at a named step; see Tests/CommandLineTests.
         if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
             options.crashPoint = Library.ImportStep(rawValue: step)

@@ -1,8 +1,9 @@
 import Foundation
 import PhotoLibrary
+import Storage
 
-/// `cameraroll export ID DEST`: the original's bytes, unchanged. DEST may be a folder, where the
-/// file keeps its original name.
+/// `cameraroll export ID DEST`: the original's bytes, unchanged, readable by their owner only.
+/// DEST may be a folder, where the file keeps its original name.
 enum ExportCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
         let arguments = try Arguments(words, valued: [])
@@ -15,19 +16,16 @@ enum ExportCommand {
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
             destination = (destination as NSString).appendingPathComponent(asset.originalFilename ?? asset.id)
         }
-        let manager = FileManager.default
-        if manager.fileExists(atPath: destination) {
-            guard arguments.flag("force") else {
-                throw LibraryError(.io, "\(destination) exists; add --force to replace it.")
-            }
-            try manager.removeItem(atPath: destination)
+        if FileManager.default.fileExists(atPath: destination) && !arguments.flag("force") {
+            throw LibraryError(.io, "\(destination) exists; add --force to replace it.")
         }
-        do {
-            try manager.copyItem(atPath: library.originalPath(of: asset), toPath: destination)
+        // As private as the library it comes from, and replaced whole: a file that was there
+        // stays until the copy is complete.
+        do throws(StorageError) {
+            try PrivateFile.copy(library.originalPath(of: asset), to: destination)
         } catch {
-            throw LibraryError(.io, "The original could not be written to \(destination).")
+            throw LibraryError(.io, "The original could not be written to \(destination): \(error.message)")
         }
-        chmod(destination, 0o644)
         Terminal.out(destination)
         return 0
     }

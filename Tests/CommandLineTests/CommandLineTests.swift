@@ -87,8 +87,16 @@ import Testing
         let output = try await Executable.run(["--data", data, "export", id, destination])
         #expect(output.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data(contentsOf: URL(fileURLWithPath: source)))
+        // A copy of a private library is as private as the library.
+        #expect(try FileManager.default.attributesOfItem(atPath: destination)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: data)[.posixPermissions] as? Int == 0o700)
         let refused = try await Executable.run(["--data", data, "export", id, destination])
         #expect(refused.status == 1)
+        chmod(destination, 0o644)
+        let forced = try await Executable.run(["--data", data, "export", "--force", id, destination])
+        #expect(forced.status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: destination)[.posixPermissions] as? Int == 0o600)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data(contentsOf: URL(fileURLWithPath: source)))
         let unknown = try await Executable.run(["--data", data, "export", "no-such-id", destination])
         #expect(unknown.status == 1 && unknown.stderr.contains("not_found"))
     }

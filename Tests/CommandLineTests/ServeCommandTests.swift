@@ -12,14 +12,7 @@ import Testing
     @Test(arguments: [SIGTERM, SIGINT])
     func servesUntilASignalThenStopsGracefully(signal: Int32) async throws {
         let directory = TemporaryDirectory("cameraroll-serve")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Executable.path)
-        process.arguments = ["--data", directory.file("data"), "serve", "--port", "0"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let (process, output, errors) = try launch(["--data", directory.file("data"), "serve", "--port", "0"])
         defer { if process.isRunning { process.terminate() } }
 
         // The first line names the URL, with the port the server bound.
@@ -168,6 +161,72 @@ import Testing
         #expect(await exitStatus(of: process) == 0)
     }
 
+    /// A movie whose rendition always fails runs ffmpeg once: the failure is kept and reported,
+    /// with a code and a message for people (what ffmpeg said goes to the server's log), until
+    /// someone asks for it to be made again. Polls and requests for the video never do.
+    @Test func aFailedRenditionIsReportedAndMadeAgainOnlyWhenAsked() async throws {
+        let directory = TemporaryDirectory("cameraroll-rendition")
+        let ffmpeg = try CountingFFmpeg(in: directory)
+        let (process, output, errors) = try launch(
+            ["--data", directory.file("data"), "serve", "--port", "0"], environment: ["CAMERAROLL_FFMPEG": ffmpeg.path])
+        defer { if process.isRunning { process.terminate() } }
+        let line = try await firstLine(of: output.fileHandleForReading)
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
+        func ask(_ method: String, _ path: String, body: Data? = nil) async throws -> (status: Int, json: [String: Any]) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            request.httpBody = body
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+        }
+        func settled(_ id: String) async throws -> [String: Any] {
+            for _ in 0..<600 {
+                let state = try await ask("GET", "/api/assets/\(id)/rendition").json
+                if state["status"] as? String != "pending" { return state }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return [:]
+        }
+
+        let uploaded = try await ask("POST", "/api/assets", body: try UnconvertibleMovie.bytes())
+        #expect(uploaded.status == 201 && uploaded.json["browserPlayable"] as? Bool == false)
+        let id = try #require(uploaded.json["id"] as? String)
+        #expect(try await ask("GET", "/api/assets/\(id)/rendition").json["status"] as? String == "notStarted")
+        #expect(ffmpeg.runs(with: "libx264") == 0)
+
+        let asked = try await ask("GET", "/media/\(id)/video")
+        #expect(asked.status == 202 || asked.status == 422)
+        let failed = try await settled(id)
+        #expect(failed["status"] as? String == "failed")
+        #expect(failed["code"] as? String == "corrupt")
+        let message = try #require(failed["message"] as? String)
+        #expect(message == "The video could not be decoded.")
+        #expect(ffmpeg.runs(with: "libx264") == 1)
+
+        // A page polling, and players asking for the video, never start it again.
+        for _ in 0..<5 {
+            #expect(try await ask("GET", "/api/assets/\(id)/rendition").json["status"] as? String == "failed")
+            let video = try await ask("GET", "/media/\(id)/video")
+            #expect(video.status == 422 && video.json["status"] as? String == "failed" && video.json["code"] as? String == "corrupt")
+        }
+        try await Task.sleep(for: .seconds(1))
+        #expect(ffmpeg.runs(with: "libx264") == 1)
+
+        // The user's Try again makes it once more, and it fails the same way.
+        let retried = try await ask("POST", "/api/assets/\(id)/rendition")
+        #expect(retried.status == 202 && retried.json["status"] as? String == "pending")
+        #expect(try await settled(id)["code"] as? String == "corrupt")
+        #expect(ffmpeg.runs(with: "libx264") == 2)
+
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await exitStatus(of: process) == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // What ffmpeg said is the operator's, in the log; the client got only the message above.
+        #expect(log.contains("mpegh_3d_audio"))
+        #expect(!message.contains("mpegh") && !message.contains("ffmpeg"))
+    }
+
     @Test func optionsThatDoNotGoTogetherAreRefused() async throws {
         let directory = TemporaryDirectory("cameraroll-options")
         let data = directory.file("data")
@@ -176,6 +235,19 @@ import Testing
         let missing = try await Executable.run(["--data", data, "serve", "--cert", "no.pem", "--key", "no.pem", "--port", "0"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("certificate_unreadable"))
+    }
+
+    /// Starts `cameraroll` with both its outputs piped, and `environment` added to this process's.
+    private func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Executable.path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
     }
 
     /// Starts `cameraroll` and reads its standard output up to the line `until` accepts (by default

@@ -97,10 +97,10 @@ import Testing
         let fixture = try LibraryFixture()
         let movie = try await fixture.importCorpus("videos/photoprism__quicktime-hvc1.mov").asset
         #expect(movie.isBrowserPlayable == false)
-        #expect(try fixture.library.hasPlayableVideo(of: movie.id) == false)
+        #expect(try await fixture.library.renditionStatus(of: movie.id) == .notStarted)
         let playable = try await fixture.library.playableVideo(of: movie.id)
         #expect(playable.mimeType == "video/mp4")
-        #expect(try fixture.library.hasPlayableVideo(of: movie.id))
+        #expect(try await fixture.library.renditionStatus(of: movie.id) == .ready)
         let original = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
         #expect(try await fixture.library.playableVideo(of: original.id).path == fixture.library.originalPath(of: original))
     }

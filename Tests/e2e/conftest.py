@@ -21,8 +21,9 @@ OUTPUT = ROOT / "test-output" / "e2e"
 
 
 class Server:
-    def __init__(self, host="127.0.0.1", password=None, names=None):
+    def __init__(self, host="127.0.0.1", password=None, names=None, environment=None):
         self.names = names
+        self.environment = {**os.environ, **(environment or {})}
         self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
         self.host = host
         with socket.socket() as probe:
@@ -50,7 +51,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)]
             + (["--name", self.names] if self.names else []),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.environment)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -88,8 +89,10 @@ class Server:
             time.sleep(0.5)
 
     def upload(self, corpus_path, query=""):
-        return self.call("POST", f"/api/assets{query}", body=(CORPUS / corpus_path).read_bytes(),
-                         headers={"Content-Type": "application/octet-stream"})
+        return self.upload_bytes((CORPUS / corpus_path).read_bytes(), query)
+
+    def upload_bytes(self, data, query=""):
+        return self.call("POST", f"/api/assets{query}", body=data, headers={"Content-Type": "application/octet-stream"})
 
     def picker(self, configuration):
         return self.call("POST", "/api/picker/sessions", body=json.dumps(configuration).encode(),

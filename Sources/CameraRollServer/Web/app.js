@@ -6,7 +6,7 @@ import { json } from "./api.js";
 import { cameraProblem, hasCamera } from "./camera.js";
 import { capture, send, waiting } from "./outbox.js";
 import { presentPicker } from "./picker-client.js";
-import { playableVideoURL } from "./video-source.js";
+import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
 
 const view = document.querySelector("#view");
 const image = document.querySelector("#image");
@@ -14,6 +14,7 @@ const placeholder = document.querySelector("#placeholder");
 const status = document.querySelector("#status");
 const newButton = document.querySelector("#new");
 const saveNow = document.querySelector("#save-now");
+const retryVideo = document.querySelector("#retry-video");
 const saveCaptures = document.querySelector("#save-captures");
 const choiceKey = "cameraroll.lastChoice";
 const saveKey = "cameraroll.saveCaptures";
@@ -100,7 +101,16 @@ async function showMovie(choice) {
     status.textContent = "";
     video.play().catch(() => {});
   } catch (error) {
-    status.textContent = `The video could not be shown: ${error.message}`;
+    if (player !== video) return;
+    if (!(error instanceof RenditionFailed)) {
+      status.textContent = `The video could not be shown: ${error.message}`;
+      return;
+    }
+    // Nothing to play: the reason, and the one way to have it made again.
+    removePlayer();
+    status.textContent = `This video cannot be played: ${error.message}`;
+    retryVideo.hidden = false;
+    retryVideo.dataset.asset = choice.assetID;
   }
 }
 
@@ -128,6 +138,7 @@ async function showQueued(choice) {
 
 function updateDisplay() {
   const choice = lastChoice();
+  retryVideo.hidden = true;
   if (!choice) return;
   if (choice.queued) showQueued(choice);
   else if (choice.mediaType === "public.movie") showMovie(choice);
@@ -218,6 +229,18 @@ document.querySelector("#pick-roll").addEventListener("click", () => {
   present({ sourceType: "savedPhotosAlbum", mediaTypes: ["public.image", "public.movie"], allowsEditing: true });
 });
 saveNow.addEventListener("click", () => saveToCameraRoll(saveNow.dataset.asset));
+retryVideo.addEventListener("click", async () => {
+  retryVideo.hidden = true;
+  status.textContent = "Preparing the video…";
+  try {
+    await retryRendition({ id: retryVideo.dataset.asset });
+  } catch (error) {
+    status.textContent = `This video cannot be played: ${error.message}`;
+    retryVideo.hidden = false;
+    return;
+  }
+  updateDisplay();
+});
 
 saveCaptures.checked = localStorage.getItem(saveKey) !== "false";
 saveCaptures.addEventListener("change", () => localStorage.setItem(saveKey, String(saveCaptures.checked)));

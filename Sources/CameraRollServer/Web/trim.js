@@ -1,7 +1,7 @@
 // The trim screen: a filmstrip of the movie with start and end handles (drag, or the arrow
 // keys), a preview that plays the kept part, and Choose, which hands on the range in seconds.
 import { clock } from "./time.js";
-import { playableVideoURL } from "./video-source.js";
+import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
 
 const frameCount = 8;
 
@@ -16,12 +16,14 @@ export class Trim {
     this.endHandle = root.querySelector("#trim-end");
     this.times = root.querySelector("#trim-times");
     this.wait = root.querySelector("#trim-wait");
+    this.retry = root.querySelector("#trim-retry");
     this.play = root.querySelector("#trim-play");
     this.choose = root.querySelector("#trim-choose");
 
     this.choose.addEventListener("click", () => onChoose(this.asset, this.range()));
     root.querySelector("#trim-back").addEventListener("click", () => onBack(this.asset));
     this.play.addEventListener("click", () => this.togglePlay());
+    this.retry.addEventListener("click", () => this.tryAgain());
     this.video.addEventListener("timeupdate", () => {
       if (this.video.currentTime >= this.end) this.video.pause();
     });
@@ -43,16 +45,27 @@ export class Trim {
 
   async open(asset, backLabel) {
     this.asset = asset;
+    this.backLabel = backLabel;
     this.root.querySelector("#trim-back").textContent = backLabel;
     this.root.hidden = false;
     this.choose.disabled = true;
     this.play.disabled = true;
+    this.retry.hidden = true;
     this.frames.replaceChildren();
     this.wait.hidden = false;
     this.wait.textContent = "Preparing the video…";
-    const url = await playableVideoURL(asset, (progress) => {
-      this.wait.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
-    });
+    let url;
+    try {
+      url = await playableVideoURL(asset, (progress) => {
+        this.wait.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+      });
+    } catch (error) {
+      if (this.asset !== asset) return;
+      const failed = error instanceof RenditionFailed;
+      this.wait.textContent = `${failed ? "This video cannot be played" : "The video could not be shown"}: ${error.message}`;
+      this.retry.hidden = !failed;
+      return;
+    }
     if (this.asset !== asset) return;
     this.video.src = url;
     await new Promise((resolve, reject) => {
@@ -153,6 +166,22 @@ export class Trim {
     if (!this.video.paused) return this.video.pause();
     if (this.video.currentTime < this.start || this.video.currentTime >= this.end) this.video.currentTime = this.start;
     this.video.play();
+  }
+
+  // Only on the user's word does the server make a failed rendition again.
+  async tryAgain() {
+    const asset = this.asset;
+    this.retry.hidden = true;
+    this.wait.textContent = "Preparing the video…";
+    try {
+      await retryRendition(asset);
+    } catch (error) {
+      if (this.asset !== asset) return;
+      this.wait.textContent = `This video cannot be played: ${error.message}`;
+      this.retry.hidden = false;
+      return;
+    }
+    if (this.asset === asset) await this.open(asset, this.backLabel);
   }
 
   close() {
