@@ -74,7 +74,14 @@ def framing_cases(photo):
         "chunk size overflow": post + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\nabc\r\n0\r\n\r\n",
         "GET with a body smuggling a DELETE": b"GET /healthz HTTP/1.1\r\n" + HOST + b"Content-Length: %d\r\n\r\n" % len(smuggled)
         + smuggled,
+        # RFC 9112 5.1 and 5.2: a 400, and nothing after the head read as a request.
+        "space before the colon": post + b"Content-Length : %d\r\n\r\n" % len(smuggled) + smuggled,
+        "tab before the colon": post + b"Content-Length\t: %d\r\n\r\n" % len(smuggled) + smuggled,
+        "obs-fold": post + b"Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n" + smuggled,
     }
+
+
+MALFORMED_HEADER_LINES = ("space before the colon", "tab before the colon", "obs-fold")
 
 
 # libmicrohttpd 0.9.75 answers these itself, before any route runs, and writes its response
@@ -89,6 +96,9 @@ MHD_DOUBLE_HEAD = pytest.mark.xfail(strict=True, reason="libmicrohttpd 0.9.75 wr
 def test_framing_conflicts_and_smuggling_are_refused(server, photo, figures, name):
     replies = exchange(server.port, framing_cases(photo)[name])
     assert replies, f"{name}: no answer"
+    if name in MALFORMED_HEADER_LINES:
+        assert len(replies) == 1, f"{name}: {[reply.status for reply in replies]}"
+        assert_client_error(replies[0], {400}, code="invalid_header")
     for reply in replies:
         assert reply.status < 500, f"{name}: {reply.status}"
     statuses = {400, 404, 405, 411, 413, 501}
