@@ -32,6 +32,19 @@ struct Connection: @unchecked Sendable {
         var wellFormed = true
     }
 
+    /// Which connection this is, while it is open (libmicrohttpd may reuse the memory after).
+    var identity: Int { Int(bitPattern: UnsafeRawPointer(handle)) }
+
+    var address: ClientAddress? {
+        cr_mhd_connection_sockaddr(handle).flatMap(ClientAddress.init)
+    }
+
+    /// The idle timeout in whole seconds. Set only on MHD's thread, never while suspended.
+    var timeoutSeconds: UInt32 {
+        get { cr_mhd_connection_timeout(handle) }
+        nonmutating set { cr_mhd_connection_set_timeout(handle, newValue) }
+    }
+
     var clientAddress: String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             guard cr_mhd_connection_client_address(handle, buffer.baseAddress!, buffer.count) == 0 else { return "" }

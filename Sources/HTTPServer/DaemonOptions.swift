@@ -1,8 +1,8 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDShims
 
-/// How a daemon is started: flags, limits from the configuration, and the three callbacks
-/// that lead into `ServerCore` through their `cls` pointer.
+/// How a daemon is started: flags, limits from the configuration, and the callbacks that lead
+/// into `ServerCore` through their `cls` pointer.
 enum DaemonOptions {
     /// nil when libmicrohttpd could not start (the address is taken, most often, or the TLS
     /// identity is unusable).
@@ -18,7 +18,7 @@ enum DaemonOptions {
         return address.withSockaddr { sockaddr in
             var items = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
-                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: wholeSeconds(configuration.connectionTimeout), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(wholeSeconds(configuration.connectionTimeout)), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
@@ -27,6 +27,16 @@ enum DaemonOptions {
                 cr_mhd_option_uri_log(
                     { cls, uri, _ in
                         Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue().begin(rawURI: uri)
+                    }, core),
+                cr_mhd_option_notify_connection(
+                    { cls, connection, _, event in
+                        guard let connection else { return }
+                        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+                        switch event {
+                        case .CONNECTION_NOTIFY_STARTED: core.opened(Connection(handle: connection))
+                        case .CONNECTION_NOTIFY_CLOSED: core.closed(Connection(handle: connection))
+                        default: break
+                        }
                     }, core),
                 cr_mhd_option_notify_completed(
                     { cls, connection, requestContext, _ in
@@ -49,6 +59,10 @@ enum DaemonOptions {
 
             return cr_mhd_start_daemon(
                 flags, items,
+                { cls, address, _ in
+                    guard let cls, let address else { return .YES }
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().admits(address) ? .YES : .NO
+                }, core,
                 { cls, connection, url, method, version, uploadData, uploadSize, requestContext in
                     guard let cls, let connection, let uploadSize, let pointer = requestContext?.pointee else { return .NO }
                     // Body data comes with a pointer; the calls without one are the others.
@@ -73,9 +87,9 @@ enum DaemonOptions {
         :%SERVER_PRECEDENCE
         """
 
-    /// libmicrohttpd counts the timeout in whole seconds; round up so a short timeout never becomes none.
-    private static func wholeSeconds(_ duration: Duration) -> Int {
+    /// libmicrohttpd counts timeouts in whole seconds; round up so a short timeout never becomes none.
+    static func wholeSeconds(_ duration: Duration) -> UInt32 {
         let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        return UInt32(clamping: max(1, seconds + (attoseconds > 0 ? 1 : 0)))
     }
 }

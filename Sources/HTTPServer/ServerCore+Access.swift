@@ -35,6 +35,7 @@ extension ServerCore {
         _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?
     ) -> MHD_Result {
+        headArrived(on: connection)
         let methodName = method.map { String(cString: $0) } ?? "-"
         let received = connection.headers
         let headers = received.fields
