@@ -12,6 +12,7 @@ struct Access: Sendable {
     let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
+    let trustedClients = TrustedClients()
     /// Password checks at once: each takes scrypt's 32 MiB and a tenth of a second.
     let passwordChecks = ConcurrencyLimit(2)
     let owner: OwnerAccount
@@ -86,6 +87,7 @@ struct Access: Sendable {
             }
             return HTTPError(401, "sign_in_required", "Sign in with the owner's password first.").response
         }
+        trustedClients.vouch(for: request.remoteAddress)
         if Self.changes(request.method) && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {
             return HTTPError(403, "csrf", "The request lacks this session's X-CSRF-Token; reload the page.").response
         }
