@@ -137,8 +137,8 @@ extension ServerCore {
         return nil
     }
 
-    /// Where this request's head ends is in doubt (see `HeaderLine`), so the connection is closed
-    /// after the answer and nothing after the head is read as a request.
+    /// Where this request ends is in doubt (see `HeaderLine`), so the connection is closed after
+    /// the answer and nothing after the head is read as a request.
     private static var invalidHeader: Response {
         var response = HTTPError.badRequest(
             "invalid_header",

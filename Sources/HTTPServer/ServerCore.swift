@@ -2,7 +2,8 @@ internal import Glibc
 internal import Synchronization
 
 /// What every libmicrohttpd callback of one daemon reaches through its `cls` pointer: the
-/// configuration, the routes, and the requests in flight (which a graceful stop waits for).
+/// configuration, the routes, the requests in flight (which a graceful stop waits for), and the
+/// connections open (which decide whether the next one is let in).
 ///
 /// Requests answered on MHD's threads touch only their own context and one atomic counter;
 /// the shared lock is taken only for requests whose connection is suspended for a handler.
