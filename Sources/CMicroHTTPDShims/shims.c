@@ -6,10 +6,11 @@
 #include <sys/socket.h>
 
 struct MHD_Daemon *cr_mhd_start_daemon(
-    unsigned int flags, const struct MHD_OptionItem *options, MHD_AccessHandlerCallback handler, void *handler_cls) {
+    unsigned int flags, const struct MHD_OptionItem *options, MHD_AcceptPolicyCallback policy, void *policy_cls,
+    MHD_AccessHandlerCallback handler, void *handler_cls) {
     // MHD_OPTION_ARRAY takes a non-const pointer but never writes through it.
     return MHD_start_daemon(
-        flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, (struct MHD_OptionItem *)options, MHD_OPTION_END);
+        flags, 0, policy, policy_cls, handler, handler_cls, MHD_OPTION_ARRAY, (struct MHD_OptionItem *)options, MHD_OPTION_END);
 }
 
 struct MHD_OptionItem cr_mhd_option_notify_completed(MHD_RequestCompletedCallback callback, void *cls) {
@@ -22,15 +23,33 @@ struct MHD_OptionItem cr_mhd_option_uri_log(cr_mhd_uri_log_callback callback, vo
     return item;
 }
 
+struct MHD_OptionItem cr_mhd_option_notify_connection(MHD_NotifyConnectionCallback callback, void *cls) {
+    struct MHD_OptionItem item = {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callback, cls};
+    return item;
+}
+
 uint16_t cr_mhd_daemon_bind_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
 
-int cr_mhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+const struct sockaddr *cr_mhd_connection_sockaddr(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL) return -1;
-    const struct sockaddr *address = info->client_addr;
+    return info == NULL ? NULL : info->client_addr;
+}
+
+unsigned int cr_mhd_connection_timeout(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_TIMEOUT);
+    return info == NULL ? 0 : info->connection_timeout;
+}
+
+void cr_mhd_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    (void)MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+int cr_mhd_connection_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const struct sockaddr *address = cr_mhd_connection_sockaddr(connection);
+    if (address == NULL) return -1;
     switch (address->sa_family) {
     case AF_INET: {
         // Every request asks, and inet_ntop goes through printf-style formatting: four numbers

@@ -13,6 +13,7 @@ struct Access: Sendable {
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
     let passwordChecks = PasswordChecks()
+    let trustedClients = TrustedClients()
     let owner: OwnerAccount
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
@@ -90,6 +91,7 @@ struct Access: Sendable {
             }
             return HTTPError(401, "sign_in_required", "Sign in with the owner's password first.").response
         }
+        trustedClients.vouch(for: request.remoteAddress)
         if Self.changes(request.method) && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {
             return HTTPError(403, "csrf", "The request lacks this session's X-CSRF-Token; reload the page.").response
         }

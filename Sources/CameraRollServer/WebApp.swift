@@ -24,6 +24,10 @@ public struct WebApp: Sendable {
         access = Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names)
     }
 
+    /// The addresses of clients signed in lately, for `Configuration.trustedClients`: the server
+    /// keeps connections free for them when others open many.
+    public var trustedClients: TrustedClients { access.trustedClients }
+
     /// Whether an address is this computer's own (loopback): who asks from it needs no sign-in.
     public static func isLoopback(_ address: String) -> Bool { Access.isLocal(address) }
 

@@ -10,8 +10,19 @@ public struct Configuration: Sendable {
     public var threads: Int = 2
     /// A connection idle this long is closed.
     public var connectionTimeout: Duration = .seconds(30)
+    /// Until its TLS handshake is done and its first request head is in, a connection idle this
+    /// long is closed (clients send their request as soon as they connect); then `connectionTimeout`.
+    public var headTimeout: Duration = .seconds(10)
     public var connectionLimit: Int = 512
     public var perIPConnectionLimit: Int = 64
+    /// Connections at once from clients that are neither loopback nor in `trustedClients`: the rest
+    /// of `connectionLimit` stays free for those, however many connections others open.
+    public var untrustedConnectionLimit: Int = 384
+    /// Connections at once from untrusted clients within one IPv6 /64, where one device can pick
+    /// addresses at will (`perIPConnectionLimit` holds for each address too).
+    public var perNetworkConnectionLimit: Int = 128
+    /// The clients the application vouches for (signed in, say), besides loopback.
+    public var trustedClients = TrustedClients()
     /// Memory for one connection's request line and headers (and read buffer). libmicrohttpd
     /// zeroes all of it before each request of a kept-alive connection, so more than requests
     /// need costs time on every request.

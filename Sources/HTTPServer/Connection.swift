@@ -9,19 +9,40 @@ internal import CMicroHTTPDShims
 struct Connection: @unchecked Sendable {
     let handle: OpaquePointer
 
-    /// Every request header, in the order the client sent them, repeats included.
-    var headers: Headers {
-        var headers = Headers()
-        withUnsafeMutablePointer(to: &headers) { pointer in
+    /// Every request header, in the order the client sent them, repeats included, and whether
+    /// each came as one well-formed line (see `HeaderLine`).
+    var headers: ReceivedHeaders {
+        var received = ReceivedHeaders()
+        withUnsafeMutablePointer(to: &received) { pointer in
             _ = MHD_get_connection_values(
                 handle, .HEADER_KIND,
                 { cls, _, key, value in
                     guard let cls, let key else { return .YES }
-                    cls.assumingMemoryBound(to: Headers.self).pointee.add(key, value)
+                    let received = cls.assumingMemoryBound(to: ReceivedHeaders.self)
+                    received.pointee.fields.add(key, value)
+                    if !HeaderLine.isWellFormed(name: key, value: value) { received.pointee.wellFormed = false }
                     return .YES
                 }, pointer)
         }
-        return headers
+        return received
+    }
+
+    struct ReceivedHeaders {
+        var fields = Headers()
+        var wellFormed = true
+    }
+
+    /// Which connection this is, while it is open (libmicrohttpd may reuse the memory after).
+    var identity: Int { Int(bitPattern: UnsafeRawPointer(handle)) }
+
+    var address: ClientAddress? {
+        cr_mhd_connection_sockaddr(handle).flatMap(ClientAddress.init)
+    }
+
+    /// The idle timeout in whole seconds. Set only on MHD's thread, never while suspended.
+    var timeoutSeconds: UInt32 {
+        get { cr_mhd_connection_timeout(handle) }
+        nonmutating set { cr_mhd_connection_set_timeout(handle, newValue) }
     }
 
     var clientAddress: String {

@@ -1,8 +1,8 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDShims
 
-/// How a daemon is started: flags, limits from the configuration, and the three callbacks
-/// that lead into `ServerCore` through their `cls` pointer.
+/// How a daemon is started: flags, limits from the configuration, and the callbacks that lead
+/// into `ServerCore` through their `cls` pointer.
 enum DaemonOptions {
     /// nil when libmicrohttpd could not start (the address is taken, most often, or the TLS
     /// identity is unusable).
@@ -18,7 +18,7 @@ enum DaemonOptions {
         return address.withSockaddr { sockaddr in
             var items = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
-                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: wholeSeconds(configuration.connectionTimeout), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(wholeSeconds(configuration.connectionTimeout)), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
@@ -27,6 +27,16 @@ enum DaemonOptions {
                 cr_mhd_option_uri_log(
                     { cls, uri, _ in
                         Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue().begin(rawURI: uri)
+                    }, core),
+                cr_mhd_option_notify_connection(
+                    { cls, connection, _, event in
+                        guard let connection else { return }
+                        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+                        switch event {
+                        case .CONNECTION_NOTIFY_STARTED: core.opened(Connection(handle: connection))
+                        case .CONNECTION_NOTIFY_CLOSED: core.closed(Connection(handle: connection))
+                        default: break
+                        }
                     }, core),
                 cr_mhd_option_notify_completed(
                     { cls, connection, requestContext, _ in
@@ -38,6 +48,9 @@ enum DaemonOptions {
             if let tls {
                 items.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: tls.certificateChain.pointer))
                 items.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: tls.privateKey.pointer))
+                // MHD compiles the string into GnuTLS's priority cache while starting, and keeps no pointer to it.
+                let priorities = UnsafeMutableRawPointer(mutating: tlsPriorities.utf8Start)
+                items.append(MHD_OptionItem(option: .HTTPS_PRIORITIES, value: 0, ptr_value: priorities))
             }
             if configuration.threads > 1 {
                 items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
@@ -46,6 +59,10 @@ enum DaemonOptions {
 
             return cr_mhd_start_daemon(
                 flags, items,
+                { cls, address, _ in
+                    guard let cls, let address else { return .YES }
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().admits(address) ? .YES : .NO
+                }, core,
                 { cls, connection, url, method, version, uploadData, uploadSize, requestContext in
                     guard let cls, let connection, let uploadSize, let pointer = requestContext?.pointee else { return .NO }
                     // Body data comes with a pointer; the calls without one are the others.
@@ -59,9 +76,20 @@ enum DaemonOptions {
         }
     }
 
-    /// libmicrohttpd counts the timeout in whole seconds; round up so a short timeout never becomes none.
-    private static func wholeSeconds(_ duration: Duration) -> Int {
+    /// What GnuTLS offers: TLS 1.2 and 1.3 only, AEAD ciphers only (AES-GCM, ChaCha20-Poly1305),
+    /// ECDHE key exchange (TLS 1.2) over elliptic-curve groups, the server's order first. GnuTLS'
+    /// NORMAL, libmicrohttpd's default, also takes TLS 1.0 and 1.1, CBC with SHA-1, CCM, plain
+    /// RSA and finite-field DHE key exchange. Every browser of the last several years speaks TLS 1.2 with
+    /// ECDHE and AES-GCM.
+    static let tlsPriorities: StaticString = """
+        NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:-MAC-ALL:+AEAD\
+        :-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:+GROUP-SECP384R1:+GROUP-SECP521R1\
+        :%SERVER_PRECEDENCE
+        """
+
+    /// libmicrohttpd counts timeouts in whole seconds; round up so a short timeout never becomes none.
+    static func wholeSeconds(_ duration: Duration) -> UInt32 {
         let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        return UInt32(clamping: max(1, seconds + (attoseconds > 0 ? 1 : 0)))
     }
 }

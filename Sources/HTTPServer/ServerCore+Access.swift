@@ -35,13 +35,19 @@ extension ServerCore {
         _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?
     ) -> MHD_Result {
+        headArrived(on: connection)
         let methodName = method.map { String(cString: $0) } ?? "-"
-        let headers = connection.headers
+        let received = connection.headers
+        let headers = received.fields
         context.state.withLock { state in
             state.method = methodName
             state.requestHeaders = headers
         }
-        switch decide(connection, context, url: url, method: methodName, version: version, headers: headers) {
+        let decision =
+            received.wellFormed
+            ? decide(connection, context, url: url, method: methodName, version: version, headers: headers)
+            : .refuse(Self.invalidHeader, now: true)
+        switch decision {
         case .refuse(let response, let now):
             guard !now else { return answer(response, on: connection, context) }
             context.state.withLock { $0.phase = .ready(response) }
@@ -129,6 +135,17 @@ extension ServerCore {
             return .badRequest("invalid_transfer_encoding", "The only transfer encoding accepted is chunked.")
         }
         return nil
+    }
+
+    /// Where this request ends is in doubt (see `HeaderLine`), so the connection is closed after
+    /// the answer and nothing after the head is read as a request.
+    private static var invalidHeader: Response {
+        var response = HTTPError.badRequest(
+            "invalid_header",
+            "A header line is malformed: a space before its colon, a line folded onto the one before, or a name that is not a token."
+        ).response
+        response.headers["Connection"] = "close"
+        return response
     }
 
     static func tooLarge(_ maxBytes: Int) -> HTTPError {

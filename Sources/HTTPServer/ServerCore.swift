@@ -1,7 +1,9 @@
+internal import Glibc
 internal import Synchronization
 
 /// What every libmicrohttpd callback of one daemon reaches through its `cls` pointer: the
-/// configuration, the routes, and the requests in flight (which a graceful stop waits for).
+/// configuration, the routes, the requests in flight (which a graceful stop waits for), and the
+/// connections open (which decide whether the next one is let in).
 ///
 /// Requests answered on MHD's threads touch only their own context and one atomic counter;
 /// the shared lock is taken only for requests whose connection is suspended for a handler.
@@ -14,10 +16,46 @@ final class ServerCore: Sendable {
     private let stopping = Atomic(false)
     /// The requests whose connection is suspended while their handler runs.
     private let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    private let admission: Mutex<ConnectionAdmission>
+    /// A new connection's timeout until its request head is in, when shorter than the idle one.
+    private let headTimeout: UInt32?
+    private let idleTimeout: UInt32
 
     init(configuration: Configuration, router: Router) {
         self.configuration = configuration
         self.router = router
+        admission = Mutex(
+            ConnectionAdmission(
+                untrustedLimit: min(configuration.untrustedConnectionLimit, configuration.connectionLimit),
+                perNetworkLimit: configuration.perNetworkConnectionLimit))
+        idleTimeout = DaemonOptions.wholeSeconds(configuration.connectionTimeout)
+        let head = DaemonOptions.wholeSeconds(configuration.headTimeout)
+        headTimeout = head < idleTimeout ? head : nil
+    }
+
+    /// The accept policy: whether to serve a connection just accepted from `address`.
+    func admits(_ address: UnsafePointer<sockaddr>) -> Bool {
+        guard let client = ClientAddress(address) else { return true }
+        let trusted = configuration.trustedClients.trusts(client)
+        return admission.withLock { $0.admits(client, trusted: trusted) }
+    }
+
+    /// libmicrohttpd serves a new connection (on the thread that accepted it): count it, and give
+    /// it the head's timeout, which covers its TLS handshake too.
+    func opened(_ connection: Connection) {
+        if let headTimeout { connection.timeoutSeconds = headTimeout }
+        guard let client = connection.address else { return }
+        let trusted = configuration.trustedClients.trusts(client)
+        admission.withLock { $0.opened(connection.identity, from: client, trusted: trusted) }
+    }
+
+    func closed(_ connection: Connection) {
+        admission.withLock { $0.closed(connection.identity) }
+    }
+
+    /// A request head is in: from now on the connection has the idle timeout, between requests too.
+    func headArrived(on connection: Connection) {
+        if let headTimeout, connection.timeoutSeconds == headTimeout { connection.timeoutSeconds = idleTimeout }
     }
 
     /// The URI log callback: a request line arrived. The returned context travels as MHD's

@@ -24,10 +24,11 @@ enum ServeCommand {
             Terminal.error("Other devices sign in with the owner's password. Choose it now (at least 8 characters).")
             guard PasswordCommand.set(owner) else { return 1 }
         }
+        let app = WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames)
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
-        let (server, host) = try listening.start(
-            configuration, router: WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames).router)
+        configuration.trustedClients = app.trustedClients
+        let (server, host) = try listening.start(configuration, router: app.router)
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
         let housekeeping = Task.detached {

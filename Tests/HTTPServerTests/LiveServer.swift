@@ -22,6 +22,7 @@ final class LiveServer: Sendable {
         configuration.log = { [log] line in log.append(line) }
         configuration.minimumBodyRate = 0
         configuration.connectionTimeout = .seconds(600)
+        configuration.headTimeout = .seconds(600)
         configure(&configuration)
         server = Server(configuration: configuration, router: router)
         try server.start()

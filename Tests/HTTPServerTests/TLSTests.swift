@@ -76,6 +76,41 @@ import Testing
         await live.stop()
     }
 
+    /// TLS 1.0 and 1.1, and TLS 1.2 without an AEAD cipher (CBC with SHA-1 or SHA-2 MACs) or
+    /// without ECDHE, get no handshake. SECLEVEL=0 lets this OpenSSL offer what it no longer does
+    /// by default.
+    @Test(arguments: [
+        ["-tls1", "-cipher", "DEFAULT@SECLEVEL=0"],
+        ["-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA@SECLEVEL=0"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA@SECLEVEL=0"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA256"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-CCM"],
+    ])
+    func oldProtocolsAndCiphersAreRefused(options: [String]) async throws {
+        #expect(try await readyOverTLS(options).isEmpty)
+    }
+
+    @Test(arguments: [
+        ["-tls1_3"],
+        ["-tls1_3", "-ciphersuites", "TLS_CHACHA20_POLY1305_SHA256"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384"],
+        ["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305"],
+    ])
+    func tls12WithAEADAndTLS13AreServed(options: [String]) async throws {
+        #expect(HTTPReply(try await readyOverTLS(options))?.text == "fast")
+    }
+
+    /// What `GET /ready` brings back through s_client given `options`; empty without a handshake.
+    func readyOverTLS(_ options: [String]) async throws -> [UInt8] {
+        let (live, certificate) = try await fileServer()
+        let bytes = try await certificate.exchange(
+            Array("GET /ready HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: live.port, options: options)
+        await live.stop()
+        return bytes
+    }
+
     @Test func plainHTTPOnTheTLSPortGetsNoHTTPAnswer() async throws {
         let (live, _) = try await fileServer()
         let connection = try await RawConnection.open(port: live.port)

@@ -26,15 +26,16 @@ struct TestCertificate: Sendable {
     }
 
     /// Sends `request` over TLS on a new connection and returns what came back until the server
-    /// closed it; empty if the handshake or the verification failed.
-    func exchange(_ request: [UInt8], port: Int) async throws -> [UInt8] {
+    /// closed it; empty if the handshake or the verification failed. `options` go to s_client
+    /// (a protocol version, a cipher list).
+    func exchange(_ request: [UInt8], port: Int, options: [String] = []) async throws -> [UInt8] {
         // -quiet keeps s_client reading after our input ends, until the server closes.
         let client = try await Executable.run(
             program: "/usr/bin/openssl",
             [
                 "s_client", "-quiet", "-verify_return_error", "-CAfile", path, "-verify_ip", "127.0.0.1", "-connect",
                 "127.0.0.1:\(port)",
-            ], input: Data(request))
+            ] + options, input: Data(request))
         return [UInt8](client.output)
     }
 

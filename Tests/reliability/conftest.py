@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import tempfile
 import time
@@ -88,11 +89,17 @@ class Server:
     """One `cameraroll serve` on a data folder that outlives restarts. `uploads` is the ledger
     of every upload that got a 2xx: asset id -> sha256 of the bytes sent."""
 
-    def __init__(self, data=None, wrapper=(), environment=None):
+    def __init__(self, data=None, wrapper=(), environment=None, host=None, password=None):
         self.scratch = Path(tempfile.mkdtemp(prefix="cameraroll-rel-"))
         self.data = Path(data) if data else self.scratch / "data"
         self.wrapper = list(wrapper)
         self.environment = dict(os.environ, **(environment or {}))
+        # Any host but loopback is served over HTTPS, and needs the owner's password set first.
+        self.host = host
+        self.secure = host not in (None, "127.0.0.1", "::1")
+        if password:
+            subprocess.run([str(BINARY), "--data", str(self.data), "passwd"], input=password + "\n", text=True, check=True,
+                           capture_output=True, env=self.environment)
         self.uploads = {}
         self.hashed = {}
         self.process = None
@@ -107,7 +114,8 @@ class Server:
         self.port = free_port()
         self.log = open(self.scratch / "server.log", "ab")
         self.process = subprocess.Popen(
-            [*self.wrapper, str(BINARY), "--data", str(self.data), "serve", "--port", str(self.port)],
+            [*self.wrapper, str(BINARY), "--data", str(self.data), "serve", "--port", str(self.port)]
+            + (["--host", self.host] if self.host else []),
             stdout=self.log, stderr=self.log, env=self.environment)
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -160,8 +168,13 @@ class Server:
 
     def request(self, method, path, body=None, headers=None, timeout=60, source=None):
         started = time.monotonic()
-        connection = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=timeout, source_address=(source, 0) if source else None)
+        source_address = (source, 0) if source else None
+        if self.secure:
+            # The certificate is the server's own; these suites test the server, not certificates.
+            connection = http.client.HTTPSConnection(
+                "127.0.0.1", self.port, timeout=timeout, source_address=source_address, context=ssl._create_unverified_context())
+        else:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=source_address)
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()

@@ -1,15 +1,20 @@
 """HTTP abuse over raw sockets: framing conflicts, smuggling, oversized and hostile request
-heads, bodies that stop, slowloris beside a real client, and Range abuse."""
+heads, bodies that stop, slowloris beside a real client, Range abuse, and a flood of idle
+connections from the LAN."""
+import json
+import os
+import queue
 import re
 import shutil
 import socket
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, LEAK, Reply, assert_client_error, p99, scaled
+from conftest import CORPUS, LEAK, Reply, Server, assert_client_error, p99, scaled
 
 
 def exchange(port, data, wait=3.0, pieces=None, pause=0.0):
@@ -74,7 +79,14 @@ def framing_cases(photo):
         "chunk size overflow": post + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\nabc\r\n0\r\n\r\n",
         "GET with a body smuggling a DELETE": b"GET /healthz HTTP/1.1\r\n" + HOST + b"Content-Length: %d\r\n\r\n" % len(smuggled)
         + smuggled,
+        # RFC 9112 5.1 and 5.2: a 400, and nothing after the head read as a request.
+        "space before the colon": post + b"Content-Length : %d\r\n\r\n" % len(smuggled) + smuggled,
+        "tab before the colon": post + b"Content-Length\t: %d\r\n\r\n" % len(smuggled) + smuggled,
+        "obs-fold": post + b"Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n" + smuggled,
     }
+
+
+MALFORMED_HEADER_LINES = ("space before the colon", "tab before the colon", "obs-fold")
 
 
 # libmicrohttpd 0.9.75 answers these itself, before any route runs, and writes its response
@@ -89,6 +101,9 @@ MHD_DOUBLE_HEAD = pytest.mark.xfail(strict=True, reason="libmicrohttpd 0.9.75 wr
 def test_framing_conflicts_and_smuggling_are_refused(server, photo, figures, name):
     replies = exchange(server.port, framing_cases(photo)[name])
     assert replies, f"{name}: no answer"
+    if name in MALFORMED_HEADER_LINES:
+        assert len(replies) == 1, f"{name}: {[reply.status for reply in replies]}"
+        assert_client_error(replies[0], {400}, code="invalid_header")
     for reply in replies:
         assert reply.status < 500, f"{name}: {reply.status}"
     statuses = {400, 404, 405, 411, 413, 501}
@@ -234,3 +249,143 @@ def test_slowloris_leaves_room_for_a_real_client(server, photo, figures):
     assert held > 40, "the attack never held connections open: the test saw nothing"
     assert not failures, failures[:10]
     assert p99(latencies) < 2.0
+
+
+class FloodLan:
+    """A network namespace joined to this one by a veth pair, playing the LAN: a signed-in device
+    at 10.233.0.2, and for the flood twelve more IPv4 addresses, three IPv6 addresses in one /64
+    and one in another. The server answers at 10.233.0.1, fd77:0:0:1::1 and fd77:0:0:2::1."""
+    server4, signed_in = "10.233.0.1", "10.233.0.2"
+    ipv4 = [f"10.233.0.{host}" for host in range(10, 22)]
+    network_a = [f"fd77:0:0:1::{host}" for host in (10, 11, 12)]
+    network_b = ["fd77:0:0:2::10"]
+
+    def __init__(self):
+        suffix = os.getpid() % 100000
+        self.name = f"cameraroll-flood-{suffix}"
+        self.host_side, client_side = f"crfh{suffix}", f"crfc{suffix}"
+        host = [f"link add {self.host_side} type veth peer name {client_side}", f"link set {client_side} netns {self.name}",
+                f"addr add {self.server4}/24 dev {self.host_side}", f"addr add fd77:0:0:1::1/64 dev {self.host_side} nodad",
+                f"addr add fd77:0:0:2::1/64 dev {self.host_side} nodad", f"link set {self.host_side} up"]
+        client = ([f"addr add {address}/24 dev {client_side}" for address in [self.signed_in, *self.ipv4]]
+                  + [f"addr add {address}/64 dev {client_side} nodad" for address in self.network_a + self.network_b]
+                  + [f"link set {client_side} up", "link set lo up"])
+        try:
+            subprocess.run(["ip", "netns", "add", self.name], check=True, capture_output=True)
+            subprocess.run(["ip", "-batch", "-"], input="\n".join(host), text=True, check=True, capture_output=True)
+            subprocess.run(["ip", "-n", self.name, "-batch", "-"], input="\n".join(client), text=True, check=True,
+                           capture_output=True)
+        except subprocess.CalledProcessError:
+            self.__exit__()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        # Deleting the namespace deletes the veth pair with it.
+        for command in (["netns", "del", self.name], ["link", "del", self.host_side]):
+            subprocess.run(["ip", *command], capture_output=True)
+
+
+def held_connections(port):
+    """The server's open connections on `port` by client address, from the kernel's socket table:
+    only sockets the server process has accepted name it."""
+    table = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True,
+                           check=True).stdout
+    peers = {}
+    for line in table.splitlines():
+        if "cameraroll" not in line:
+            continue
+        peer = line.split()[3].rsplit(":", 1)[0].strip("[]").removeprefix("::ffff:")
+        peers[peer] = peers.get(peer, 0) + 1
+    return peers
+
+
+def test_a_connection_flood_from_the_lan_leaves_room_for_loopback_and_signed_in_clients(figures):
+    """About a thousand idle connections from sixteen LAN addresses (as in the review, where ~770
+    from a dozen addresses starved everyone): this computer and a signed-in device keep being
+    served, one IPv6 /64 holds no more than its share, and connections that never send a byte
+    are closed within seconds."""
+    password = "the owner's password"
+    with FloodLan() as lan:
+        server = Server(host="::", password=password)
+        try:
+            flood_beside_trusted_clients(lan, server, password, figures)
+        finally:
+            server.close()
+
+
+def flood_beside_trusted_clients(lan, server, password, figures):
+    per_address = 64
+    plan = {"port": server.port, "password": password, "signed_in": {"source": lan.signed_in, "server": lan.server4},
+            "phases": [{"seconds": 3, "flood": [[source, "fd77:0:0:1::1", per_address] for source in lan.network_a]
+                        + [[source, "fd77:0:0:2::1", per_address] for source in lan.network_b]},
+                       {"seconds": 16, "flood": [[source, lan.server4, per_address] for source in lan.ipv4]}]}
+    flood = subprocess.Popen(
+        ["ip", "netns", "exec", lan.name, "/usr/bin/python3", str(Path(__file__).with_name("lan_flood.py")), json.dumps(plan)],
+        stdout=subprocess.PIPE, text=True)
+    lines = queue.Queue()
+
+    def read():
+        for line in flood.stdout:
+            lines.put(json.loads(line))
+        lines.put(None)
+
+    def sampling(sample):
+        """Calls `sample` until the flood prints its next line, and returns that line."""
+        while True:
+            sample()
+            try:
+                line = lines.get(timeout=0.2)
+                assert line is not None, "the flood ended early"
+                return line
+            except queue.Empty:
+                pass
+
+    most = {"a": 0, "b": 0, "untrusted": 0}
+    latencies, failures = [], []
+
+    def one_64_each():
+        peers = held_connections(server.port)
+        most["a"] = max(most["a"], sum(peers.get(address, 0) for address in lan.network_a))
+        most["b"] = max(most["b"], sum(peers.get(address, 0) for address in lan.network_b))
+
+    def everyone():
+        peers = held_connections(server.port)
+        untrusted = sum(count for peer, count in peers.items() if peer not in ("127.0.0.1", "::1", lan.signed_in))
+        most["untrusted"] = max(most["untrusted"], untrusted)
+        try:
+            reply = server.request("GET", "/healthz", timeout=2)
+            latencies.append(reply.elapsed)
+            if reply.status != 200:
+                failures.append(f"loopback: {reply.status}")
+        except OSError as error:
+            failures.append(f"loopback: {error}")
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        assert lines.get(timeout=60) == {"phase": 0}
+        assert sampling(one_64_each) == {"phase": 1}
+        summary = sampling(everyone)
+    finally:
+        flood.wait(timeout=60)
+    signed_in = summary["signed_in"]
+    failures += [f"signed in: {outcome}" for outcome, _ in signed_in if outcome != 200]
+    longest = max(summary["lifetimes"] + [summary["oldest_open"]])
+    attempted = per_address * (len(lan.ipv4) + len(lan.network_a) + len(lan.network_b))
+    figures.record("HTTP abuse", f"connection flood ({attempted} idle connections from {attempted // per_address} LAN addresses)",
+                   cases=len(latencies) + len(signed_in), failures=len(failures),
+                   p99_ms=round(p99(latencies + [seconds for _, seconds in signed_in]) * 1000, 1),
+                   most_untrusted_held=most["untrusted"], most_held_from_one_64=most["a"], longest_idle_held_s=round(longest, 1))
+    # The flood reached the server: the per-/64 share filled, and the pool for untrusted clients.
+    assert most["a"] > 100 and most["untrusted"] > 300, most
+    # Two polling threads may each let one connection past a limit (ConnectionAdmission).
+    assert most["a"] <= 128 + 2, f"one /64 held {most['a']} connections"
+    assert most["b"] == per_address, f"another /64 got {most['b']} of {per_address}"
+    assert most["untrusted"] <= 384 + 2, f"untrusted clients held {most['untrusted']} connections"
+    assert not failures, failures[:10]
+    assert p99(latencies) < 2.0 and len(signed_in) > 10
+    # The head timeout is 10 s: a connection that never speaks is closed soon after.
+    assert longest < 15, f"an idle connection was held {longest:.1f} s"
+    server.assert_sound()

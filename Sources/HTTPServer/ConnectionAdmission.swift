@@ -1,0 +1,45 @@
+/// Which new connections are served. Trusted clients (loopback, and those the application vouches
+/// for in `TrustedClients`) always are, up to the connection limit; all other clients share a
+/// smaller pool, within which one IPv6 /64 gets only a share. So connections opened from elsewhere,
+/// from however many addresses, cannot take the room of this machine and of signed-in clients.
+/// Per address, libmicrohttpd's own per-IP limit holds for everyone.
+///
+/// Checked when a connection is accepted and counted when libmicrohttpd starts serving it, on
+/// the same thread a moment later: with several polling threads, each may let one connection past
+/// a limit in that moment.
+struct ConnectionAdmission {
+    let untrustedLimit: Int
+    let perNetworkLimit: Int
+    private(set) var untrusted = 0
+    private var perNetwork: [UInt64: Int] = [:]
+    /// The untrusted connections open, by connection: a close undoes what its open counted, even
+    /// if the address was vouched for in between.
+    private var counted: [Int: ClientAddress] = [:]
+
+    init(untrustedLimit: Int, perNetworkLimit: Int) {
+        self.untrustedLimit = untrustedLimit
+        self.perNetworkLimit = perNetworkLimit
+    }
+
+    func admits(_ address: ClientAddress, trusted: Bool) -> Bool {
+        guard !trusted else { return true }
+        guard untrusted < untrustedLimit else { return false }
+        return address.network.map { perNetwork[$0, default: 0] < perNetworkLimit } ?? true
+    }
+
+    mutating func opened(_ connection: Int, from address: ClientAddress, trusted: Bool) {
+        guard !trusted else { return }
+        counted[connection] = address
+        untrusted += 1
+        if let network = address.network { perNetwork[network, default: 0] += 1 }
+    }
+
+    mutating func closed(_ connection: Int) {
+        guard let address = counted.removeValue(forKey: connection) else { return }
+        untrusted -= 1
+        if let network = address.network {
+            perNetwork[network, default: 1] -= 1
+            if perNetwork[network] == 0 { perNetwork[network] = nil }
+        }
+    }
+}
