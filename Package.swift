@@ -39,7 +39,9 @@ let package = Package(
         .target(
             name: "Imaging", dependencies: ["CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
             swiftSettings: strict),
-        .target(name: "Video", swiftSettings: strict),
+        // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
+        .target(name: "ChildProcess", swiftSettings: strict),
+        .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage"], swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
@@ -47,9 +49,11 @@ let package = Package(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
         .target(name: "ImagePicker", swiftSettings: strict),
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        // A client's IP address, as the connection limits and the sign-in lock-out count clients.
+        .target(name: "IPAddress", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
-        .target(name: "Credentials", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
+        .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
@@ -65,13 +69,15 @@ let package = Package(
 
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,9 +1,10 @@
 public import Foundation
+import IPAddress
 internal import Synchronization
 
 /// Slows password guessing without letting anyone's guesses lock the owner out. A failure counts
 /// against its address and against its network (an IPv6 /64, all of whose addresses its holder
-/// can use; see `ClientAddress`): `limit` failures from one address within `window`, or
+/// can use; see `IPAddress.network`): `limit` failures from one address within `window`, or
 /// `networkLimit` from one network, lock that address or network out until `window` has passed
 /// since the last of them. Failures from everyone together lock nobody out, since guesses from
 /// ever new networks would lock the owner out with them; instead every sign-in waits a little
@@ -42,7 +43,7 @@ public final class LockOut: Sendable {
 
     /// Seconds the address must still wait (it, or its network, is locked out), or nil when it may try.
     public func wait(for address: String, now: Date = Date()) -> TimeInterval? {
-        let client = ClientAddress(address)
+        let client = Client(address)
         return failures.withLock { failures in
             forget(&failures, now)
             let waits = [(failures.byAddress[client.address], limit), (failures.byNetwork[client.network], networkLimit)].compactMap {
@@ -69,7 +70,7 @@ public final class LockOut: Sendable {
     /// `succeeded` takes it back.
     @discardableResult
     public func attempt(from address: String, now: Date = Date()) -> Attempt {
-        let client = ClientAddress(address)
+        let client = Client(address)
         let since = now.addingTimeInterval(-window)
         return failures.withLock { failures in
             forget(&failures, now)
@@ -83,14 +84,14 @@ public final class LockOut: Sendable {
     /// The right password: the address's failures (its typos, and this try) no longer count.
     /// Other addresses of its network keep theirs.
     public func succeeded(_ address: String) {
-        let client = ClientAddress(address)
+        let client = Client(address)
         failures.withLock { $0.remove(client) }
     }
 }
 
 /// The failures kept, oldest first, and by address and network.
 private struct Failures {
-    private var log: [(date: Date, client: ClientAddress)] = []
+    private var log: [(date: Date, client: Client)] = []
     /// Where the log's live part starts: forgetting moves it on, and the array is compacted now and then.
     private var start = 0
     private(set) var byAddress: [String: [Date]] = [:]
@@ -107,7 +108,7 @@ private struct Failures {
         return log.count - low
     }
 
-    mutating func add(_ client: ClientAddress, at date: Date) {
+    mutating func add(_ client: Client, at date: Date) {
         log.append((date, client))
         byAddress[client.address, default: []].append(date)
         byNetwork[client.network, default: []].append(date)
@@ -128,7 +129,7 @@ private struct Failures {
         }
     }
 
-    mutating func remove(_ client: ClientAddress) {
+    mutating func remove(_ client: Client) {
         log = log[start...].filter { $0.client.address != client.address }
         start = 0
         byAddress[client.address] = nil
@@ -139,5 +140,18 @@ private struct Failures {
     private static func dropFirst(_ key: String, from table: inout [String: [Date]]) {
         table[key]?.removeFirst()
         if table[key]?.isEmpty == true { table[key] = nil }
+    }
+}
+
+/// A client as the lock-out counts it: its address, and the network whose every address the same
+/// client may use. What is not an address (a test's name) is counted as what it says.
+private struct Client {
+    let address: String
+    let network: String
+
+    init(_ text: String) {
+        let parsed = IPAddress(text)
+        address = parsed?.description ?? text
+        network = parsed.map { $0.isIPv4 ? $0.description : "\($0.network)/64" } ?? text
     }
 }

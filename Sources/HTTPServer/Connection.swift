@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDShims
+import IPAddress
 
 /// One libmicrohttpd connection, as the access handler and the completion callback see it.
 /// Valid only between those calls, or while the connection is suspended.
@@ -35,8 +36,8 @@ struct Connection: @unchecked Sendable {
     /// Which connection this is, while it is open (libmicrohttpd may reuse the memory after).
     var identity: Int { Int(bitPattern: UnsafeRawPointer(handle)) }
 
-    var address: ClientAddress? {
-        cr_mhd_connection_sockaddr(handle).flatMap(ClientAddress.init)
+    var address: IPAddress? {
+        cr_mhd_connection_sockaddr(handle).flatMap { IPAddress(socketAddress: $0) }
     }
 
     /// The idle timeout in whole seconds. Set only on MHD's thread, never while suspended.

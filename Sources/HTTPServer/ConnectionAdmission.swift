@@ -1,3 +1,5 @@
+import IPAddress
+
 /// Which new connections are served. Trusted clients (loopback, and those the application vouches
 /// for in `TrustedClients`) always are, up to the connection limit; all other clients share a
 /// smaller pool, within which one IPv6 /64 gets only a share. So connections opened from elsewhere,
@@ -11,35 +13,41 @@ struct ConnectionAdmission {
     let untrustedLimit: Int
     let perNetworkLimit: Int
     private(set) var untrusted = 0
-    private var perNetwork: [UInt64: Int] = [:]
+    private var perNetwork: [IPAddress: Int] = [:]
     /// The untrusted connections open, by connection: a close undoes what its open counted, even
     /// if the address was vouched for in between.
-    private var counted: [Int: ClientAddress] = [:]
+    private var counted: [Int: IPAddress] = [:]
 
     init(untrustedLimit: Int, perNetworkLimit: Int) {
         self.untrustedLimit = untrustedLimit
         self.perNetworkLimit = perNetworkLimit
     }
 
-    func admits(_ address: ClientAddress, trusted: Bool) -> Bool {
+    func admits(_ address: IPAddress, trusted: Bool) -> Bool {
         guard !trusted else { return true }
         guard untrusted < untrustedLimit else { return false }
-        return address.network.map { perNetwork[$0, default: 0] < perNetworkLimit } ?? true
+        return Self.sharedNetwork(address).map { perNetwork[$0, default: 0] < perNetworkLimit } ?? true
     }
 
-    mutating func opened(_ connection: Int, from address: ClientAddress, trusted: Bool) {
+    mutating func opened(_ connection: Int, from address: IPAddress, trusted: Bool) {
         guard !trusted else { return }
         counted[connection] = address
         untrusted += 1
-        if let network = address.network { perNetwork[network, default: 0] += 1 }
+        if let network = Self.sharedNetwork(address) { perNetwork[network, default: 0] += 1 }
     }
 
     mutating func closed(_ connection: Int) {
         guard let address = counted.removeValue(forKey: connection) else { return }
         untrusted -= 1
-        if let network = address.network {
+        if let network = Self.sharedNetwork(address) {
             perNetwork[network, default: 1] -= 1
             if perNetwork[network] == 0 { perNetwork[network] = nil }
         }
+    }
+
+    /// The /64 an IPv6 address shares with others; an IPv4 address is its own network, which
+    /// libmicrohttpd's per-IP limit covers already.
+    private static func sharedNetwork(_ address: IPAddress) -> IPAddress? {
+        address.isIPv4 ? nil : address.network
     }
 }

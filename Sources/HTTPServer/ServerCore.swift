@@ -1,4 +1,5 @@
 internal import Glibc
+import IPAddress
 internal import Synchronization
 
 /// What every libmicrohttpd callback of one daemon reaches through its `cls` pointer: the
@@ -35,7 +36,7 @@ final class ServerCore: Sendable {
 
     /// The accept policy: whether to serve a connection just accepted from `address`.
     func admits(_ address: UnsafePointer<sockaddr>) -> Bool {
-        guard let client = ClientAddress(address) else { return true }
+        guard let client = IPAddress(socketAddress: address) else { return true }
         let trusted = configuration.trustedClients.trusts(client)
         return admission.withLock { $0.admits(client, trusted: trusted) }
     }

@@ -1,3 +1,4 @@
+import IPAddress
 internal import Synchronization
 
 /// Addresses the application vouches for, such as those of clients that recently made a request
@@ -7,7 +8,7 @@ internal import Synchronization
 public final class TrustedClients: Sendable {
     private let remembered: Duration
     /// When each address was last vouched for.
-    private let vouched = Mutex<[ClientAddress: ContinuousClock.Instant]>([:])
+    private let vouched = Mutex<[IPAddress: ContinuousClock.Instant]>([:])
     /// Enough for every device of a household many times over; a full table forgets its oldest.
     static let capacity = 1024
 
@@ -19,7 +20,7 @@ public final class TrustedClients: Sendable {
     /// Trust `address` (as `Request.remoteAddress` gives it) from now on, for a while. Cheap
     /// enough for every request.
     public func vouch(for address: String) {
-        guard let address = ClientAddress(address), !address.isLoopback else { return }
+        guard let address = IPAddress(address), !address.isLoopback else { return }
         let now = ContinuousClock.now
         vouched.withLock { vouched in
             if vouched[address] == nil, vouched.count >= Self.capacity {
@@ -33,7 +34,7 @@ public final class TrustedClients: Sendable {
     }
 
     /// Loopback, or vouched for recently.
-    func trusts(_ address: ClientAddress) -> Bool {
+    func trusts(_ address: IPAddress) -> Bool {
         guard !address.isLoopback else { return true }
         let now = ContinuousClock.now
         return vouched.withLock { $0[address].map { now - $0 < remembered } ?? false }

@@ -1,0 +1,123 @@
+import ChildProcess
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct ChildProcessTests {
+    static let shell = "/bin/sh"
+
+    func run(
+        _ script: String, timeout: Duration = .seconds(300), killGrace: Duration = .seconds(2), stdoutLimit: Int = 0,
+        onLine: (@Sendable (String) -> Void)? = nil
+    ) async throws(ChildProcessError) -> ChildProcess.Output {
+        var child = ChildProcess(timeout: timeout)
+        child.killGrace = killGrace
+        return try await child.run(
+            executable: Self.shell, arguments: ["-c", script], environment: [:], stdoutLimit: stdoutLimit, onLine: onLine)
+    }
+
+    func failure(_ body: () async throws(ChildProcessError) -> Void) async -> ChildProcessError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Each child has two pipes; held until the deadline, they piled up on a busy server until
+    /// Process.run failed. Other suites run children at the same time, hence the slack.
+    @Test func finishedProcessesHoldNoPipes() async throws {
+        func pipes() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count { name in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix("pipe:") == true
+            }
+        }
+        let before = try pipes()
+        for _ in 0..<50 {
+            _ = try await ChildProcess(timeout: .seconds(600)).run(executable: "/bin/true", arguments: [], environment: [:])
+        }
+        #expect(try pipes() - before < 20)
+    }
+
+    @Test func aMissingProgramIsSaidSo() async {
+        let error = await failure { () async throws(ChildProcessError) in
+            _ = try await ChildProcess(timeout: .seconds(5)).run(executable: "/nonexistent/tool", arguments: [], environment: [:])
+        }
+        guard case .missing? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
+    /// The child never ends by itself, so returning at all proves the deadline stopped it.
+    @Test func deadlineStopsTheProcess() async {
+        let error = await failure { () async throws(ChildProcessError) in
+            _ = try await run("echo started >&2; while :; do sleep 0.05; done", timeout: .milliseconds(300))
+        }
+        guard case .timedOut(let said)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(said.contains("started"))
+    }
+
+    @Test func processIgnoringSIGTERMIsKilled() async {
+        let error = await failure { () async throws(ChildProcessError) in
+            _ = try await run("trap '' TERM; while :; do sleep 0.05; done", timeout: .milliseconds(100), killGrace: .milliseconds(300))
+        }
+        // The loop ignores SIGTERM and never ends: only the SIGKILL after the grace period stops it.
+        guard case .timedOut? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func aCrashIsToldFromAnExit() async throws {
+        let crashed = try await run("kill -SEGV $$")
+        #expect(crashed.crashed && !crashed.succeeded)
+        let exited = try await run("exit 4")
+        #expect(!exited.crashed && exited.status == 4)
+    }
+
+    @Test func bothPipesAreDrainedTogether() async throws {
+        // More than a pipe holds (64 KiB) on each stream: reading them one after the other would hang.
+        let output = try await run("head -c 300000 /dev/zero | tr '\\0' e >&2; head -c 300000 /dev/zero", stdoutLimit: 1000)
+        #expect(output.succeeded)
+        #expect(output.stdout.count == 1000 && output.stdoutOverflowed)
+        #expect(output.stderrTail.utf8.count == 8 * 1024)
+    }
+
+    @Test func linesArriveAsTheyAreWritten() async throws {
+        let lines = LineLog()
+        let output = try await run("printf 'a=1\\nb=2\\nlast'; exit 3", onLine: lines.record)
+        #expect(output.status == 3 && !output.succeeded)
+        #expect(lines.all == ["a=1", "b=2", "last"])
+    }
+
+    @Test func theEnvironmentIsOnlyWhatIsGiven() async throws {
+        let output = try await ChildProcess(timeout: .seconds(30)).run(
+            executable: Self.shell, arguments: ["-c", "echo \"$HOME|$ONLY\""], environment: ["ONLY": "this"], stdoutLimit: 100)
+        #expect(String(decoding: output.stdout, as: UTF8.self) == "|this\n")
+    }
+
+    @Test func cancellationStopsTheProcess() async {
+        let task = Task {
+            await failure { () async throws(ChildProcessError) in _ = try await run("while :; do sleep 0.05; done", timeout: .seconds(3600))
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        // The child never ends by itself and the deadline is an hour away: only cancelling stops it.
+        guard case .cancelled? = await task.value else {
+            Issue.record("not cancelled")
+            return
+        }
+    }
+}
+
+private final class LineLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func record(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
