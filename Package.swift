@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
-        .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage"], swiftSettings: strict),
+        .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess"], swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),

@@ -103,7 +103,7 @@ CRJPEGDamage cr_jpeg_decode(
     if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
         jpeg_destroy_decompress(&cinfo);
         fclose(file);
-        return CR_JPEG_UNCHECKED;
+        return CR_JPEG_TOO_LARGE;
     }
     cinfo.scale_num = 1;
     cinfo.scale_denom = image ? (unsigned int)shrink : 8;

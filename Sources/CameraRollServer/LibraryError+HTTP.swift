@@ -15,11 +15,12 @@ struct ClientError: HTTPResponseError {
         switch error.code {
         case .unsupportedType: status = 415
         case .tooLarge: status = 413
-        case .truncated, .corrupt, .empty: status = 422
+        // A video that takes longer than its job may is the file's doing as much as the
+        // server's: a crafted file must not get a 5xx.
+        case .truncated, .corrupt, .empty, .timeout: status = 422
         case .notFound: status = 404
         case .invalidEdit, .invalidRequest: status = 400
         case .noSpace: status = 507
-        case .timeout: status = 504
         default: return nil
         }
         self.status = status

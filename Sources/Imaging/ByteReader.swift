@@ -2,37 +2,37 @@
 /// can be anything up to 2⁶⁴ − 1, and `offset + size` in plain `Int` arithmetic traps on overflow,
 /// which takes the whole server down. Every read here answers nil instead of trapping, so a
 /// parser of ours that walks a file's structure uses nothing else to index it.
-struct ByteReader {
+package struct ByteReader {
     private let bytes: UnsafeRawBufferPointer
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
-    var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// `offset + length`, when neither is negative, the sum does not overflow and it stays within
     /// the bytes (the end itself included).
-    func offset(_ offset: Int, plus length: Int) -> Int? {
+    package func offset(_ offset: Int, plus length: Int) -> Int? {
         guard offset >= 0, length >= 0 else { return nil }
         let (end, overflow) = offset.addingReportingOverflow(length)
         return overflow || end > count ? nil : end
     }
 
     /// The same for a length as a file states it, which may not even fit an `Int`.
-    func offset(_ offset: Int, plus length: some BinaryInteger) -> Int? {
+    package func offset(_ offset: Int, plus length: some BinaryInteger) -> Int? {
         Int(exactly: length).flatMap { self.offset(offset, plus: $0) }
     }
 
-    func has(_ length: Int, at offset: Int) -> Bool { self.offset(offset, plus: length) != nil }
+    package func has(_ length: Int, at offset: Int) -> Bool { self.offset(offset, plus: length) != nil }
 
-    func byte(at offset: Int) -> UInt8? {
+    package func byte(at offset: Int) -> UInt8? {
         has(1, at: offset) ? bytes[offset] : nil
     }
 
     /// An unsigned integer of `T`'s width stored at `offset`, most significant byte first unless
     /// `bigEndian` is false.
-    func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int, bigEndian: Bool = true) -> T? {
+    package func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int, bigEndian: Bool = true) -> T? {
         let width = T.bitWidth / 8
         guard has(width, at: offset) else { return nil }
         var value: T = 0
@@ -44,20 +44,20 @@ struct ByteReader {
     }
 
     /// Four printable ASCII characters (an ISO box type, a PNG or RIFF chunk name), or nil.
-    func fourCC(at offset: Int) -> String? {
+    package func fourCC(at offset: Int) -> String? {
         guard has(4, at: offset) else { return nil }
         let characters = (offset..<offset + 4).map { bytes[$0] }
         guard characters.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         return String(decoding: characters, as: UTF8.self)
     }
 
-    func matches(_ literal: some Collection<UInt8>, at offset: Int) -> Bool {
+    package func matches(_ literal: some Collection<UInt8>, at offset: Int) -> Bool {
         guard has(literal.count, at: offset) else { return false }
         return zip(offset..., literal).allSatisfy { bytes[$0] == $1 }
     }
 
     /// The bytes from `offset` on, `length` of them.
-    func slice(at offset: Int, length: Int) -> UnsafeRawBufferPointer? {
+    package func slice(at offset: Int, length: Int) -> UnsafeRawBufferPointer? {
         guard let end = self.offset(offset, plus: length) else { return nil }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
     }
@@ -65,7 +65,7 @@ struct ByteReader {
 
 extension ByteReader {
     /// Reads bytes held in an array; the reader exists only inside `body`.
-    static func reading<T>(_ bytes: [UInt8], _ body: (ByteReader) throws -> T) rethrows -> T {
+    package static func reading<T>(_ bytes: [UInt8], _ body: (ByteReader) throws -> T) rethrows -> T {
         try bytes.withUnsafeBytes { try body(ByteReader($0)) }
     }
 }

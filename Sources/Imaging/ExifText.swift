@@ -2,10 +2,10 @@ import Foundation
 
 /// Reading libexif's text renderings of EXIF values, which libvips stores as
 /// "<value> (<value>, <format>, <n> components, <m> bytes)".
-enum ExifText {
+package enum ExifText {
     /// The value alone, cleaned of control characters and capped in length: metadata is
     /// untrusted text and is kept as inert data.
-    static func value(_ rendered: String?) -> String? {
+    package static func value(_ rendered: String?) -> String? {
         guard let rendered else { return nil }
         let bare = stripFormatSuffix(rendered)
         let cleaned = String(String.UnicodeScalarView(bare.unicodeScalars.filter { $0.properties.generalCategory != .control }))
@@ -14,10 +14,10 @@ enum ExifText {
         return String(cleaned.prefix(maxLength))
     }
 
-    static let maxLength = 120
+    package static let maxLength = 120
 
     /// EXIF "YYYY:MM:DD HH:MM:SS" as ISO 8601, with the offset when one was recorded.
-    static func date(_ rendered: String?, offset: String?) -> String? {
+    package static func date(_ rendered: String?, offset: String?) -> String? {
         guard let text = value(rendered) else { return nil }
         let chars = Array(text.prefix(19))
         guard chars.count == 19 else { return nil }

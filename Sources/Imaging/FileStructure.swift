@@ -9,10 +9,12 @@ import Foundation
 /// JPEG is not walked here: libjpeg itself judges its data (`JPEGDamage`). WebP is judged by
 /// libwebpdemux. PNG chunks, GIF blocks and ISO boxes are walked by us because no library we
 /// link reports completeness without decoding every pixel; each walk reads through `ByteReader`.
-enum FileStructure {
-    enum Problem: Equatable {
+package enum FileStructure {
+    package enum Problem: Equatable {
         case truncated
         case checksumMismatch
+        /// Sizes no such file can have (an ISO box smaller than its own header).
+        case malformed
     }
 
     /// Truncated only when the structure is readable and shows the end missing; a file whose
@@ -22,12 +24,12 @@ enum FileStructure {
         return data.withUnsafeBytes { problem(in: ByteReader($0), format) }
     }
 
-    static func problem(in file: ByteReader, _ format: ImageFormat) -> Problem? {
+    package static func problem(in file: ByteReader, _ format: ImageFormat) -> Problem? {
         switch format {
         case .png: return pngProblem(file)
         case .gif: return gifMissesEnd(file) ? .truncated : nil
         case .webp: return WebPContainer.isTruncated(file) ? .truncated : nil
-        case .heif, .avif: return boxesOverrun(file) ? .truncated : nil
+        case .heif, .avif: return boxProblem(file)
         case .jpeg, .tiff: return nil
         }
     }
@@ -94,27 +96,30 @@ enum FileStructure {
         UInt32(crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count))
     }
 
-    /// Top-level ISO boxes, walked in order, run past the end of the file. A box's size is its
-    /// 32-bit field, or with size 1 the 64-bit field after the type, or with size 0 the rest.
-    private static func boxesOverrun(_ file: ByteReader) -> Bool {
+    /// Top-level ISO boxes, walked in order: one runs past the end of the file (truncated), or is
+    /// smaller than its own header (malformed). A box's size is its 32-bit field, or with size 1
+    /// the 64-bit field after the type, or with size 0 the rest. Every box is walked whatever its
+    /// type says (the `ftyp` the sniffer read has made this an ISO file): libheif 1.19.7 aborts
+    /// on either kind of box, as `make fuzz` found, instead of refusing the file.
+    private static func boxProblem(_ file: ByteReader) -> Problem? {
         var offset = 0
         while file.has(8, at: offset) {
-            guard file.fourCC(at: offset + 4) != nil, let size32 = file.integer(UInt32.self, at: offset) else { return false }
+            guard let size32 = file.integer(UInt32.self, at: offset) else { return nil }
             let size: UInt64
             switch size32 {
             case 0:
-                return false
+                return nil
             case 1:
-                guard let size64 = file.integer(UInt64.self, at: offset + 8) else { return true }
-                guard size64 >= 16 else { return false }
+                guard let size64 = file.integer(UInt64.self, at: offset + 8) else { return .truncated }
+                guard size64 >= 16 else { return .malformed }
                 size = size64
             default:
-                guard size32 >= 8 else { return false }
+                guard size32 >= 8 else { return .malformed }
                 size = UInt64(size32)
             }
-            guard let next = file.offset(offset, plus: size) else { return true }
+            guard let next = file.offset(offset, plus: size) else { return .truncated }
             offset = next
         }
-        return false
+        return nil
     }
 }

@@ -7,9 +7,9 @@ internal import CHeif
 /// and its pixels contradict. The EXIF orientation, which describes the stored pixels, decides
 /// when it is there; the result is the orientation still to apply after libheif's transforms.
 /// libheif itself lists the transforms it applies, and libexif reads the EXIF.
-enum HEIFOrientation {
+package enum HEIFOrientation {
     /// The EXIF orientation to apply to libheif's output.
-    static func correction(path: String, exif: [UInt8]?) -> Int {
+    package static func correction(path: String, exif: [UInt8]?) -> Int {
         guard let wanted = exif.flatMap(exifOrientation), (1...8).contains(wanted) else { return 1 }
         let applied = appliedTransforms(path).reduce(identity) { multiply($1, $0) }
         return orientation(of: multiply(matrices[wanted - 1], inverse(applied)))
@@ -17,7 +17,7 @@ enum HEIFOrientation {
 
     /// A transform of pixel positions, as the matrix (a, b, c, d) of x' = a·x + b·y, y' = c·x + d·y
     /// with y pointing down.
-    typealias Matrix = (Int, Int, Int, Int)
+    package typealias Matrix = (Int, Int, Int, Int)
 
     private static let identity: Matrix = (1, 0, 0, 1)
     private static let clockwise: Matrix = (0, -1, 1, 0)
@@ -49,7 +49,7 @@ enum HEIFOrientation {
 
     /// The Orientation tag (0x0112) of IFD0, read by libexif from an EXIF block with or without
     /// its "Exif\0\0" prefix (libexif wants the prefix).
-    static func exifOrientation(_ exif: [UInt8]) -> Int? {
+    package static func exifOrientation(_ exif: [UInt8]) -> Int? {
         let prefix = Array("Exif\u{0}\u{0}".utf8)
         let block = exif.starts(with: prefix) ? exif : prefix + exif
         guard let size = UInt32(exactly: block.count),
@@ -65,7 +65,7 @@ enum HEIFOrientation {
 
     /// The transforms libheif applies to the primary image, in the order it applies them, as
     /// matrices (`clap` crops, which turn nothing, are left out); none when libheif cannot read the file.
-    static func appliedTransforms(_ path: String) -> [Matrix] {
+    package static func appliedTransforms(_ path: String) -> [Matrix] {
         guard let context = heif_context_alloc() else { return [] }
         defer { heif_context_free(context) }
         var primary: heif_item_id = 0

@@ -1,9 +1,9 @@
 internal import CLCMS2
 
 /// An embedded ICC profile, read by lcms2 (the library libvips transforms colours with).
-enum ICCProfile {
+package enum ICCProfile {
     /// Whether an RGB profile describes itself as sRGB ("sRGB IEC61966-2.1", "sRGB built-in", ...).
-    static func isSRGB(_ profile: [UInt8]) -> Bool {
+    package static func isSRGB(_ profile: [UInt8]) -> Bool {
         guard let size = UInt32(exactly: profile.count) else { return false }
         return profile.withUnsafeBytes { bytes in
             guard let handle = cmsOpenProfileFromMem(bytes.baseAddress, size) else { return false }

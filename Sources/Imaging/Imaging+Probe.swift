@@ -26,3 +26,11 @@ extension Imaging {
             pageCount: max(1, image.pageCount))
     }
 }
+
+extension Imaging {
+    /// A metadata block of the file as its loader gives it (`exif-data`, `icc-profile-data`):
+    /// what the fuzz targets of the EXIF and ICC readers are seeded with.
+    package func metadataBlock(_ field: String, of path: String) -> [UInt8]? {
+        (try? open(path))?.1.blob(field)
+    }
+}

@@ -52,6 +52,7 @@ public struct Imaging: Sendable {
         switch FileStructure.problem(path, format) {
         case .truncated: throw .truncated()
         case .checksumMismatch: throw ImagingError(.corrupt, "The image file is damaged: a checksum does not match its data.")
+        case .malformed: throw ImagingError(.corrupt, "The image file is damaged: its structure is broken.")
         case nil: return
         }
     }

@@ -16,6 +16,12 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
+        /// The code whose `description` is `name`, as a child process reports it.
+        public init?(_ name: String) {
+            guard let base = Base(rawValue: name) else { return nil }
+            self.base = base
+        }
+
         /// Not one of the image formats on the allow-list.
         public static let unsupportedType = Code(.unsupportedType)
         /// More pixels than the configured limit, refused from the header.
@@ -50,7 +56,7 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         lhs.code == rhs.code && lhs.message == rhs.message
     }
 
-    static let undecodable = "The image data is damaged and cannot be decoded."
+    package static let undecodable = "The image data is damaged and cannot be decoded."
 
     static func truncated(detail: String? = nil) -> ImagingError {
         ImagingError(.truncated, "The image file ends before its data does.", detail: detail)

@@ -7,14 +7,16 @@ internal import CVips
 /// asks for the rows after it, and its warning text is shared by every thread; libjpeg's
 /// message codes tell the harmless warnings (extraneous bytes between segments, an unknown
 /// JFIF revision) from the damage (a scan that stops early, lost restarts, bad Huffman codes).
-enum JPEGDecoder {
+package enum JPEGDecoder {
     enum Damage: Equatable {
         case none
         case harmless
         case truncated
         case corrupt
         case unsupported
-        /// libjpeg did not decode it: unreadable, or more pixels than allowed.
+        /// Not decoded: its header (which libvips' may not have read alike) declares too many pixels.
+        case tooLarge
+        /// Not decoded: the file cannot be opened.
         case unchecked
     }
 
@@ -38,7 +40,7 @@ enum JPEGDecoder {
 
     /// What libjpeg says of the file's data, decoding it at 1/8 scale without keeping pixels:
     /// the error to report, or nil when it finds no damage (or cannot tell).
-    static func damage(_ path: String, maxPixels: Int) -> ImagingError? {
+    package static func damage(_ path: String, maxPixels: Int) -> ImagingError? {
         let (damage, detail) = run(path, shrink: 8, maxPixels: maxPixels, into: nil)
         return error(for: damage, detail: detail)
     }
@@ -49,6 +51,7 @@ enum JPEGDecoder {
         case .corrupt: ImagingError(.corrupt, ImagingError.undecodable, detail: detail)
         case .unsupported:
             ImagingError(.corrupt, "The photo is a kind of JPEG this server cannot decode (12-bit or lossless).", detail: detail)
+        case .tooLarge: ImagingError(.tooLarge, "The image has more pixels than the limit.", detail: detail)
         case .none, .harmless, .unchecked: nil
         }
     }
@@ -66,6 +69,7 @@ enum JPEGDecoder {
             case CR_JPEG_TRUNCATED: .truncated
             case CR_JPEG_CORRUPT: .corrupt
             case CR_JPEG_UNSUPPORTED: .unsupported
+            case CR_JPEG_TOO_LARGE: .tooLarge
             default: .unchecked
             }
         return (damage, detail)

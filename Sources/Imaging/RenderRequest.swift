@@ -1,6 +1,6 @@
 /// One output wanted from an image: a region of the upright image fitted to a box and encoded.
-public struct RenderRequest: Hashable, Sendable {
-    public enum Encoding: Hashable, Sendable {
+public struct RenderRequest: Hashable, Sendable, Codable {
+    public enum Encoding: Hashable, Sendable, Codable {
         case jpeg(quality: Int)
         case webp(quality: Int)
 
@@ -32,4 +32,10 @@ public struct RenderedImage: Sendable {
     public var size: PixelSize
     public var data: [UInt8]
     public var mimeType: String
+
+    public init(size: PixelSize, data: [UInt8], mimeType: String) {
+        self.size = size
+        self.data = data
+        self.mimeType = mimeType
+    }
 }

@@ -29,22 +29,22 @@ public struct AssetPage: Sendable, Equatable {
 }
 
 /// A position in the listing order (sort date, then id, both descending), opaque to clients.
-struct Cursor: Equatable {
-    var sortDate: String
-    var id: String
+package struct Cursor: Equatable {
+    package var sortDate: String
+    package var id: String
 
-    var encoded: String {
+    package var encoded: String {
         Data("\(sortDate)|\(id)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    init(sortDate: String, id: String) {
+    package init(sortDate: String, id: String) {
         self.sortDate = sortDate
         self.id = id
     }
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard text.count <= 200, let data = Data(base64Encoded: base64),

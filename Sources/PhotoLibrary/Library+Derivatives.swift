@@ -123,7 +123,7 @@ extension Library {
     private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {
         if let made = ready(asset, recipe) { return made }
         let source = asset.mediaType == .movie ? try await posterFile(asset).path : originalPath(of: asset)
-        let request = recipe.request
+        let (request, log, subject) = (recipe.request, options.log, "rendering \(recipe.key) of asset \(asset.id)")
         let rendered = try await work.run { [imaging] () throws(LibraryError) -> RenderedImage in
             do throws(ImagingError) {
                 guard let output = try imaging.render(source, [request]).first else {
@@ -131,7 +131,7 @@ extension Library {
                 }
                 return output
             } catch {
-                throw LibraryError(error)
+                throw Self.reported(error, subject, log)
             }
         }
         let file = try derived.store(asset.blobHash, recipe.key, rendered.data)

@@ -116,8 +116,8 @@ extension Library {
         } catch {
             throw LibraryError(.io, "The staged file cannot be read.")
         }
-        if ImageFormat.sniff(header) != nil {
-            return try await analyseImage(path)
+        if let format = ImageFormat.sniff(header) {
+            return try await analyseImage(path, format: format)
         }
         if let container = ContainerFormat.sniff(header) {
             return try await analyseMovie(path, container: container)
@@ -127,29 +127,44 @@ extension Library {
             "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
     }
 
-    private func analyseImage(_ path: String) async throws(LibraryError) -> Analysis {
-        try await work.run { [imaging, self] () throws(LibraryError) -> Analysis in
+    private func analyseImage(_ path: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
+        var requests = Self.thumbnailRequests
+        var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)
+        if let box = options.importDisplayBox {
+            let request = Self.displayRequest(format: format.rawValue, box: box, fit: .contain, crop: nil)
+            requests.append(request)
+            keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
+        }
+        let (info, rendered) = try await firstDecode(path, format: format, requests)
+        return Analysis(
+            mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
+            width: info.width, height: info.height, duration: nil, orientation: info.orientation,
+            captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
+            hasGPS: info.hasGPS, browserPlayable: nil,
+            derivatives: zip(keys, rendered).map { ($0, $1.data) })
+    }
+
+    /// The decode that decides whether an image is accepted (`ImportDecoder`): in a child
+    /// process for the formats whose decoders may abort, else on the work queue.
+    private func firstDecode(
+        _ path: String, format: ImageFormat, _ requests: [RenderRequest]
+    ) async throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) {
+        let log = options.log
+        if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
+            let (prefix, fd) = try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".decoded") }
+            close(fd)
+            defer { unlink(prefix) }
             do throws(ImagingError) {
-                // Decoders notice damage only sometimes: the file's structure decides, and for
-                // a JPEG, libjpeg during the decode that makes the thumbnails.
-                try imaging.checkStructure(path)
-                let info = try imaging.probe(path)
-                var requests = Self.thumbnailRequests
-                var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)
-                if let box = self.options.importDisplayBox {
-                    let request = Self.displayRequest(format: info.format.rawValue, box: box, fit: .contain, crop: nil)
-                    requests.append(request)
-                    keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
-                }
-                let rendered = try imaging.render(path, requests, damage: .refuseDamage)
-                return Analysis(
-                    mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
-                    width: info.width, height: info.height, duration: nil, orientation: info.orientation,
-                    captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
-                    hasGPS: info.hasGPS, browserPlayable: nil,
-                    derivatives: zip(keys, rendered).map { ($0, $1.data) })
+                return try await ImportDecoder.decodeApart(decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: prefix)
             } catch {
-                throw LibraryError(error)
+                throw Self.reported(error, "decoding an image to import", log)
+            }
+        }
+        return try await work.run { [imaging] () throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) in
+            do throws(ImagingError) {
+                return try ImportDecoder.decode(imaging, path, requests)
+            } catch {
+                throw Self.reported(error, "decoding an image to import", log)
             }
         }
     }
@@ -164,11 +179,12 @@ extension Library {
         let poster = try await makePoster(path, container: container)
         defer { unlink(poster) }
         let posterBytes = try Self.read(poster)
+        let log = options.log
         let thumbnails = try await work.run { [imaging] () throws(LibraryError) -> [RenderedImage] in
             do throws(ImagingError) {
                 return try imaging.render(poster, Self.thumbnailRequests)
             } catch {
-                throw LibraryError(error)
+                throw Self.reported(error, "a movie's thumbnails", log)
             }
         }
         return Analysis(

@@ -24,6 +24,9 @@ public final class Library: Sendable {
         public var unsavedRetention: TimeInterval = 7 * 24 * 3600
         /// A named point in the import path where the process dies at once, for crash tests.
         public var crashPoint: ImportStep?
+        /// The program an import's first decode of a HEIF or AVIF runs in (`ImportDecoder`); nil
+        /// decodes in this process, for tests and tools that trust their files.
+        public var imageDecoder: ImageDecoderCommand?
         /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
         public var log: @Sendable (String) -> Void = { _ in }
 
@@ -121,14 +124,24 @@ public final class Library: Sendable {
         }
     }
 
-    /// A video tool's failure as callers see it; what the tool said goes to `log` alone, its
-    /// last lines on one line, with control characters (a hostile file's words may carry
-    /// terminal escapes) shown as `?`.
+    /// A video tool's failure as callers see it; what the tool said goes to `log` alone.
     static func reported(_ error: VideoError, _ subject: String, _ log: @Sendable (String) -> Void) -> LibraryError {
-        let lines = error.detail?.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ") ?? ""
-        let detail = String(String.UnicodeScalarView(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-        log("\(subject) failed: \(error.code): \(error.message)\(detail.isEmpty ? "" : " (\(detail))")")
+        log(logLine(subject, error.code.description, error.message, error.detail))
         return LibraryError(error)
+    }
+
+    /// The same for a decoder's refusal of an image.
+    static func reported(_ error: ImagingError, _ subject: String, _ log: @Sendable (String) -> Void) -> LibraryError {
+        log(logLine(subject, error.code.description, error.message, error.detail))
+        return LibraryError(error)
+    }
+
+    /// A failure on one line: the detail's last lines, with control characters (a hostile file's
+    /// words may carry terminal escapes) shown as `?`.
+    private static func logLine(_ subject: String, _ code: String, _ message: String, _ detail: String?) -> String {
+        let lines = detail?.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ") ?? ""
+        let shown = String(String.UnicodeScalarView(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        return "\(subject) failed: \(code): \(message)\(shown.isEmpty ? "" : " (\(shown))")"
     }
 
     static func timestamp(_ date: Date = Date()) -> String {

@@ -38,6 +38,8 @@ enum CommandLineTool {
             case "export": return try await ExportCommand.run(rest, context)
             case "trash", "restore", "delete", "gc": return try await MaintenanceCommand.run(command, rest, context)
             case "doctor": return await DoctorCommand.run(rest, context)
+            // Not for people: the child process an import's first decode of a HEIF or AVIF runs in.
+            case ImportDecoder.command: return ImportDecoder.childMain(rest)
             case "passwd": return try PasswordCommand.run(rest, context)
             case "help", "-h":
                 Terminal.out(HelpText.overview)
@@ -83,6 +85,7 @@ struct Context {
         var options = Library.Options()
         options.video = videoTools
         options.log = log
+        options.imageDecoder = ImportDecoder.runningThisProgram
         // Crash tests set this to stop an import at a named step; see Tests/CommandLineTests.
         if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
             options.crashPoint = Library.ImportStep(rawValue: step)

@@ -38,6 +38,19 @@ import Testing
         #expect(ByteReader.reading(Array(bytes.dropLast(2))) { FileStructure.problem(in: $0, .avif) } == .truncated)
     }
 
+    /// Boxes smaller than their own header made libheif 1.19.7 abort (found by `make fuzz`).
+    @Test(arguments: [UInt32(2), 5, 7])
+    func aBoxSmallerThanItsHeaderIsMalformed(size: UInt32) throws {
+        let bytes = Self.heicType + Self.be32(size) + Array("ftyp".utf8) + [0, 0, 0, 0, 0, 0, 0, 0]
+        #expect(ByteReader.reading(bytes) { FileStructure.problem(in: $0, .heif) } == .malformed)
+        let directory = TemporaryDirectory()
+        let path = directory.file("crafted.heic")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ImagingError(.corrupt, "The image file is damaged: its structure is broken.")) { try imaging.checkStructure(path) }
+        let large = Self.heicType + Self.be32(1) + Array("mdat".utf8) + Self.be64(15) + [0]
+        #expect(ByteReader.reading(large) { FileStructure.problem(in: $0, .avif) } == .malformed)
+    }
+
     @Test(arguments: [UInt32.max, UInt32(Int32.max), 0xFFFF_FFF0])
     func aPNGChunkLengthNearTheLimitIsTruncation(length: UInt32) {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Self.be32(length) + Array("IDAT".utf8) + [0, 0, 0]

@@ -19,8 +19,10 @@ typedef enum {
     CR_JPEG_CORRUPT = 3,
     /// A valid JPEG of a kind libjpeg-turbo does not decode (12-bit samples, lossless).
     CR_JPEG_UNSUPPORTED = 4,
-    /// Not decoded: the file cannot be opened, or it has more pixels than allowed.
+    /// Not decoded: the file cannot be opened.
     CR_JPEG_UNCHECKED = 5,
+    /// Not decoded: its header declares more pixels than allowed.
+    CR_JPEG_TOO_LARGE = 6,
 } CRJPEGDamage;
 
 /// Decoded pixels, row by row without padding, `bands` bytes a pixel (1 grey, 3 RGB, 4 CMYK
