@@ -18,7 +18,7 @@ PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
 data_flag = $(if $(DATA),--data $(DATA),)
 
-.PHONY: help install-deps build run lan test soak lint bench clean
+.PHONY: help install-deps build run lan test soak fuzz lint bench clean
 
 help: ## Show the tasks
 	@echo "CameraRoll: make TASK"
@@ -41,7 +41,7 @@ lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 84
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint ## Run every test: Swift suites, browser tests (screenshots in test-output/), quick reliability suites
+test: install-deps lint ## Run every test: Swift suites (with every input make fuzz kept), browser tests (screenshots in test-output/), quick reliability suites
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	/usr/bin/python3 -m pytest -q Tests/e2e
@@ -50,6 +50,9 @@ test: install-deps lint ## Run every test: Swift suites, browser tests (screensh
 soak: install-deps ## Reliability suites at full counts on the release binary (~35 min); writes RELIABILITY.md
 	$(SWIFT) build -c release --product cameraroll
 	RELIABILITY_SOAK=1 CAMERAROLL_BIN=$(RELEASE_BIN) RELIABILITY_REPORT=RELIABILITY.md /usr/bin/python3 -m pytest -q Tests/reliability
+
+fuzz: install-deps ## Fuzz every parser of ours, FUZZ_SECONDS each (default 60; FUZZ_TARGETS=names): new inputs to Fuzz/corpus, crashes to Fuzz/crashes
+	/usr/bin/python3 scripts/fuzz.py
 
 bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
 	$(SWIFT) build -c release

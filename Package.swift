@@ -67,6 +67,14 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // Every parser of ours as a libFuzzer target; `make fuzz` runs them, `make test` replays what they found.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Imaging", "Video", "PhotoLibrary", "Credentials", "IPAddress", "HTTPServer", "CameraRollServer", "ImagePicker",
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"], swiftSettings: strict),
@@ -80,6 +88,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "PhotoLibrary", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CameraRollServerTests",
             dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "TestSupport"],

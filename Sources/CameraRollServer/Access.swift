@@ -1,14 +1,14 @@
 import Credentials
 import Foundation
-import HTTPServer
+package import HTTPServer
 
 /// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
 /// owner's password and sends the session's CSRF token with every change; a picker's caller
 /// gets only the items picked, through capability URLs. Any change coming from a page of
 /// another site is refused, whoever asks, and so is any request sent to a name the server does
 /// not go by (DNS rebinding: a site whose name is made to point at this computer).
-struct Access: Sendable {
-    static let cookie = "cameraroll_session"
+package struct Access: Sendable {
+    package static let cookie = "cameraroll_session"
     let sessions: SignInSessions
     let capabilities = CapabilityURLs()
     let lockOut = LockOut()
@@ -111,7 +111,9 @@ struct Access: Sendable {
 
     /// An IP address (the name a LAN or loopback URL carries) or one of the server's names; a
     /// port may follow.
-    func accepts(host: String) -> Bool {
+    func accepts(host: String) -> Bool { Self.accepts(host: host, names: names) }
+
+    package static func accepts(host: String, names: Set<String>) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("[") { return name.contains("]") }
         if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber) {
@@ -129,7 +131,7 @@ struct Access: Sendable {
         return origin[separator.upperBound...].lowercased() == host.lowercased()
     }
 
-    static func cookie(_ name: String, in request: Request) -> String? {
+    package static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers.values("Cookie") {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)

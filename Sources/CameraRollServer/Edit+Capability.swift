@@ -1,11 +1,11 @@
 import Imaging
-import PhotoLibrary
+package import PhotoLibrary
 
 /// An edit as a capability URL carries it (`edit=`, covered by the signature): a trim's
 /// `start,end` in seconds, a crop's `x,y,width,height` in pixels. A number is written in its
 /// shortest exact form, so it reads back the same.
 extension Edit {
-    var capabilityText: String {
+    package var capabilityText: String {
         switch self {
         case .crop(let rect): "\(rect.x),\(rect.y),\(rect.width),\(rect.height)"
         case .trim(let start, let end): "\(start),\(end)"
@@ -13,7 +13,7 @@ extension Edit {
     }
 
     /// The edit the text names; nil for text this server does not write.
-    init?(capabilityText text: String) {
+    package init?(capabilityText text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         let pixels = parts.compactMap { Int($0) }
         if parts.count == 4, pixels.count == 4 {

@@ -1,11 +1,11 @@
 import Foundation
-import HTTPServer
+package import HTTPServer
 import Imaging
-import PhotoLibrary
+package import PhotoLibrary
 
 /// The body of `PUT /api/assets/<id>/edit`: `{"cropRect": {x, y, width, height}}`,
 /// `{"trim": {start, end}}`, or `{}` / `null` to remove the edit. Errors name the field.
-enum EditRequest {
+package enum EditRequest {
     private struct Body: Decodable {
         struct Rect: Decodable { var x, y, width, height: Double }
         struct Range: Decodable { var start, end: Double }
@@ -13,7 +13,7 @@ enum EditRequest {
         var trim: Range?
     }
 
-    static func parse(_ body: RequestBody?) throws(HTTPError) -> Edit? {
+    package static func parse(_ body: RequestBody?) throws(HTTPError) -> Edit? {
         guard let body, let data = FileManager.default.contents(atPath: body.path), !data.isEmpty else {
             throw HTTPError.badRequest("invalid_edit", "Send {\"cropRect\": {...}} or {\"trim\": {...}} as JSON.")
         }

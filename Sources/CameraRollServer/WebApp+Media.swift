@@ -1,6 +1,6 @@
 import Foundation
-import HTTPServer
-import Imaging
+package import HTTPServer
+package import Imaging
 import PhotoLibrary
 
 extension WebApp {
@@ -149,11 +149,11 @@ extension WebApp {
 }
 
 /// `w`, `h` (CSS pixels), `dpr` and `fit` from a display URL, as a box in device pixels.
-struct DisplayBox {
-    var pixels: PixelSize
-    var fit: Fit
+package struct DisplayBox {
+    package var pixels: PixelSize
+    package var fit: Fit
 
-    init(_ request: Request) throws(HTTPError) {
+    package init(_ request: Request) throws(HTTPError) {
         // Without a view size, the image at its own size (up to the largest side served): what
         // a picker's caller gets from the bare `editedImage` URL.
         if request.query["w"] == nil && request.query["h"] == nil && request.query["dpr"] == nil {

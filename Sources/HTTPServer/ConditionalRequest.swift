@@ -1,11 +1,11 @@
 /// The validators a request carries (`If-None-Match`, `If-Modified-Since`, `If-Range`), judged
 /// against the `ETag` and `Last-Modified` of the response a handler made.
-struct ConditionalRequest: Sendable, Equatable {
+package struct ConditionalRequest: Sendable, Equatable {
     var ifNoneMatch: String?
     var ifModifiedSince: String?
     var ifRange: String?
 
-    init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, ifRange: String? = nil) {
+    package init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, ifRange: String? = nil) {
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
         self.ifRange = ifRange
@@ -19,7 +19,7 @@ struct ConditionalRequest: Sendable, Equatable {
     ///
     /// `If-Modified-Since` counts only without `If-None-Match` (RFC 9110, 13.2.2). Dates are
     /// compared as text: our `Last-Modified` values are the ones clients echo back.
-    func isNotModified(etag: String?, lastModified: String?) -> Bool {
+    package func isNotModified(etag: String?, lastModified: String?) -> Bool {
         if let ifNoneMatch {
             guard let etag else { return false }
             return Self.tags(ifNoneMatch).contains { $0 == "*" || Self.weaklyEqual($0, etag) }
@@ -32,7 +32,7 @@ struct ConditionalRequest: Sendable, Equatable {
 
     /// Whether a `Range` may be honoured: without `If-Range`, or when it names the current
     /// representation by a strong ETag or by its exact `Last-Modified`.
-    func allowsRange(etag: String?, lastModified: String?) -> Bool {
+    package func allowsRange(etag: String?, lastModified: String?) -> Bool {
         guard let ifRange = ifRange?.trimmingSpaces else { return true }
         if let etag, !etag.hasPrefix("W/"), ifRange == etag { return true }
         if let lastModified, ifRange == lastModified { return true }

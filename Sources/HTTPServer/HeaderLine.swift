@@ -11,12 +11,12 @@ internal import Glibc
 /// - a line starting with whitespace (obs-fold): MHD appends it to the previous field's *name*,
 ///   copied to fresh pool memory, so `Transfer-Encoding:\r\n chunked` arrives as a field named
 ///   `Transfer-Encodingchunked` and the chunked body as the next request.
-enum HeaderLine {
+package enum HeaderLine {
     /// Whether a field, as MHD hands it over, came from one line `name: value`: the name is a
     /// token, and the value lies right after it in MHD's read buffer, where the line was parsed in
     /// place (the colon became the NUL that ends the name, and the whitespace after it was skipped).
     /// A folded field's name lies elsewhere, after its value.
-    static func isWellFormed(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) -> Bool {
+    package static func isWellFormed(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) -> Bool {
         let length = strlen(name)
         guard length > 0, UnsafeRawBufferPointer(start: name, count: length).allSatisfy(isToken) else { return false }
         // MHD gives every header a value; only fields an application sets itself could lack one.

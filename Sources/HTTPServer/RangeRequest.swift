@@ -3,7 +3,7 @@
 /// Only one range is served. A header with several ranges (`bytes=0-1,5-6`) or one we cannot
 /// parse is ignored and the whole body is sent with 200, which RFC 9110 allows: a multipart
 /// answer would cost a second framing format for a case browsers do not use for media.
-enum RangeRequest: Sendable, Equatable {
+package enum RangeRequest: Sendable, Equatable {
     /// No usable range: send everything.
     case whole
     /// Send `offset ..< offset + length` with 206.
@@ -11,7 +11,7 @@ enum RangeRequest: Sendable, Equatable {
     /// Nothing of the body matches: 416 with `Content-Range: bytes */total`.
     case unsatisfiable
 
-    init(header: String?, total: Int) {
+    package init(header: String?, total: Int) {
         guard let header, let spec = Self.singleSpec(header) else {
             self = .whole
             return

@@ -4,13 +4,13 @@
 /// The checks run on the raw bytes and again on the decoded path, because libmicrohttpd decodes
 /// in place and a `%00` or a `%2e%2e` would otherwise reach a handler looking harmless. Handlers
 /// join paths with their own folders; a `..` that got through would let a client walk out of them.
-struct RawURI: Sendable, Equatable {
+package struct RawURI: Sendable, Equatable {
     /// The path, percent-decoded, without the query.
-    let path: String
+    package let path: String
     /// Query parameters, percent-decoded, `+` as space; a repeated name keeps its first value.
-    let query: [String: String]
+    package let query: [String: String]
 
-    init(_ raw: [UInt8]) throws(HTTPError) {
+    package init(_ raw: [UInt8]) throws(HTTPError) {
         let questionMark = raw.firstIndex(of: UInt8(ascii: "?")) ?? raw.endIndex
         let rawPath = raw[..<questionMark]
         let rawQuery = questionMark < raw.endIndex ? raw[(questionMark + 1)...] : []
@@ -101,7 +101,7 @@ struct RawURI: Sendable, Equatable {
     }
 
     /// Keeps log lines one line each and free of terminal escapes, whatever the client sent.
-    static func loggable(_ bytes: ArraySlice<UInt8>) -> String {
+    package static func loggable(_ bytes: ArraySlice<UInt8>) -> String {
         guard !bytes.allSatisfy(isVisible) else { return String(decoding: bytes, as: UTF8.self) }
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 3)

@@ -7,9 +7,9 @@ import Foundation
 /// - `-protocol_whitelist file` and `file:` paths: no network, no `concat:`, no `subfile:`;
 /// - `-nostdin`, `-hide_banner -v error`: no interaction, and only errors on stderr;
 /// - outputs are `file:` paths with a forced `-f`, overwritten with `-y` because the caller named them.
-enum FFmpegArguments {
+package enum FFmpegArguments {
     /// Stream and format facts as JSON.
-    static func probe(_ input: String, format: ContainerFormat) -> [String] {
+    package static func probe(_ input: String, format: ContainerFormat) -> [String] {
         common + demuxer(format) + ["-print_format", "json", "-show_format", "-show_streams", url(input)]
     }
 

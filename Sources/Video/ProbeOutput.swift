@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every field is optional: ffprobe leaves out what it does not know, and a hostile file decides
 /// what it knows.
-struct ProbeOutput: Decodable {
+package struct ProbeOutput: Decodable {
     struct Stream: Decodable {
         struct Disposition: Decodable {
             var `default`: Int?

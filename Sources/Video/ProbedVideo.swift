@@ -1,14 +1,14 @@
 import Foundation
 
 /// A probe's result together with the stream choices that later ffmpeg runs must repeat.
-struct ProbedVideo: Sendable {
-    var info: VideoInfo
+package struct ProbedVideo: Sendable {
+    package var info: VideoInfo
     var videoStreamIndex: Int
     var audioStreamIndex: Int?
 
     /// Reads the probe, or nil when it holds no usable video stream. `duration` comes from
     /// `declaredDuration` or, when that is not believable, from the packets.
-    init?(_ output: ProbeOutput, container: ContainerFormat, duration: Double) {
+    package init?(_ output: ProbeOutput, container: ContainerFormat, duration: Double) {
         guard let video = output.videoStream, let width = video.width, let height = video.height,
             width > 0, height > 0, let codec = video.codecName, duration > 0
         else { return nil }
@@ -34,7 +34,7 @@ struct ProbedVideo: Sendable {
     ///
     /// Browser MediaRecorder WebM declares none, and fragmented MP4 can declare absurd ones
     /// (143165 s for a one-second clip); those are measured from the packets instead.
-    static func declaredDuration(_ output: ProbeOutput) -> Double? {
+    package static func declaredDuration(_ output: ProbeOutput) -> Double? {
         let declared =
             output.format?.duration.flatMap(Double.init)
             ?? output.videoStream?.duration.flatMap(Double.init)

@@ -1,5 +1,8 @@
 """Renders the figures of a reliability run as RELIABILITY.md."""
 import json
+import os
+
+FUZZ_FIGURES = os.path.join(os.path.dirname(__file__), "..", "..", "Fuzz", "figures.md")
 
 COMMANDS = {
     "soak": "make soak   # RELIABILITY_SOAK=1, release binary, full counts; rewrites this file",
@@ -20,6 +23,9 @@ def render(figures):
             rest = ", ".join(f"{key} {json.dumps(value)}" for key, value in numbers.items() if key not in ("cases", "failures"))
             lines.append(f"| {case} | {numbers['cases']} | {numbers['failures']} | {rest} |")
         lines.append("")
+    # make fuzz writes its own figures; a soak run keeps them.
+    if os.path.exists(FUZZ_FIGURES):
+        lines += open(FUZZ_FIGURES).read().rstrip("\n").split("\n") + [""]
     return "\n".join(lines + KNOWN_LIMITS)
 
 

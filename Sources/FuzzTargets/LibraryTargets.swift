@@ -1,0 +1,32 @@
+import Credentials
+import IPAddress
+import PhotoLibrary
+
+extension FuzzTarget {
+    static let libraryTargets: [FuzzTarget] = [
+        FuzzTarget("cursor", "a listing cursor a client sends back", examples: [Cursor(sortDate: "2026-12-01T10:00:00", id: "abc").encoded])
+        {
+            bytes in
+            guard let cursor = Cursor(text(bytes)) else { return }
+            require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")
+        }
+    ]
+
+    static let credentialsTargets: [FuzzTarget] = [
+        FuzzTarget(
+            "ip-address", "a client's address as text, and its network",
+            examples: ["192.168.1.7", "::ffff:10.0.0.7", "2001:db8::1%eth0", "fe80::1:2:3:4"]
+        ) { bytes in
+            guard let address = IPAddress(text(bytes)) else { return }
+            require(IPAddress(address.description) == address, "an address reads back from its own spelling")
+            require(address.network.network == address.network, "a network is its own network")
+        },
+        FuzzTarget("capability", "a capability URL's cap= and edit= parameters", examples: ["1999999999.00ff\u{0}0.5,1.5"]) { bytes in
+            let parts = text(bytes).split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let edit = parts.count > 1 ? parts[1] : nil
+            require(!capabilities.grants(parts[0], assetID: "asset", kind: "trimmed", edit: edit), "only a signed capability grants")
+        },
+    ]
+}
+
+private let capabilities = CapabilityURLs()

@@ -1,0 +1,58 @@
+import CameraRollServer
+import Foundation
+import HTTPServer
+import ImagePicker
+import PhotoLibrary
+
+extension FuzzTarget {
+    static let serverTargets: [FuzzTarget] = [
+        FuzzTarget(
+            "edit-request", "the JSON body of an edit: a crop or a trim",
+            examples: [
+                #"{"cropRect": {"x": 0, "y": 8.5, "width": 100, "height": 100}}"#, #"{"trim": {"start": 0.5, "end": 2}}"#, "{}", "null",
+            ]
+        ) { bytes in
+            withFile(bytes, suffix: ".json") { path in
+                guard case .some(.some(let edit)) = try? EditRequest.parse(RequestBody(path: path, size: bytes.count)) else { return }
+                require(Edit(capabilityText: edit.capabilityText) != nil, "an accepted edit can be carried by a capability URL")
+            }
+        },
+        FuzzTarget("edit-capability", "the edit= a capability URL carries", examples: ["0,0,100,100", "0.5,1.5"]) { bytes in
+            guard let edit = Edit(capabilityText: text(bytes)) else { return }
+            require(Edit(capabilityText: edit.capabilityText) == edit, "an edit reads back from its own text")
+        },
+        FuzzTarget(
+            "cookie", "the Cookie header that names a sign-in session", examples: ["theme=dark; cameraroll_session=abc123; x=\"y\""]
+        ) { bytes in
+            let request = Request(method: "GET", path: "/", headers: Headers([("Cookie", text(bytes))]))
+            if let value = Access.cookie(Access.cookie, in: request) {
+                require(!value.contains(";"), "a cookie's value ends at its separator")
+            }
+        },
+        FuzzTarget(
+            "host", "the Host header a request was sent to",
+            examples: ["localhost:8080", "192.168.1.2:8443", "[::1]:8080", "cameraroll.local."]
+        ) { bytes in
+            _ = Access.accepts(host: text(bytes), names: ["localhost", "cameraroll.local"])
+        },
+        FuzzTarget("display-box", "w, h, dpr and fit of a display URL", examples: ["w=320&h=240&dpr=2.5&fit=cover", "w=9000&h=1"]) {
+            bytes in
+            var query: [String: String] = [:]
+            for pair in text(bytes).split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            guard let box = try? DisplayBox(Request(method: "GET", path: "/media/x/display", query: query)) else { return }
+            require(box.pixels.width >= 1 && box.pixels.height >= 1, "a box has pixels")
+            require(
+                box.pixels.width <= Library.maxDisplaySide && box.pixels.height <= Library.maxDisplaySide,
+                "a box is within the largest side")
+        },
+        FuzzTarget(
+            "picker-configuration", "a picker session's configuration, as a caller sends it",
+            examples: [#"{"sourceType": "camera", "mediaTypes": ["public.image", "public.movie"], "allowsEditing": true}"#]
+        ) { bytes in
+            _ = try? JSONDecoder().decode(PickerConfiguration.self, from: Data(bytes))
+        },
+    ]
+}

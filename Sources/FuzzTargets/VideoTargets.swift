@@ -1,0 +1,38 @@
+import Foundation
+import Video
+
+extension FuzzTarget {
+    static let videoTargets: [FuzzTarget] = [
+        FuzzTarget("container-format", "the magic bytes that pick an ffmpeg demuxer", seeds: ["videos", "bad"], maxLength: 64) { bytes in
+            _ = ContainerFormat.sniff(Array(bytes))
+        },
+        FuzzTarget(
+            "probe-output", "ffprobe's JSON about a file, whose every field the file decides", seeds: ["videos"], maxLength: 1 << 16,
+            seed: ffprobeJSON
+        ) { bytes in
+            guard let output = try? JSONDecoder().decode(ProbeOutput.self, from: Data(bytes)) else { return }
+            let duration = ProbedVideo.declaredDuration(output)
+            if let duration { require(duration > 0 && duration.isFinite, "a declared duration is believable") }
+            if let probed = ProbedVideo(output, container: .mp4, duration: duration ?? 1) {
+                require(probed.info.width > 0 && probed.info.height > 0, "a usable video has a size")
+            }
+        },
+    ]
+}
+
+/// What ffprobe says of a corpus video, run as the server runs it.
+@Sendable private func ffprobeJSON(_ path: String) -> [UInt8]? {
+    guard let header = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }),
+        let format = ContainerFormat.sniff(Array(header))
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    process.arguments = FFmpegArguments.probe(path, format: format)
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? Array(output) : nil
+}
