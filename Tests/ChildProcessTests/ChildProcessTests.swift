@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func theEnvironmentIsOnlyWhatIsGiven() async throws {
-        let output = try await ChildProcess(timeout: .seconds(30)).run(
+        let output = try await ChildProcess(timeout: .seconds(300)).run(
             executable: Self.shell, arguments: ["-c", "echo \"$HOME|$ONLY\""], environment: ["ONLY": "this"], stdoutLimit: 100)
         #expect(String(decoding: output.stdout, as: UTF8.self) == "|this\n")
     }

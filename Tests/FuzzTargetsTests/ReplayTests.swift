@@ -7,7 +7,7 @@ import Testing
 /// Every input a fuzz run kept (Fuzz/corpus: each one reached code no other did) and every crash
 /// it ever found (Fuzz/crashes, kept after the fix as regression cases) runs again through its
 /// target: a parser that traps on any of them fails this test, by crashing it.
-@Suite struct ReplayTests {
+@Suite(.serialized) struct ReplayTests {
     static let fuzzFolder = Corpus.packageRoot.appendingPathComponent("Fuzz")
 
     static func inputs(_ kind: String, of target: String) -> [URL] {
@@ -17,12 +17,13 @@ import Testing
     }
 
     @Test(arguments: FuzzTarget.all.map(\.name))
-    func savedInputsAndCrashesRunClean(target name: String) throws {
+    func savedInputsAndCrashesRunClean(target name: String) async throws {
         let target = try #require(FuzzTarget.named(name))
         let corpus = Self.inputs("corpus", of: name)
         #expect(!corpus.isEmpty, "Fuzz/corpus/\(name) is empty: run `make fuzz FUZZ_TARGETS=\(name)` and commit what it keeps")
-        for input in corpus + Self.inputs("crashes", of: name) {
-            try Data(contentsOf: input).withUnsafeBytes { target.run($0) }
+        let inputs = corpus + Self.inputs("crashes", of: name)
+        try await offThePool {
+            for input in inputs { try Data(contentsOf: input).withUnsafeBytes { target.run($0) } }
         }
     }
 

@@ -59,17 +59,21 @@ let decodablePhotos = Corpus.decodablePhotos
     /// An import decodes JPEGs with libjpeg itself, to judge the data; the pixels must be the
     /// ones libvips' own JPEG loader gives (colour, CMYK, grey, every orientation, every shrink).
     @Test(arguments: decodablePhotos.filter { (try? Imaging.sniff(path: Corpus.path($0))) == .jpeg })
-    func theImportDecodeOfAJPEGMatchesLibvips(photo: String) throws {
+    func theImportDecodeOfAJPEGMatchesLibvips(photo: String) async throws {
         let directory = TemporaryDirectory()
-        var pixels: [[UInt8]] = []
-        for damage in [DamagePolicy.refuseTruncation, .refuseDamage] {
-            let requests = [256, 1100].map { RenderRequest(box: PixelSize(width: $0, height: $0), encoding: .jpeg(quality: 100)) }
-            let outputs = try imaging.render(Corpus.path(photo), requests, damage: damage)
-            for (index, output) in outputs.enumerated() {
-                let file = directory.file("\(damage)-\(index).jpg")
-                try Data(output.data).write(to: URL(fileURLWithPath: file))
-                pixels.append(try imaging.pixels(of: file, fittedTo: output.size).rgb)
+        let imaging = imaging
+        let pixels = try await offThePool {
+            var pixels: [[UInt8]] = []
+            for damage in [DamagePolicy.refuseTruncation, .refuseDamage] {
+                let requests = [256, 1100].map { RenderRequest(box: PixelSize(width: $0, height: $0), encoding: .jpeg(quality: 100)) }
+                let outputs = try imaging.render(Corpus.path(photo), requests, damage: damage)
+                for (index, output) in outputs.enumerated() {
+                    let file = directory.file("\(damage)-\(index).jpg")
+                    try Data(output.data).write(to: URL(fileURLWithPath: file))
+                    pixels.append(try imaging.pixels(of: file, fittedTo: output.size).rgb)
+                }
             }
+            return pixels
         }
         #expect(meanDifference(pixels[0], pixels[2]) < 1, "\(photo) at 256")
         #expect(meanDifference(pixels[1], pixels[3]) < 1, "\(photo) at 1100")
