@@ -25,7 +25,7 @@ struct PipeDrain: Sendable {
     func start(_ handle: FileHandle) -> OneShot<Result> {
         let done = OneShot<Result>()
         let thread = Thread { done.fulfill(drain(handle)) }
-        thread.name = "video-pipe-reader"
+        thread.name = "child-pipe-reader"
         thread.start()
         return done
     }

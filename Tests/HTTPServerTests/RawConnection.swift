@@ -41,6 +41,23 @@ final class RawConnection: Sendable {
         }
     }
 
+    /// How long the server keeps a connection that sent `bytes` and then nothing: from before the
+    /// connect to the server's close (or `timeout`), timed on the thread that waits, so that a
+    /// busy cooperative pool resuming the test late does not count.
+    static func lifetime(port: Int, sending bytes: [UInt8], timeout: Duration = .seconds(60)) async throws -> Duration {
+        try await offPool { () throws(Failure) -> Duration in
+            let opened = ContinuousClock.now
+            let connection = try connect(port: port, host: "127.0.0.1")
+            defer { connection.close() }
+            try connection.sendNow(bytes)
+            let descriptor = connection.socket.withLock { $0 }
+            setReceiveTimeout(descriptor, timeout)
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while let count = receive(descriptor, into: &buffer), count > 0 {}
+            return ContinuousClock.now - opened
+        }
+    }
+
     /// Whether something accepts connections on the loopback port: a connect there succeeds (it is
     /// closed at once). A local connect is answered at once, so this does not block.
     static func isAccepting(port: Int) -> Bool {
