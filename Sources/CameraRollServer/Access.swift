@@ -4,9 +4,11 @@ package import HTTPServer
 
 /// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
 /// owner's password and sends the session's CSRF token with every change; a picker's caller
-/// gets only the items picked, through capability URLs. Any change coming from a page of
-/// another site is refused, whoever asks, and so is any request sent to a name the server does
-/// not go by (DNS rebinding: a site whose name is made to point at this computer).
+/// gets only the items picked, through capability URLs. Pages of other sites get nothing but the
+/// chooser script and, for the sites the owner allows, the picker's session API and the links
+/// to what was picked for them (see `CrossSite`), whoever asks: being on this computer makes
+/// nobody's page the owner. Any request sent to a name the server does not go by is refused
+/// (DNS rebinding: a site whose name is made to point at this computer).
 package struct Access: Sendable {
     package static let cookie = "cameraroll_session"
     let sessions: SignInSessions
@@ -14,12 +16,14 @@ package struct Access: Sendable {
     let lockOut = LockOut()
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
+    let apps: AllowedApps
     let owner: OwnerAccount
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
 
     init(dataFolder: URL, names: [String]) {
         owner = OwnerAccount(dataFolder: dataFolder)
+        apps = AllowedApps(dataFolder: dataFolder)
         sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
         let host = ProcessInfo.processInfo.hostName.lowercased()
         self.names = Set(["localhost", host, "\(host).local"] + names.map { $0.lowercased() })
@@ -38,7 +42,10 @@ package struct Access: Sendable {
         switch (method, pattern) {
         case (_, "/healthz"), (_, "/signin"), (_, "/api/session"), (_, "/app/:file"), (_, "/sw.js"), (_, "/manifest.webmanifest"),
             (_, WebApp.authorityPath),
-            ("POST", "/api/picker/sessions"), ("GET", "/api/picker/sessions/:id"):
+            ("POST", "/api/picker/sessions"), ("GET", "/api/picker/sessions/:id"), ("OPTIONS", _),
+            // Pages whose data comes through the API: the first visit of a popup another site
+            // opened carries no SameSite=Strict cookie, and the page's own requests do.
+            ("GET", "/choose"), ("GET", "/picker/:id"):
             .open
         case _ where pattern.hasPrefix("/media/:id/"): .media
         default: .owner
@@ -56,15 +63,19 @@ package struct Access: Sendable {
         Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0, passwordStamp: owner.stamp()) }
     }
 
-    /// The owner asks: from this computer, or signed in.
+    /// The owner asks: from this computer, or signed in; never a page of another site.
     func isOwner(_ request: Request) -> Bool {
-        Self.isLocal(request.remoteAddress) || session(of: request) != nil
+        CrossSite(request) == nil && (Self.isLocal(request.remoteAddress) || session(of: request) != nil)
     }
 
     /// Whether the request carries a capability for what it asks: its asset, its kind of media
-    /// (the path's last segment) and, for an edit's media, the edit it names (`edit=`).
+    /// (the path's last segment), for an edit's media the edit it names (`edit=`), and for a link
+    /// given to another site an app that is still allowed (`app=`).
     func holdsCapability(_ request: Request, kind: String) -> Bool {
-        capabilities.grants(request.query["cap"], assetID: request.parameters["id"] ?? "", kind: kind, edit: request.query["edit"])
+        let app = request.query["app"]
+        if let app, apps.app(id: app) == nil { return false }
+        return capabilities.grants(
+            request.query["cap"], assetID: request.parameters["id"] ?? "", kind: kind, edit: request.query["edit"], app: app)
     }
 
     func gate(_ request: Request, _ route: Router.Route) -> Response? {
@@ -73,8 +84,8 @@ package struct Access: Sendable {
                 421, "unknown_host", "This server does not go by that name. Use its address, or start it with --name for the name."
             ).response
         }
-        if Self.changes(request.method), let origin = request.headers["Origin"], !Self.sameOrigin(origin, request) {
-            return HTTPError(403, "cross_origin", "Changes are accepted from CameraRoll's own pages only.").response
+        if let site = CrossSite(request) {
+            return site.admits(request, route, self) ? nil : CrossSite.refusal.response
         }
         if Self.isLocal(request.remoteAddress) { return nil }
         switch Self.rule(method: route.method, pattern: route.pattern) {
@@ -126,7 +137,7 @@ package struct Access: Sendable {
     }
 
     /// `Origin` is scheme://host[:port]: its authority must be the Host the request was sent to.
-    private static func sameOrigin(_ origin: String, _ request: Request) -> Bool {
+    static func sameOrigin(_ origin: String, _ request: Request) -> Bool {
         guard let host = request.headers["Host"], let separator = origin.range(of: "://") else { return false }
         return origin[separator.upperBound...].lowercased() == host.lowercased()
     }

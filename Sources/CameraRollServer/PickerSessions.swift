@@ -1,3 +1,4 @@
+import Credentials
 import Foundation
 import ImagePicker
 
@@ -10,6 +11,8 @@ actor PickerSessions {
         var lastUsed: Date
         /// The address of a caller who is not the owner, for its quota; nil for the owner.
         var creator: String?
+        /// The other site the picker is for, when it is not for CameraRoll's own pages.
+        var client: AllowedApps.App?
         /// Long polls waiting for the session to end, by token.
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
@@ -23,7 +26,9 @@ actor PickerSessions {
     private var entries: [String: Entry] = [:]
     private var nextToken = 0
 
-    func create(_ configuration: PickerConfiguration, creator: String?) throws(PickerError) -> (id: String, session: PickerSession) {
+    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App? = nil) throws(PickerError) -> (
+        id: String, session: PickerSession
+    ) {
         sweep()
         let strangers = entries.values.filter { $0.creator != nil }
         guard entries.count < Self.limit,
@@ -34,7 +39,7 @@ actor PickerSessions {
         let session = try PickerSession(configuration: configuration)
         var generator = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()
-        entries[id] = Entry(session: session, lastUsed: Date(), creator: creator)
+        entries[id] = Entry(session: session, lastUsed: Date(), creator: creator, client: client)
         return (id, session)
     }
 
@@ -43,6 +48,8 @@ actor PickerSessions {
         entries[id]?.lastUsed = Date()
         return entries[id]?.session
     }
+
+    func client(of id: String) -> AllowedApps.App? { entries[id]?.client }
 
     /// Applies an event; long polls wake when the session ends.
     func handle(_ id: String, _ event: PickerSession.Event) throws(PickerError) -> (PickerSession, [PickerSession.Action]) {

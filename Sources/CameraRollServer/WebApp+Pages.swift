@@ -16,8 +16,12 @@ extension WebApp {
         router.get("/") { _ in try Self.page(files, "index.html") }
         router.get("/library") { _ in try Self.page(files, "library.html") }
         router.get("/signin") { _ in try Self.page(files, "signin.html") }
+        router.get("/settings") { _ in try Self.page(files, "settings.html") }
+        // The chooser's popup, opened by another site's page (chooser.js).
+        router.get("/choose") { _ in try Self.page(files, "choose.html") }
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
-        // The picker is presented inside the pages of this origin (picker-client.js).
+        // The picker is presented inside the pages of this origin (picker-client.js), or fills
+        // the chooser's popup.
         router.get("/picker/:id") { _ in try Self.page(files, "picker.html", framing: .sameOrigin) }
         router.get("/manifest.webmanifest") { _ in try Self.page(files, "manifest.webmanifest") }
         router.get(Self.authorityPath) { [authorityFile] _ in

@@ -1,3 +1,4 @@
+import Credentials
 import Foundation
 import HTTPServer
 import ImagePicker
@@ -7,35 +8,89 @@ extension WebApp {
     /// Picker sessions: whoever presents a picker creates a session, opens its page, and
     /// long-polls the session for the book's result `info` (or a cancel). The page reports the
     /// user's steps as events; the server builds the info from the library, never from the page.
+    ///
+    /// Another site's page may use this API for itself when its origin is an allowed app (CORS,
+    /// no credentials): it creates sessions, reads and cancels its own. The chooser's popup, a
+    /// page of ours, creates the session for the site it verified instead (`client`), after the
+    /// owner allowed that site.
     func addPickerRoutes(to router: inout Router) {
         router.post("/api/picker/sessions", body: .file(maxBytes: 16 * 1024)) { request in
             let configuration = try Self.decode(PickerConfiguration.self, request.body)
+            let client = try client(for: request)
             let creator = access.isOwner(request) ? nil : request.remoteAddress
-            let (id, session) = try await Self.picker { () throws(PickerError) in try await pickers.create(configuration, creator: creator)
+            let (id, session) = try await Self.picker { () throws(PickerError) in
+                try await pickers.create(configuration, creator: creator, client: client)
             }
-            var response = Response.json(SessionJSON(id: id, session: session), status: 201)
+            var response = Response.json(SessionJSON(id: id, session: session, client: client), status: 201)
             response.headers["Location"] = "/api/picker/sessions/\(id)"
             return response
         }
         router.get("/api/picker/sessions/:id") { request in
             let id = request.parameter("id")
             let wait = Double(try request.integer("wait", in: 0...60) ?? 0)
+            let client = try await caller(request, of: id)
             guard let session = await pickers.wait(id, seconds: wait) else { throw Self.noSession }
-            return .json(SessionJSON(id: id, session: session))
+            return .json(SessionJSON(id: id, session: session, client: client))
         }
         router.post("/api/picker/sessions/:id/events", body: .file(maxBytes: 16 * 1024)) { request in
             let id = request.parameter("id")
             let body = try Self.decode(EventJSON.self, request.body)
-            let event = try await event(from: body)
+            let client = try await caller(request, of: id)
+            if CrossSite(request) != nil && body.event != "cancel" {
+                throw HTTPError(
+                    403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
+            }
+            let event = try await event(from: body, client: client)
             let (session, actions) = try await Self.picker { () throws(PickerError) in try await pickers.handle(id, event) }
-            return .json(SessionJSON(id: id, session: session, actions: actions.map(ActionJSON.init)))
+            return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
+        // CORS preflights; the gate has let only allowed sites this far, and the answer's
+        // headers are CrossSite.finish's.
+        for pattern in ["/api/picker/sessions", "/api/picker/sessions/:id", "/api/picker/sessions/:id/events"] {
+            router.add("OPTIONS", pattern) { _ in Response(status: 204) }
+        }
+    }
+
+    /// The site a new session is for: the allowed app whose page asks itself, or the one the
+    /// owner's chooser page names, allowed before or now, once.
+    private func client(for request: Request) throws -> AllowedApps.App? {
+        if let site = CrossSite(request) {
+            guard let origin = site.origin, let app = access.apps.app(origin: origin) else {
+                throw HTTPError(
+                    403, "app_not_allowed",
+                    "Only sites the owner keeps among the allowed apps may open a picker themselves; others go through the chooser.")
+            }
+            return app
+        }
+        guard let asked = try Self.decode(ClientRequestJSON.self, request.body).client else { return nil }
+        guard access.isOwner(request) else {
+            throw HTTPError(403, "owner_only", "Only the owner decides which sites may use the picker.")
+        }
+        let origin: WebOrigin
+        do {
+            origin = try WebOrigin(asked.origin)
+        } catch {
+            throw HTTPError.badRequest(error.code, error.message)
+        }
+        if let app = access.apps.app(origin: origin) { return app }
+        guard asked.once == true else {
+            throw HTTPError(403, "app_not_allowed", "\(origin.authority) is not among the sites allowed to use the picker.")
+        }
+        return access.apps.allowOnce(origin, duration: PickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
+    }
+
+    /// The session's site, after checking that a page of another site asks about its own
+    /// session only (any other is, to it, not there).
+    private func caller(_ request: Request, of id: String) async throws -> AllowedApps.App? {
+        let client = await pickers.client(of: id)
+        if let site = CrossSite(request), site.origin == nil || client?.origin != site.origin { throw Self.noSession }
+        return client
     }
 
     private static let noSession = HTTPError(404, "not_found", "There is no picker session with that id (it may have expired).")
 
     /// The event the page reports, with the info built from the asset it names.
-    private func event(from body: EventJSON) async throws -> PickerSession.Event {
+    private func event(from body: EventJSON, client: AllowedApps.App?) async throws -> PickerSession.Event {
         switch body.event {
         case "open": return .open
         case "back": return .back
@@ -43,7 +98,7 @@ extension WebApp {
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
             let asset = try await answering { () throws(LibraryError) in try library.asset(assetID) }
-            let info = info(for: asset, edited: body.event == "edited")
+            let info = info(for: asset, edited: body.event == "edited", client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         default:
             throw HTTPError.badRequest("invalid_event", "event: open, choose, back, edited or cancel.")
@@ -52,10 +107,12 @@ extension WebApp {
 
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
     /// They are capability URLs, so a caller that cannot see the library still gets these, bound to
-    /// the edit as it is now.
-    func info(for asset: Asset, edited: Bool) -> PickerInfo {
+    /// the edit as it is now and, for another site, to its app and its apps's link lifetime.
+    func info(for asset: Asset, edited: Bool, client: AllowedApps.App?) -> PickerInfo {
+        let lifetime = client.map { TimeInterval($0.linkLifetime) } ?? CapabilityURLs.lifetime
         let media = { (kind: String, edit: Edit?) in
-            access.capabilities.sign("/media/\(asset.id)/\(kind)", assetID: asset.id, edit: edit?.capabilityText)
+            access.capabilities.sign(
+                "/media/\(asset.id)/\(kind)", assetID: asset.id, edit: edit?.capabilityText, app: client?.id, lifetime: lifetime)
         }
         var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": asset.mimeType]
         metadata["captureDate"] = asset.captureDate
@@ -94,6 +151,16 @@ extension WebApp {
     }
 }
 
+/// The site the owner's chooser page asks a session for: `once` when the owner allowed it
+/// for this pick only.
+struct ClientRequestJSON: Decodable {
+    struct Client: Decodable {
+        var origin: String
+        var once: Bool?
+    }
+    var client: Client?
+}
+
 struct EventJSON: Decodable {
     var event: String
     var assetID: String?
@@ -125,10 +192,18 @@ struct SessionJSON: Encodable {
     var configuration: PickerConfiguration
     var info: PickerInfo?
     var actions: [ActionJSON]?
+    /// The site the picker is for, when it is another site: the page names it to the user.
+    var client: ClientJSON?
 
-    init(id: String, session: PickerSession, actions: [ActionJSON]? = nil) {
+    struct ClientJSON: Encodable {
+        var origin: String
+        var name: String
+    }
+
+    init(id: String, session: PickerSession, client: AllowedApps.App?, actions: [ActionJSON]? = nil) {
         self.id = id
         url = "/picker/\(id)"
+        self.client = client.map { ClientJSON(origin: $0.origin.description, name: $0.name) }
         configuration = session.configuration
         self.actions = actions
         switch session.state {

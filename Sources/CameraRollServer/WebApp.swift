@@ -39,7 +39,9 @@ public struct WebApp: Sendable {
         addPickerRoutes(to: &router)
         addPageRoutes(to: &router)
         addSessionRoutes(to: &router)
+        addAppRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
+        router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }
         return router
     }
 }

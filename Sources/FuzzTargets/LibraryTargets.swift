@@ -26,6 +26,15 @@ extension FuzzTarget {
             let edit = parts.count > 1 ? parts[1] : nil
             require(!capabilities.grants(parts[0], assetID: "asset", kind: "trimmed", edit: edit), "only a signed capability grants")
         },
+        FuzzTarget(
+            "web-origin", "a site's origin, from Origin headers and the owner's list of allowed apps",
+            examples: ["https://blog.example", "http://127.0.0.1:9090/", "http://[::1]:8080", "null", "HTTPS://Blog.Example:443"]
+        ) { bytes in
+            guard let origin = try? WebOrigin(text(bytes)) else { return }
+            require((try? WebOrigin(origin.description)) == origin, "an origin reads back from its own spelling")
+            require(origin.description.split(separator: "/").count == 2, "a scheme and an authority, no path")
+            require(origin.description.allSatisfy { $0.isASCII && !$0.isWhitespace }, "written in plain ASCII")
+        },
     ]
 }
 

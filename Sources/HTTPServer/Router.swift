@@ -54,8 +54,13 @@ public struct Router: Sendable {
     /// rules that hold across routes, such as who may ask.
     public typealias Gate = @Sendable (Request, Route) -> Response?
 
+    /// Asked for every answer to a routed request (the gate's refusals too), on the thread that
+    /// made it, before it is sent: for headers that depend on who asks, such as CORS.
+    public typealias Finish = @Sendable (Request, inout Response) -> Void
+
     private(set) var routes: [Route] = []
     public var gate: Gate?
+    public var finish: Finish?
 
     public init() {}
 

@@ -105,7 +105,7 @@ extension ServerCore {
                 method: method, path: uri.path, query: uri.query, headers: headers, remoteAddress: connection.clientAddress,
                 parameters: parameters)
             if let refusal = router.gate?(request, route) {
-                return .refuse(refusal, now: bodyFollows)
+                return .refuse(finished(refusal, for: request), now: bodyFollows)
             }
             switch route.body {
             case .none:
@@ -170,18 +170,25 @@ extension ServerCore {
 
     private func respond(to request: Request, with handler: Router.Handler) async -> Response {
         do {
-            return try await handler(request)
+            return finished(try await handler(request), for: request)
         } catch {
-            return failure(error, of: request)
+            return finished(failure(error, of: request), for: request)
         }
+    }
+
+    private func finished(_ response: Response, for request: Request) -> Response {
+        guard let finish = router.finish else { return response }
+        var response = response
+        finish(request, &response)
+        return response
     }
 
     /// The fast handler's answer, right here on libmicrohttpd's thread; nil when it leaves the request to the handler.
     private func respondNow(to request: Request, with fast: Router.FastHandler) -> Response? {
         do {
-            return try fast(request)
+            return try fast(request).map { finished($0, for: request) }
         } catch {
-            return failure(error, of: request)
+            return finished(failure(error, of: request), for: request)
         }
     }
 

@@ -36,6 +36,12 @@ enum HelpText {
           gc                   Remove originals and derivatives nothing refers to.
           passwd               Set or change the owner's password, which anyone not on this computer
                                signs in with (asked twice; or one line on standard input).
+          apps add ORIGIN      Let a web site open the picker (CameraRoll.choose in /app/chooser.js).
+                               --name NAME    what the picker calls it (default: its host)
+                               --link-lifetime 1h  how long links to what it is given last
+                                              (seconds, or 10m, 1h, 7d; default 1h)
+          apps list            The sites allowed to use the picker (--json).
+          apps remove ID|ORIGIN  Forget a site; the links it was given stop working.
           doctor               Check libvips, libheif, libexif, ffmpeg, SQLite and the data folder.
           help                 Show this text.
 

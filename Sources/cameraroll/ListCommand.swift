@@ -31,10 +31,7 @@ enum ListCommand {
                 asset.source.rawValue + (asset.inCameraRoll ? " ★" : ""), asset.originalFilename ?? "",
             ])
         }
-        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        for row in table {
-            Terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
-        }
+        Terminal.table(table)
         Terminal.out("\(assets.count) item\(assets.count == 1 ? "" : "s") (★ = in the Camera Roll)")
         return 0
     }

@@ -25,6 +25,15 @@ enum Terminal {
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 
+    /// Rows in columns as wide as their widest cell; the first row is the heading.
+    static func table(_ rows: [[String]]) {
+        guard let heading = rows.first else { return }
+        let widths = heading.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+    }
+
     static func json(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

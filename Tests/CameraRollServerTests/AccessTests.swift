@@ -186,7 +186,84 @@ import Testing
         let foreign = try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")])
         #expect(foreign?.status == 403 && code(foreign) == "cross_origin")
         #expect(try gate("POST", "/api/assets", from: "127.0.0.1", headers: [("Origin", "https://192.168.1.5:8443")]) == nil)
-        #expect(try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")]) == nil)
+        // Being on this computer makes no other site's page the owner, for reading either.
+        let read = try gate("GET", "/api/assets", from: "127.0.0.1", headers: [("Origin", "http://evil.example")])
+        #expect(read?.status == 403 && code(read) == "cross_origin")
+    }
+
+    @Test func pagesOfOtherSitesGetTheChooserScriptAndTheirAppsPickerOnly() throws {
+        let evil = [("Origin", "http://evil.example")]
+        #expect(try gate("GET", "/app/chooser.js", from: "127.0.0.1", headers: evil) == nil)
+        #expect(code(try gate("GET", "/app/picker.js", from: "127.0.0.1", headers: evil)) == "cross_origin")
+        #expect(code(try gate("POST", "/api/picker/sessions", from: "127.0.0.1", headers: evil)) == "cross_origin")
+        #expect(code(try gate("OPTIONS", "/api/picker/sessions", from: "127.0.0.1", headers: evil)) == "cross_origin")
+        // What a page loads without an Origin (an image) says where it comes from all the same.
+        let image = [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "no-cors")]
+        #expect(code(try gate("GET", "/media/abc/original", from: "127.0.0.1", headers: image)) == "cross_origin")
+        #expect(
+            code(try gate("GET", "/media/abc/original", from: "127.0.0.1", headers: [("Sec-Fetch-Site", "same-site")])) == "cross_origin")
+        #expect(try gate("GET", "/media/abc/original", from: "127.0.0.1", headers: [("Sec-Fetch-Site", "same-origin")]) == nil)
+        // Following a link to a page of ours is the user's own doing.
+        #expect(
+            try gate("GET", "/", from: "127.0.0.1", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")]) == nil)
+
+        try AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(try WebOrigin("https://blog.example"), name: "Blog")
+        let blog = [("Origin", "https://blog.example")]
+        #expect(try gate("OPTIONS", "/api/picker/sessions", headers: blog) == nil)
+        #expect(try gate("POST", "/api/picker/sessions", headers: blog) == nil)
+        #expect(try gate("POST", "/api/picker/sessions/abc/events", headers: blog) == nil, "its handler lets it cancel its own only")
+        #expect(code(try gate("GET", "/api/assets", from: "127.0.0.1", headers: blog)) == "cross_origin")
+        #expect(code(try gate("DELETE", "/api/apps/x", from: "127.0.0.1", headers: blog)) == "cross_origin")
+        #expect(code(try gate("GET", "/media/abc/original", from: "127.0.0.1", headers: blog)) == "cross_origin", "no link")
+    }
+
+    /// The wire another site's page sees, over the real server: CORS for its own app only, never
+    /// with credentials, its own sessions only, and links that die with the app.
+    @Test func anAllowedSitesPickerOverTheWire() async throws {
+        let photo = try #require(try await live.upload("photos/exifsamples__jolla.jpg").json["id"] as? String)
+        let apps = AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path))
+        let app = try apps.add(try WebOrigin("https://blog.example"), name: "My blog", linkLifetime: 120)
+        let blog = ["Origin": "https://blog.example"]
+        let preflight = try await live.request(
+            "OPTIONS", "/api/picker/sessions", headers: blog.merging(["Access-Control-Request-Method": "POST"]) { $1 })
+        #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Origin") == "https://blog.example")
+        #expect(
+            preflight.header("Access-Control-Allow-Methods") == "GET, POST" && preflight.header("Access-Control-Allow-Credentials") == nil)
+        let stranger = try await live.request("OPTIONS", "/api/picker/sessions", headers: ["Origin": "https://evil.example"])
+        #expect(stranger.status == 403 && stranger.header("Access-Control-Allow-Origin") == nil)
+
+        let created = try await live.request(
+            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary"}"#.utf8), headers: blog)
+        #expect(created.status == 201 && created.header("Access-Control-Allow-Origin") == "https://blog.example")
+        #expect((created.json["client"] as? [String: String]) == ["origin": "https://blog.example", "name": "My blog"])
+        let id = try #require(created.json["id"] as? String)
+        let other = try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://evil.example"])
+        #expect(other.status == 403, "another site is refused before it can ask")
+        try apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        #expect(
+            try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://shop.example"]).status == 404, "not its session")
+        let choose = try JSONEncoder().encode(["event": "choose", "assetID": photo])
+        let forged = try await live.request("POST", "/api/picker/sessions/\(id)/events", body: choose, headers: blog)
+        #expect(forged.status == 403, "the user's steps come from the picker's page")
+
+        for body in [#"{"event":"open"}"#, String(decoding: choose, as: UTF8.self)] {
+            _ = try await live.request("POST", "/api/picker/sessions/\(id)/events", body: Data(body.utf8))
+        }
+        let finished = try await live.get("/api/picker/sessions/\(id)", headers: blog)
+        let info = try #require(finished.json["info"] as? [String: Any])
+        let link = try #require(info["originalImage"] as? String)
+        #expect(link.contains("&app=\(app.id)"))
+        let expires = try #require(Int(link.components(separatedBy: "cap=")[1].prefix { $0 != "." }))
+        #expect(abs(Double(expires) - Date().timeIntervalSince1970 - 120) < 10, "the app's link lifetime")
+        let bytes = try await live.get(link, headers: blog)
+        #expect(bytes.status == 200 && bytes.header("Access-Control-Allow-Origin") == "https://blog.example")
+        #expect(bytes.header("Cross-Origin-Resource-Policy") == "cross-origin" && bytes.header("Cache-Control") == "private, no-cache")
+        #expect(try await live.get(link, headers: ["Origin": "https://shop.example"]).status == 403, "another app's page")
+
+        try apps.remove(app.id)
+        let revoked = try await live.get(link, headers: blog)
+        #expect(revoked.status == 403 && revoked.header("Access-Control-Allow-Origin") == nil)
+        #expect(try await live.get(link).status == 200, "the owner, on this computer, still sees the photo")
     }
 
     @Test func aPickersCallerGetsThePickedItemsOnly() async throws {

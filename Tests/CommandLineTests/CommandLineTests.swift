@@ -180,3 +180,60 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("cameraroll passwd"))
     }
 }
+
+/// `cameraroll apps`: the sites allowed to open the picker, as the settings page keeps them.
+@Suite struct AppsCommandTests {
+    let directory = TemporaryDirectory("cameraroll-apps")
+    var data: String { directory.file("data") }
+
+    struct App: Decodable, Equatable {
+        let id: String
+        let origin: String
+        let name: String
+        let linkLifetime: Int
+    }
+
+    func list() async throws -> [App] {
+        let listed = try await Executable.run(["--data", data, "apps", "list", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        return try JSONDecoder().decode([App].self, from: Data(listed.stdout.utf8))
+    }
+
+    @Test func appsAreAddedListedAndRemoved() async throws {
+        #expect(try await Executable.run(["--data", data, "apps", "list"]).stdout.contains("No site may use the picker yet"))
+        let added = try await Executable.run([
+            "--data", data, "apps", "add", "HTTPS://Blog.Example/", "--name", "My blog", "--link-lifetime", "2h",
+        ])
+        #expect(
+            added.status == 0 && added.stdout.contains("My blog (https://blog.example) may use the picker")
+                && added.stdout.contains("2 hours"))
+        _ = try await Executable.run(["--data", data, "apps", "add", "http://127.0.0.1:9090"])
+        let apps = try await list()
+        #expect(apps.map(\.origin) == ["https://blog.example", "http://127.0.0.1:9090"])
+        #expect(apps.map(\.name) == ["My blog", "127.0.0.1:9090"] && apps.map(\.linkLifetime) == [7200, 3600])
+        let table = try await Executable.run(["--data", data, "apps", "list"]).stdout
+        #expect(table.contains("ORIGIN") && table.contains("https://blog.example") && table.contains("1 hour"))
+        let removed = try await Executable.run(["--data", data, "apps", "remove", apps[0].id])
+        #expect(removed.status == 0 && removed.stdout.contains("My blog (https://blog.example) may no longer use the picker"))
+        #expect(try await Executable.run(["--data", data, "apps", "remove", "http://127.0.0.1:9090"]).status == 0)
+        let missing = try await Executable.run(["--data", data, "apps", "remove", "http://127.0.0.1:9090"])
+        #expect(missing.status == 1 && missing.stderr.contains("no allowed app"))
+        #expect(try await list().isEmpty)
+    }
+
+    @Test(arguments: [
+        (["apps", "add", "blog.example"], Int32(1), "An origin is http:// or https://"),
+        (["apps", "add", "https://blog.example/path"], 1, "An origin is http:// or https://"),
+        (["apps", "add", "https://blog.example", "--link-lifetime", "forever"], 2, "--link-lifetime is a number"),
+        (["apps", "add", "https://blog.example", "--link-lifetime", "31d"], 2, "--link-lifetime is a number"),
+        (["apps", "add", "https://blog.example", "--name", ""], 1, "An app's name is 1 to 100 characters"),
+        (["apps", "add"], 2, "apps add takes one origin"),
+        (["apps", "frobnicate"], 2, "apps add, apps list or apps remove"),
+        (["apps", "list", "--name", "x"], 2, "Unknown option --name"),
+    ])
+    func mistakesAreRefusedAndChangeNothing(_ words: [String], _ status: Int32, _ message: String) async throws {
+        let refused = try await Executable.run(["--data", data] + words)
+        #expect(refused.status == status && refused.stderr.contains(message), "\(refused.stderr)")
+        #expect(try await list().isEmpty)
+    }
+}

@@ -220,3 +220,97 @@ import Testing
         #expect(!capabilities.grants(value, assetID: "abc", kind: "trimmed", edit: nil, now: now), "no range: the whole movie")
     }
 }
+
+extension CapabilityTests {
+    @Test func anAppsLinkNamesItsAppAndLastsItsLifetime() throws {
+        let capabilities = CapabilityURLs()
+        let url = capabilities.sign("/media/abc/original", assetID: "abc", app: "app1", lifetime: 10, now: now)
+        let query = try #require(URLComponents(string: url)?.queryItems)
+        #expect(query.map(\.name) == ["cap", "app"] && query.last?.value == "app1")
+        let value = try #require(query.first?.value)
+        #expect(capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, app: "app1", now: now.addingTimeInterval(9)))
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, app: "app1", now: now.addingTimeInterval(11)))
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, app: "app2", now: now), "another app")
+        #expect(!capabilities.grants(value, assetID: "abc", kind: "original", edit: nil, now: now), "without its app")
+    }
+}
+
+@Suite struct WebOriginTests {
+    @Test(arguments: [
+        ("https://blog.example", "https://blog.example"), ("HTTPS://Blog.Example/", "https://blog.example"),
+        ("https://blog.example:443", "https://blog.example"), ("http://127.0.0.1:9090", "http://127.0.0.1:9090"),
+        ("http://localhost:80", "http://localhost"), ("http://[::1]:8080", "http://[::1]:8080"),
+        ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example"),
+    ])
+    func originsAreWrittenAsBrowsersWriteThem(_ text: String, _ written: String) throws {
+        #expect(try WebOrigin(text).description == written)
+    }
+
+    @Test(arguments: [
+        "null", "blog.example", "ftp://blog.example", "https://", "https://blog.example/path", "https://user@blog.example",
+        "https://blog.example?x", "https://blog.example#x", "https://blog..example", "https://-blog.example", "https://blog.example:0",
+        "https://blog.example:65536", "https://blog.example:8a", "https://[::1", "https://[zz]", "https://b\u{00FC}cher.example",
+        "https://blog.example:", "javascript://x", "https://blog.example //",
+    ])
+    func anythingButAnOriginIsRefused(_ text: String) {
+        #expect(throws: CredentialsError.self) { try WebOrigin(text) }
+    }
+}
+
+@Suite struct AllowedAppsTests {
+    let directory = TemporaryDirectory("cameraroll-apps")
+    var folder: URL { URL(fileURLWithPath: directory.file("data")) }
+
+    @Test func appsAreKeptChangedAndRemovedByIdOrOrigin() throws {
+        let apps = AllowedApps(dataFolder: folder)
+        let blog = try WebOrigin("https://blog.example")
+        #expect(apps.list().isEmpty && !apps.allows(blog))
+        let added = try apps.add(blog, name: "  My blog ", linkLifetime: 60)
+        #expect(added.name == "My blog" && added.linkLifetime == 60 && apps.allows(blog))
+        let changed = try apps.add(blog, name: "Blog", linkLifetime: 120)
+        #expect(changed.id == added.id, "a change keeps its links good")
+        #expect(AllowedApps(dataFolder: folder).list() == [changed], "kept in the file")
+        let shop = try apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        #expect(shop.linkLifetime == AllowedApps.defaultLinkLifetime)
+        #expect(try apps.remove("https://blog.example/")?.id == added.id)
+        #expect(try apps.remove(shop.id)?.name == "Shop")
+        #expect(try apps.remove(shop.id) == nil)
+        #expect(apps.list().isEmpty && apps.app(id: added.id) == nil)
+        var info = stat()
+        #expect(stat(apps.file.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func badNamesAndLifetimesAreRefused() throws {
+        let apps = AllowedApps(dataFolder: folder)
+        let blog = try WebOrigin("https://blog.example")
+        #expect(throws: CredentialsError("invalid_app_name", "An app's name is 1 to 100 characters, without control characters.")) {
+            try apps.add(blog, name: "  ")
+        }
+        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "a\u{7}b") }
+        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "Blog", linkLifetime: 0) }
+        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "Blog", linkLifetime: 31 * 86400) }
+        #expect(apps.list().isEmpty)
+    }
+
+    @Test func anotherProcessesChangeIsSeenAtTheNextLook() throws {
+        let server = AllowedApps(dataFolder: folder)
+        let blog = try WebOrigin("https://blog.example")
+        #expect(!server.allows(blog))
+        let app = try AllowedApps(dataFolder: folder).add(blog, name: "Blog")
+        #expect(server.app(id: app.id) == app)
+        try AllowedApps(dataFolder: folder).remove(app.id)
+        #expect(server.app(id: app.id) == nil && !server.allows(blog))
+    }
+
+    @Test func aSiteAllowedOnceIsForgottenAfterItsTimeAndNeverWritten() throws {
+        let apps = AllowedApps(dataFolder: folder)
+        let now = Date()
+        let site = try WebOrigin("http://127.0.0.1:9090")
+        let once = apps.allowOnce(site, duration: 60, now: now)
+        #expect(once.name == "127.0.0.1:9090" && once.expires != nil)
+        #expect(apps.allows(site, now: now.addingTimeInterval(59)) && apps.app(id: once.id, now: now.addingTimeInterval(59)) == once)
+        #expect(apps.app(origin: site) == nil, "not among the kept apps")
+        #expect(!apps.allows(site, now: now.addingTimeInterval(61)) && apps.app(id: once.id, now: now.addingTimeInterval(61)) == nil)
+        #expect(!FileManager.default.fileExists(atPath: apps.file.path))
+    }
+}

@@ -16,6 +16,8 @@ const grid = document.querySelector("#grid");
 const status = document.querySelector("#status");
 const bookMessage = "Device doesn't support that media source.";
 let configuration = null;
+// The other site the picker is for ({origin, name}), when it is not for a page of ours.
+let client = null;
 let source = null;
 let cursor = null;
 let loading = null;
@@ -107,10 +109,16 @@ async function saveEdit(asset, edit) {
   await step("edited", asset.id);
 }
 
+// Tells whoever presented the picker: our own page (opener or frame), or the other site's page
+// that opened this window, at that site's origin only.
 function end(session) {
   const message = { picker: sessionID, status: session.status, info: session.info ?? null, outboxID: session.outboxID ?? null };
-  for (const host of new Set([window.opener, window.parent !== window ? window.parent : null])) {
-    host?.postMessage(message, location.origin);
+  if (client) {
+    window.opener?.postMessage(message, client.origin);
+  } else {
+    for (const host of new Set([window.opener, window.parent !== window ? window.parent : null])) {
+      host?.postMessage(message, location.origin);
+    }
   }
   show("done");
   document.querySelector("#albums").hidden = true;
@@ -213,13 +221,26 @@ async function startOffline() {
   status.textContent = "The server cannot be reached: what you take is kept on this device and uploaded when it is back.";
 }
 
+// Whoever gets what is picked is always in view: "Choose a photo for My blog (blog.example)".
+function nameTheSite() {
+  const kinds = configuration.mediaTypes;
+  const noun = kinds.length > 1 ? "a photo or video" : kinds[0] === "public.movie" ? "a video" : "a photo";
+  const line = `${configuration.sourceType === "camera" ? "Take" : "Choose"} ${noun} for ${client.name}`;
+  document.querySelector("#picker-for-text").textContent = line;
+  document.querySelector("#picker-for-origin").textContent = new URL(client.origin).host;
+  document.querySelector("#picker-for").hidden = false;
+  document.title = `${line} — CameraRoll`;
+}
+
 async function start() {
   if (offline) return startOffline();
   const session = await json(api);
   configuration = session.configuration;
+  client = session.client ?? null;
   const titles = { camera: "Camera", photoLibrary: "Photos", savedPhotosAlbum: "Camera Roll" };
   document.querySelector("#picker-title").textContent = titles[configuration.sourceType];
   document.title = titles[configuration.sourceType];
+  if (client) nameTheSite();
   if (session.status !== "pending") return end(session);
   if (configuration.sourceType === "camera") return startCamera(session.state);
   return startLibrary(session.state);
