@@ -16,6 +16,10 @@ public struct Imaging: Sendable {
         self.maxPixels = maxPixels
     }
 
+    /// The version of the engine that renders (libvips): a rendering's validator names it, since
+    /// another version may encode the same recipe into other bytes.
+    public var engineVersion: String { (try? VipsRuntime.started.get()) ?? "unknown" }
+
     /// The format of a file, from its first bytes; nil when it is not an allowed image.
     public static func sniff(path: String) throws(ImagingError) -> ImageFormat? {
         ImageFormat.sniff(try readHeader(path))

@@ -9,15 +9,18 @@ import Synchronization
 final class DerivativeCache: Sendable {
     let root: String
     let limit: Int
+    /// What made the files (our recipes' version and the encoder's), part of every validator.
+    let encoder: String
     /// Bytes stored, counted from a scan at start and kept up to date as files come and go.
     private let usage: Mutex<Int?> = Mutex(nil)
     /// Small files also kept in memory, so that serving a thumbnail needs no system call: the
     /// stat, open, read and close of one per request were a quarter of the server's time.
     private let remembered = Mutex(RememberedFiles())
 
-    init(root: String, limit: Int) {
+    init(root: String, limit: Int, encoder: String) {
         self.root = root
         self.limit = limit
+        self.encoder = encoder
     }
 
     func folder(for hash: String) -> String {
@@ -31,7 +34,9 @@ final class DerivativeCache: Sendable {
     /// A file in the cache, and the validator a client may revalidate it with.
     struct CachedFile {
         var path: String
-        /// Files are written once (temp + rename), so inode and size identify one rendering.
+        /// From the recipe (the original's hash, the key, which names the edit, size and
+        /// encoding, and the encoder), not from the file: every server that makes or keeps the
+        /// file gives the same validator, so a client's copy revalidates anywhere.
         var etag: String
         /// The file's bytes, for a small file.
         var bytes: [UInt8]?
@@ -53,7 +58,7 @@ final class DerivativeCache: Sendable {
             return nil
         }
         if now - info.st_mtim.tv_sec > 3600 { utimes(path, nil) }
-        var file = CachedFile(path: path, etag: Self.etag(info))
+        var file = CachedFile(path: path, etag: etag(hash, key))
         if Int(info.st_size) <= RememberedFiles.largestFile,
             let bytes = RememberedFiles.read(path, inode: info.st_ino, size: Int(info.st_size))
         {
@@ -73,23 +78,15 @@ final class DerivativeCache: Sendable {
             throw Self.storing(error)
         }
         add(bytes.count)
-        return try stored(destination)
-    }
-
-    /// A file just put in place. Not remembered in memory: only what is asked for is (an
-    /// import's thumbnails would otherwise crowd out the ones being served).
-    private func stored(_ destination: String) throws(LibraryError) -> CachedFile {
-        var info = stat()
-        guard stat(destination, &info) == 0 else { throw LibraryError(.io, "A derivative vanished as it was stored.") }
-        return CachedFile(path: destination, etag: Self.etag(info))
+        return CachedFile(path: destination, etag: etag(hash, key))
     }
 
     private static func storing(_ error: StorageError) -> LibraryError {
         LibraryError(error.code == .noSpace ? .noSpace : .io, "A derivative could not be stored.")
     }
 
-    private static func etag(_ info: stat) -> String {
-        "\"\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))\""
+    func etag(_ hash: String, _ key: String) -> String {
+        "\"\(hash.prefix(32))-\(key)-\(encoder)\""
     }
 
     /// Moves a finished file (a video rendition) into the cache.
@@ -102,7 +99,7 @@ final class DerivativeCache: Sendable {
         }
         guard rename(path, destination) == 0 else { throw LibraryError(.io, "A derivative could not be stored.") }
         add(Self.size(of: destination))
-        return try stored(destination)
+        return CachedFile(path: destination, etag: etag(hash, key))
     }
 
     func removeAll(for hash: String) {

@@ -2,6 +2,10 @@ import Imaging
 
 /// The names of derivative files: each encodes its whole recipe, so a name identifies one output.
 enum DerivativeKey {
+    /// Changes whenever a recipe of ours makes other bytes from the same key (new encode
+    /// settings), so that no validator names two renderings.
+    static let recipeVersion = "r1"
+
     static let thumbnailSizes = [256, 512]
 
     static func thumbnail(_ size: Int) -> String { "thumb-\(size).webp" }

@@ -81,7 +81,8 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError(.io, "The library cannot be opened.")
         }
-        derived = DerivativeCache(root: folder.derived, limit: options.derivedCacheBytes)
+        derived = DerivativeCache(
+            root: folder.derived, limit: options.derivedCacheBytes, encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
         work = WorkQueue(label: "cameraroll.imaging", width: options.imageWorkers)
     }
 

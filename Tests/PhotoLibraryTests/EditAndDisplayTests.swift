@@ -127,3 +127,32 @@ enum VideoProbe {
         return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
+
+/// A rendering's validator comes from its recipe, so two servers (two data folders here, two
+/// instances of a cluster in use) give a client the same ETag for the same photo and size, and
+/// a revalidation anywhere is a 304; another size, edit or photo is another ETag.
+@Suite struct RecipeValidatorTests {
+    @Test func twoLibrariesGiveTheSameValidatorForTheSameRecipe() async throws {
+        let first = try LibraryFixture()
+        let second = try LibraryFixture()
+        let photo = "photos/exifsamples__jolla.jpg"
+        let a = try await first.importCorpus(photo).asset
+        let b = try await second.importCorpus(photo).asset
+        let thumbnails = (try await first.library.thumbnail(of: a.id, size: 256), try await second.library.thumbnail(of: b.id, size: 256))
+        #expect(thumbnails.0.etag == thumbnails.1.etag)
+        let box = PixelSize(width: 300, height: 200)
+        let displays = (try await first.library.display(of: a.id, box: box), try await second.library.display(of: b.id, box: box))
+        #expect(displays.0.etag == displays.1.etag && displays.0.etag != thumbnails.0.etag)
+        #expect(try await first.library.thumbnail(of: a.id, size: 512).etag != thumbnails.0.etag, "another size")
+        let cropped = try await first.library.display(of: a, crop: PixelRect(x: 0, y: 0, width: 100, height: 100), box: box)
+        #expect(cropped.etag != displays.0.etag, "another edit")
+        let other = try await first.importCorpus("photos/lychee__train.jpg").asset
+        #expect(try await first.library.thumbnail(of: other.id, size: 256).etag != thumbnails.0.etag, "another photo")
+        // Made again by a process that starts after the cache was lost: the same validator, so
+        // clients keep their copy.
+        try FileManager.default.removeItem(atPath: first.folder.derived)
+        let restarted = try Library(folder: first.folder)
+        let remade = try await restarted.thumbnail(of: a.id, size: 256)
+        #expect(FileManager.default.fileExists(atPath: remade.path) && remade.etag == thumbnails.0.etag)
+    }
+}
