@@ -41,9 +41,10 @@ let package = Package(
             swiftSettings: strict),
         // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
         .target(name: "ChildProcess", swiftSettings: strict),
+        .target(name: "Executors", swiftSettings: strict),
         .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite", "CCrypto"], swiftSettings: strict),
-        .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "Executors"], swiftSettings: strict),
+        .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors"], swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "IPAddress", swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
-        .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress"], swiftSettings: strict),
+        .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
@@ -78,6 +79,7 @@ let package = Package(
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"], swiftSettings: strict),
+        .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),

@@ -38,13 +38,3 @@ func answering<T>(_ body: () async throws(LibraryError) -> T) async throws -> T 
         throw error
     }
 }
-
-/// The same, for library work that does not wait.
-func answeringNow<T>(_ body: () throws(LibraryError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        if let client = ClientError(error) { throw client }
-        throw error
-    }
-}

@@ -6,9 +6,9 @@ import PhotoLibrary
 extension WebApp {
     func addAPIRoutes(to router: inout Router) {
         router.get("/api/capabilities") { _ in .json(capabilities) }
-        router.get("/api/assets") { request in try listAssets(request) }
+        router.get("/api/assets") { request in try await listAssets(request) }
         router.get("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try library.asset(request.parameter("id")))) }
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.asset(request.parameter("id")))) }
         }
         router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes)) { request in try await upload(request) }
         router.post("/api/assets/:id/albums/:album") { request in
@@ -16,17 +16,17 @@ extension WebApp {
                 throw HTTPError.notFound("There is no album with that id; the Camera Roll is \"\(Library.cameraRollID)\".")
             }
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try library.saveToCameraRoll(request.parameter("id"))))
+                .json(AssetJSON(try await library.saveToCameraRoll(request.parameter("id"))))
             }
         }
         router.put("/api/assets/:id/edit", body: .file(maxBytes: 64 * 1024)) { request in
             let edit = try EditRequest.parse(request.body)
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try library.setEdit(edit, for: request.parameter("id"))))
+                .json(AssetJSON(try await library.setEdit(edit, for: request.parameter("id"))))
             }
         }
         router.delete("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try library.trash(request.parameter("id")))) }
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.trash(request.parameter("id")))) }
         }
         router.get("/api/assets/:id/rendition") { request in
             let id = request.parameter("id")
@@ -56,7 +56,7 @@ extension WebApp {
             thumbnailSizes: [256, 512])
     }
 
-    private func listAssets(_ request: Request) throws -> Response {
+    private func listAssets(_ request: Request) async throws -> Response {
         var query = AssetQuery()
         if let source = request.query["source"] {
             guard let parsed = LibrarySource(rawValue: source) else {
@@ -76,7 +76,7 @@ extension WebApp {
         }
         query.limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 100
         query.cursor = request.query["cursor"]
-        let page = try answeringNow { () throws(LibraryError) in try library.assets(query) }
+        let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
         return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
     }
 

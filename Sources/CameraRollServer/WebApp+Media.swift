@@ -5,7 +5,7 @@ import PhotoLibrary
 
 extension WebApp {
     func addMediaRoutes(to router: inout Router) {
-        router.get("/media/:id/original", fast: original, { request in try original(request) })
+        router.get("/media/:id/original") { request in try await original(request) }
         // What is already made is answered on the server's poll thread (from remembered asset
         // facts, and for thumbnails remembered bytes); anything to render goes the slow way.
         router.get("/media/:id/thumbnail", fast: readyThumbnail, thumbnail)
@@ -16,7 +16,7 @@ extension WebApp {
         }
         router.get("/media/:id/video") { request in
             // For its holder, a capability's asset must still be in the library.
-            _ = try capability(request, kind: "video")
+            _ = try await capability(request, kind: "video")
             return try await video(request)
         }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
@@ -34,9 +34,9 @@ extension WebApp {
     /// since the gate let it through, and the owner sees trashed assets too (to restore them).
     /// A capability shows its asset only while it is not in the trash (404, as if deleted),
     /// and an edit's media as it was when the URL was made, to whoever holds it.
-    private func capability(_ request: Request, kind: String) throws -> Capability? {
+    private func capability(_ request: Request, kind: String) async throws -> Capability? {
         guard access.holdsCapability(request, kind: kind) else { return nil }
-        let asset = try answeringNow { () throws(LibraryError) in try library.assetInLibrary(request.parameter("id")) }
+        let asset = try await answering { () throws(LibraryError) in try await library.assetInLibrary(request.parameter("id")) }
         return Capability(asset: asset, edit: request.query["edit"].flatMap(Edit.init(capabilityText:)))
     }
 
@@ -63,10 +63,13 @@ extension WebApp {
     }
 
     /// The original never needs making: a database read finds it.
-    private func original(_ request: Request) throws -> Response {
-        let asset =
-            try capability(request, kind: "original")?.asset
-            ?? answeringNow { () throws(LibraryError) in try library.asset(request.parameter("id")) }
+    private func original(_ request: Request) async throws -> Response {
+        let asset: Asset
+        if let held = try await capability(request, kind: "original") {
+            asset = held.asset
+        } else {
+            asset = try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
+        }
         var response = Response.file(
             library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
         // Originals are downloads: never shown inline, whatever a browser would sniff.
@@ -85,7 +88,7 @@ extension WebApp {
     /// The image cut to the asset's crop now for the owner, to the crop a capability was made of
     /// for its holder.
     private func edited(_ request: Request) async throws -> Response {
-        guard let capability = try capability(request, kind: "edited") else { return try await display(request, edited: true) }
+        guard let capability = try await capability(request, kind: "edited") else { return try await display(request, edited: true) }
         guard case .crop(let rect)? = capability.edit else { throw Self.noEdit }
         let box = try DisplayBox(request)
         return try await answering { () throws(LibraryError) in
@@ -97,7 +100,7 @@ extension WebApp {
     /// the range a capability was made of for its holder.
     private func trimmed(_ request: Request) async throws -> Response {
         let movie: Derivative
-        if let capability = try capability(request, kind: "trimmed") {
+        if let capability = try await capability(request, kind: "trimmed") {
             guard case .trim(let start, let end)? = capability.edit else { throw Self.noEdit }
             movie = try await answering { () throws(LibraryError) in
                 try await library.trimmedVideo(of: capability.asset, start: start, end: end)

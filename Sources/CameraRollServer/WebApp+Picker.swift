@@ -97,7 +97,7 @@ extension WebApp {
         case "cancel": return .cancel
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
-            let asset = try await answering { () throws(LibraryError) in try library.asset(assetID) }
+            let asset = try await answering { () throws(LibraryError) in try await library.asset(assetID) }
             let info = info(for: asset, edited: body.event == "edited", client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         default:

@@ -1,9 +1,9 @@
-internal import Dispatch
+internal import Executors
 internal import Synchronization
 
-/// Checks passwords `width` at a time (scrypt takes 32 MiB and a tenth of a second each) on a
-/// dispatch queue of their own: never on Swift's cooperative pool or the server's threads, and
-/// never more threads or memory than `width` checks need.
+/// Checks passwords `width` at a time (scrypt takes 32 MiB and a tenth of a second each) on
+/// threads of their own: never on Swift's cooperative pool or the server's threads, and never
+/// more threads or memory than `width` checks need.
 ///
 /// A check waits for a place rather than being refused: refusing when the places are taken would
 /// turn the owner away whenever guessers keep them busy. The waiting go least suspect first
@@ -13,11 +13,12 @@ internal import Synchronization
 /// connection limits bound, and a network's tries past its lock-out limit are refused before
 /// they get here.
 public final class PasswordChecks: Sendable {
-    private let queue = DispatchQueue(label: "cameraroll.password-checks", attributes: .concurrent)
+    private let threads: BlockingExecutor<Void>
     private let order: Mutex<CheckOrder>
 
     public init(width: Int = 2) {
         order = Mutex(CheckOrder(width: width))
+        threads = BlockingExecutor(name: "passwords", threads: max(1, width))
     }
 
     /// Whether `password` is the one `hash` was made from, once a place is free.
@@ -29,7 +30,7 @@ public final class PasswordChecks: Sendable {
 
     private func start(_ job: CheckOrder.Job?) {
         guard let job else { return }
-        queue.async { [self] in
+        threads.submit { [self] _ in
             job()
             start(order.withLock { $0.finished() })
         }

@@ -42,7 +42,14 @@ final class DerivativeCache: Sendable {
         var bytes: [UInt8]?
     }
 
-    /// The cached file, if present. Its time is refreshed (at most hourly, to spare the disk
+    /// The cached file if it is remembered in memory (and was seen on disk within the hour):
+    /// no system call, for answering from a server's poll thread.
+    func remembered(_ hash: String, _ key: String) -> CachedFile? {
+        remembered.withLock { $0.file(RememberedFiles.Name(hash: hash, key: key), checkedAfter: time(nil) - 3600) }
+    }
+
+    /// The cached file, if present, from memory or the disk (so: on a blocking executor).
+    /// Its time is refreshed (at most hourly, to spare the disk
     /// a write per request) so that trimming keeps what is used.
     ///
     /// A small file is answered from memory, and checked on disk again (and its time refreshed)

@@ -13,29 +13,24 @@ extension Library {
 
     /// Saves an asset to the Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`); an unsaved
     /// capture becomes part of the library.
-    public func saveToCameraRoll(_ id: String) throws(LibraryError) -> Asset {
-        _ = try asset(id)
-        try storage { () throws(StorageError) in
-            try database.write { connection throws(StorageError) in
-                try Self.addToCameraRoll(id, connection: connection, at: Self.timestamp())
-            }
-        }
-        return try asset(id)
+    public func saveToCameraRoll(_ id: String) async throws(LibraryError) -> Asset {
+        _ = try await asset(id)
+        let now = Self.timestamp()
+        try await write { connection throws(StorageError) in try Self.addToCameraRoll(id, connection: connection, at: now) }
+        return try await asset(id)
     }
 
     /// Every album with the number of assets it shows (trashed ones left out).
-    public func albums() throws(LibraryError) -> [Album] {
-        try storage { () throws(StorageError) in
-            try database.read { connection throws(StorageError) in
-                try connection.query(
-                    """
-                    SELECT al.id, al.title, count(a.id) AS count FROM albums al
-                    LEFT JOIN album_assets m ON m.album_id = al.id
-                    LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL
-                    GROUP BY al.id ORDER BY al.builtin DESC, al.title
-                    """
-                ).map { Album(id: $0.string("id") ?? "", title: $0.string("title") ?? "", count: $0.int("count") ?? 0) }
-            }
+    public func albums() async throws(LibraryError) -> [Album] {
+        try await read { connection throws(StorageError) in
+            try connection.query(
+                """
+                SELECT al.id, al.title, count(a.id) AS count FROM albums al
+                LEFT JOIN album_assets m ON m.album_id = al.id
+                LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL
+                GROUP BY al.id ORDER BY al.builtin DESC, al.title
+                """
+            ).map { Album(id: $0.string("id") ?? "", title: $0.string("title") ?? "", count: $0.int("count") ?? 0) }
         }
     }
 }

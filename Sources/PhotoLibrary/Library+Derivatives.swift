@@ -9,14 +9,14 @@ extension Library {
     /// cache lost it.
     public func thumbnail(of id: String, size: Int) async throws(LibraryError) -> Derivative {
         let recipe = try thumbnailRecipe(size)
-        return try await render(try asset(id), recipe)
+        return try await render(try await asset(id), recipe)
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
     /// `edited`, the stored crop is applied first.
     public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false) async throws(LibraryError) -> Derivative {
-        let asset = try asset(id)
+        let asset = try await asset(id)
         var crop: PixelRect?
         if edited, case .crop(let rect) = asset.edit { crop = rect }
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
@@ -31,7 +31,7 @@ extension Library {
 
     /// A movie's upright first frame, full size.
     public func poster(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try asset(id)
+        let asset = try await asset(id)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let file = try await posterFile(asset)
         return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
@@ -39,32 +39,29 @@ extension Library {
 
     // MARK: Derivatives already made
 
-    /// The thumbnail if it is already made, else nil; never renders, never waits. For answering
-    /// from a server's poll thread.
+    /// The thumbnail if it was served lately and is still in memory, else nil; never renders,
+    /// never waits, never asks the disk or the database. For answering from a server's poll
+    /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
     public func readyThumbnail(of id: String, size: Int) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size), let facts = facts(of: id) else { return nil }
-        return ready(facts, recipe)
+        guard let recipe = try? thumbnailRecipe(size), let facts = facts.withLock({ $0[id] }) else { return nil }
+        return remembered(facts, recipe)
     }
 
-    /// The unedited display size if it is already made, else nil; never renders, never waits.
+    /// The unedited display size, on the same terms as `readyThumbnail`.
     public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let facts = facts(of: id), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, crop: nil) else {
-            return nil
-        }
-        return ready(facts, recipe)
+        guard let facts = facts.withLock({ $0[id] }), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, crop: nil)
+        else { return nil }
+        return remembered(facts, recipe)
     }
 
-    /// The asset's unchanging facts, from memory after the first look.
-    private func facts(of id: String) -> AssetFacts? {
-        if let known = facts.withLock({ $0[id] }) { return known }
-        guard let asset = try? asset(id) else { return nil }
+    /// Keeps an asset's unchanging facts in memory, for the answers from memory above.
+    private func remember(_ asset: Asset) {
         let known = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
         facts.withLock { cache in
             // A bound on memory; entries are tiny and cheap to find again.
             if cache.count >= 100_000 { cache.removeAll() }
-            cache[id] = known
+            cache[asset.id] = known
         }
-        return known
     }
 
     // MARK: Recipes
@@ -102,49 +99,48 @@ extension Library {
 
     // MARK: Making
 
-    /// The output size is known before rendering, so a cached file's size needs no decode.
-    private func outputSize(_ size: PixelSize, _ request: RenderRequest) -> PixelSize {
-        let region = request.crop ?? PixelRect(size: size)
-        return FitGeometry.outputSize(of: region.size, in: request.box, fit: request.fit)
+    private func remembered(_ facts: AssetFacts, _ recipe: Recipe) -> Derivative? {
+        derived.remembered(facts.blobHash, recipe.key).map { Self.derivative($0, facts, recipe) }
     }
 
-    private func ready(_ asset: Asset, _ recipe: Recipe) -> Derivative? {
-        ready(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), recipe)
-    }
-
-    private func ready(_ facts: AssetFacts, _ recipe: Recipe) -> Derivative? {
-        derived.lookup(facts.blobHash, recipe.key).map { file in
-            Derivative(
-                path: file.path, mimeType: recipe.request.encoding.mimeType, size: outputSize(facts.size, recipe.request), etag: file.etag,
-                bytes: file.bytes)
-        }
+    private static func derivative(_ file: DerivativeCache.CachedFile, _ facts: AssetFacts, _ recipe: Recipe) -> Derivative {
+        let region = recipe.request.crop ?? PixelRect(size: facts.size)
+        // The output size is known from the recipe, so a cached file's size needs no decode.
+        let size = FitGeometry.outputSize(of: region.size, in: recipe.request.box, fit: recipe.request.fit)
+        return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, bytes: file.bytes)
     }
 
     private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {
-        if let made = ready(asset, recipe) { return made }
+        remember(asset)
+        let facts = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
+        if let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) }) {
+            return Self.derivative(made, facts, recipe)
+        }
         let source = asset.mediaType == .movie ? try await posterFile(asset).path : originalPath(of: asset)
         let (request, log, subject) = (recipe.request, options.log, "rendering \(recipe.key) of asset \(asset.id)")
-        let rendered = try await work.run { [imaging] () throws(LibraryError) -> RenderedImage in
+        return try await work.run { [imaging, derived] () throws(LibraryError) -> Derivative in
+            let rendered: RenderedImage
             do throws(ImagingError) {
                 guard let output = try imaging.render(source, [request]).first else {
                     throw ImagingError(.invalidRequest, "Nothing was rendered.")
                 }
-                return output
+                rendered = output
             } catch {
                 throw Self.reported(error, subject, log)
             }
+            let file = try derived.store(facts.blobHash, recipe.key, rendered.data)
+            return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag)
         }
-        let file = try derived.store(asset.blobHash, recipe.key, rendered.data)
-        return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag)
     }
 
     private func posterFile(_ asset: Asset) async throws(LibraryError) -> DerivativeCache.CachedFile {
-        if let file = derived.lookup(asset.blobHash, DerivativeKey.poster) { return file }
+        let hash = asset.blobHash
+        if let file = await work.run({ [derived] in derived.lookup(hash, DerivativeKey.poster) }) { return file }
         guard let container = ContainerFormat(rawValue: asset.format) else {
             throw LibraryError(.corrupt, "The movie's container is unknown.")
         }
         let poster = try await makePoster(originalPath(of: asset), container: container)
-        return try derived.adopt(asset.blobHash, DerivativeKey.poster, from: poster)
+        return try await work.run { [derived] () throws(LibraryError) in try derived.adopt(hash, DerivativeKey.poster, from: poster) }
     }
 }
 

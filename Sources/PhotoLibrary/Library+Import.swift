@@ -41,17 +41,33 @@ extension Library {
 
     /// A file in the temp folder for an upload to be streamed into.
     public func makeUploadFile() throws(LibraryError) -> (path: String, fd: Int32) {
-        try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".upload") }
+        do {
+            return try blobs.makeTemporaryFile(suffix: ".upload")
+        } catch {
+            throw LibraryError(error)
+        }
     }
 
+    /// Whatever the outcome, the staged copy goes: into the blob store, or away.
     private func ingest(
         _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
-        var committed = false
-        defer { if !committed { blobs.discard(staged) } }
+        do {
+            return try await ingestStaged(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+        } catch {
+            // Once committed, the staged file is the blob and this finds nothing to remove.
+            await work.run { [blobs] in blobs.discard(staged) }
+            throw error
+        }
+    }
+
+    private func ingestStaged(
+        _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+    ) async throws(LibraryError) -> ImportResult {
         guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        if let existing = try rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll) {
+        if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll) {
+            await work.run { [blobs] in blobs.discard(staged) }
             return ImportResult(asset: existing, isDuplicate: true)
         }
 
@@ -62,49 +78,48 @@ extension Library {
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.map(Self.cleanFilename),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
 
-        let inserted: Bool = try storage { () throws(StorageError) -> Bool in
-            try blobLock.withLock { _ throws(StorageError) -> Bool in
-                try blobs.commit(staged)
-                committed = true
-                reach(.afterBlobCommit)
-                return try database.write { connection throws(StorageError) -> Bool in
-                    guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
-                        return false
-                    }
-                    try draft.insert(into: connection)
-                    if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
-                    return true
-                }
+        // The blob's commit and its row in one writer's turn, so that no delete or collection
+        // comes in between; a crash between them leaves an orphan blob, which collection removes.
+        let crashPoint = options.crashPoint
+        let inserted: Bool = try await write { [blobs] connection throws(StorageError) -> Bool in
+            try blobs.commit(staged)
+            if crashPoint == .afterBlobCommit { _exit(70) }
+            guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
+                return false
             }
+            try draft.insert(into: connection)
+            if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+            return true
         }
         guard inserted else {
             // Another import of the same bytes committed first.
-            let existing = try rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll)
+            let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll)
             guard let existing else { throw LibraryError(.database, "The asset vanished while it was imported.") }
             return ImportResult(asset: existing, isDuplicate: true)
         }
         reach(.afterDatabaseCommit)
-        for (key, bytes) in analysis.derivatives {
-            _ = try? derived.store(staged.hash, key, bytes)
+        let derivatives = analysis.derivatives
+        await work.run { [derived] in
+            for (key, bytes) in derivatives { _ = try? derived.store(staged.hash, key, bytes) }
         }
-        return ImportResult(asset: try asset(id), isDuplicate: false)
+        return ImportResult(asset: try await asset(id), isDuplicate: false)
     }
 
     /// The asset already holding these bytes, brought back into view by this import: out of
     /// the trash, and into the library or the Camera Roll as the new import asks.
-    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool) throws(LibraryError) -> Asset? {
-        let id: String? = try storage { () throws(StorageError) -> String? in
-            try database.write { connection throws(StorageError) -> String? in
-                guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.string("id") else {
-                    return nil
-                }
-                try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
-                if source != .camera { try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id]) }
-                if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: Self.timestamp()) }
-                return id
+    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool) async throws(LibraryError) -> Asset? {
+        let now = Self.timestamp()
+        let id: String? = try await write { connection throws(StorageError) -> String? in
+            guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.string("id") else {
+                return nil
             }
+            try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
+            if source != .camera { try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id]) }
+            if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+            return id
         }
-        return try id.map { id throws(LibraryError) in try asset(id) }
+        guard let id else { return nil }
+        return try await asset(id)
     }
 
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
@@ -151,7 +166,7 @@ extension Library {
     ) async throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) {
         let log = options.log
         if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
-            let (prefix, fd) = try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".decoded") }
+            let (prefix, fd) = try await files { [blobs] () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".decoded") }
             close(fd)
             defer { unlink(prefix) }
             do throws(ImagingError) {
@@ -177,12 +192,12 @@ extension Library {
             throw Self.reported(error, "probing a movie to import", options.log)
         }
         let poster = try await makePoster(path, container: container)
-        defer { unlink(poster) }
-        let posterBytes = try Self.read(poster)
         let log = options.log
-        let thumbnails = try await work.run { [imaging] () throws(LibraryError) -> [RenderedImage] in
+        let (posterBytes, thumbnails) = try await work.run { [imaging] () throws(LibraryError) -> ([UInt8], [RenderedImage]) in
+            defer { unlink(poster) }
+            let bytes = try Self.read(poster)
             do throws(ImagingError) {
-                return try imaging.render(poster, Self.thumbnailRequests)
+                return (bytes, try imaging.render(poster, Self.thumbnailRequests))
             } catch {
                 throw Self.reported(error, "a movie's thumbnails", log)
             }
@@ -198,7 +213,7 @@ extension Library {
 
     /// An upright first frame of the movie, in the temp folder.
     func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
-        let (poster, fd) = try storage { () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".jpg") }
+        let (poster, fd) = try await files { [blobs] () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".jpg") }
         close(fd)
         do throws(VideoError) {
             try await options.video.poster(path, format: container, to: poster)

@@ -2,11 +2,9 @@ import Storage
 
 extension Library {
     /// One asset by id, whatever its state (trashed and unsaved ones too).
-    public func asset(_ id: String) throws(LibraryError) -> Asset {
-        let row = try storage { () throws(StorageError) in
-            try database.read { connection throws(StorageError) in
-                try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first
-            }
+    public func asset(_ id: String) async throws(LibraryError) -> Asset {
+        let row = try await read { connection throws(StorageError) in
+            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first
         }
         guard let row, let asset = Asset(row: row) else { throw LibraryError(.notFound, "There is no asset with that id.") }
         return asset
@@ -15,15 +13,15 @@ extension Library {
     /// One asset that is in the library: not in the trash, nor deleted. What a link given out (a
     /// picker's result) may still show; the trash is the owner's alone, and to the link's holder
     /// a trashed asset is as gone as a deleted one.
-    public func assetInLibrary(_ id: String) throws(LibraryError) -> Asset {
-        let found = try asset(id)
+    public func assetInLibrary(_ id: String) async throws(LibraryError) -> Asset {
+        let found = try await asset(id)
         guard found.trashedDate == nil else { throw LibraryError(.notFound, "There is no asset with that id.") }
         return found
     }
 
     /// A page of a source's assets, newest capture first. Trashed assets and unsaved captures
     /// are in no source.
-    public func assets(_ query: AssetQuery) throws(LibraryError) -> AssetPage {
+    public func assets(_ query: AssetQuery) async throws(LibraryError) -> AssetPage {
         guard (1...AssetQuery.maxLimit).contains(query.limit) else {
             throw LibraryError(.invalidRequest, "limit: must be between 1 and \(AssetQuery.maxLimit).")
         }
@@ -45,9 +43,8 @@ extension Library {
             ORDER BY a.sort_date DESC, a.id DESC LIMIT ?
             """
         arguments.append(query.limit + 1)
-        let rows = try storage { [arguments] () throws(StorageError) in
-            try database.read { connection throws(StorageError) in try connection.query(sql, arguments) }
-        }
+        let bound = arguments
+        let rows = try await read { connection throws(StorageError) in try connection.query(sql, bound) }
         let more = rows.count > query.limit
         let pageRows = rows.prefix(query.limit)
         let next =
@@ -59,12 +56,10 @@ extension Library {
     }
 
     /// How many assets a source holds, of the given media types.
-    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) throws(LibraryError) -> Int {
+    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
         let (conditions, arguments) = Self.filter(source, mediaTypes)
-        let value = try storage { () throws(StorageError) in
-            try database.read { connection throws(StorageError) in
-                try connection.scalar("SELECT count(*) FROM assets a WHERE \(conditions.joined(separator: " AND "))", arguments)
-            }
+        let value = try await read { connection throws(StorageError) in
+            try connection.scalar("SELECT count(*) FROM assets a WHERE \(conditions.joined(separator: " AND "))", arguments)
         }
         guard case .integer(let count) = value else { return 0 }
         return Int(count)

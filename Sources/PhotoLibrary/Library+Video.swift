@@ -7,7 +7,7 @@ extension Library {
     /// rendition, made on first request (this waits for it) and cached. A rendition that failed
     /// throws its failure at once until `retryRendition`.
     public func playableVideo(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try movie(id)
+        let asset = try await movie(id)
         if asset.isBrowserPlayable == true {
             return Derivative(path: originalPath(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
@@ -17,7 +17,7 @@ extension Library {
 
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try asset(id)
+        let asset = try await asset(id)
         guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id) }
         return try await trimmedVideo(of: asset, start: start, end: end)
     }
@@ -38,13 +38,13 @@ extension Library {
 
     /// Where the playable rendition of a movie stands.
     public func renditionStatus(of id: String) async throws(LibraryError) -> RenditionStatus {
-        try await renditionStatus(try movie(id))
+        try await renditionStatus(try await movie(id))
     }
 
     /// Starts making the playable rendition in the background, unless it is ready, under way
     /// or failed.
     public func startRendition(of id: String) async throws(LibraryError) -> RenditionStatus {
-        let asset = try movie(id)
+        let asset = try await movie(id)
         if try await renditionStatus(asset) == .notStarted {
             let job = try renditionJob(asset)
             await jobs.start(job.key, job.make)
@@ -55,7 +55,7 @@ extension Library {
     /// Forgets how the rendition (and any trim) of a movie failed and starts making it again:
     /// the one way a failed rendition is tried again.
     public func retryRendition(of id: String) async throws(LibraryError) -> RenditionStatus {
-        let asset = try movie(id)
+        let asset = try await movie(id)
         if try await renditionStatus(asset) != .ready {
             let job = try renditionJob(asset)
             await jobs.retry(job.key, job.make)
@@ -63,14 +63,16 @@ extension Library {
         return try await renditionStatus(asset)
     }
 
-    private func movie(_ id: String) throws(LibraryError) -> Asset {
-        let asset = try asset(id)
+    private func movie(_ id: String) async throws(LibraryError) -> Asset {
+        let asset = try await asset(id)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         return asset
     }
 
     private func renditionStatus(_ asset: Asset) async throws(LibraryError) -> RenditionStatus {
-        if asset.isBrowserPlayable == true || derived.lookup(asset.blobHash, DerivativeKey.playable) != nil { return .ready }
+        if asset.isBrowserPlayable == true { return .ready }
+        let hash = asset.blobHash
+        if await work.run({ [derived] in derived.lookup(hash, DerivativeKey.playable) != nil }) { return .ready }
         switch await jobs.state(VideoJobs.Key(hash: asset.blobHash, derivative: DerivativeKey.playable)) {
         case .running(let progress): return .making(progress: progress)
         case .failed(let error): return .failed(error)
@@ -100,10 +102,10 @@ extension Library {
     ) -> VideoJob {
         let source = originalPath(of: asset)
         let (hash, id, log) = (asset.blobHash, asset.id, options.log)
-        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, derived] progress throws(LibraryError) in
+        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, derived, work] progress throws(LibraryError) in
             // A job started just as the last one put its output in place has nothing to do.
-            if let file = derived.lookup(hash, key) { return file }
-            let (output, fd) = try Self.temporaryFile(blobs, suffix: ".mp4")
+            if let file = await work.run({ derived.lookup(hash, key) }) { return file }
+            let (output, fd) = try await work.run { () throws(LibraryError) in try Self.temporaryFile(blobs, suffix: ".mp4") }
             close(fd)
             do throws(VideoError) {
                 try await make(source, output, progress)
@@ -111,12 +113,13 @@ extension Library {
                 unlink(output)
                 throw Self.reported(error, "\(key) of asset \(id)", log)
             }
-            return try derived.adopt(hash, key, from: output)
+            return try await work.run { () throws(LibraryError) in try derived.adopt(hash, key, from: output) }
         }
     }
 
     private func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
-        if let file = derived.lookup(job.key.hash, job.key.derivative) { return file }
+        let (hash, key) = (job.key.hash, job.key.derivative)
+        if let file = await work.run({ [derived] in derived.lookup(hash, key) }) { return file }
         return try await jobs.run(job.key, job.make)
     }
 

@@ -1,3 +1,4 @@
+import Executors
 public import Foundation
 public import Imaging
 import Storage
@@ -6,6 +7,10 @@ public import Video
 
 /// The photo library: originals stored untouched, their metadata in SQLite, derivatives made
 /// from them on demand. One value serves the whole program; it is safe to share.
+///
+/// Its API is async and its blocking work (SQLite, libvips, files) runs on executors of its
+/// own: the database's connection threads and `work`, so a caller never blocks a thread of the
+/// cooperative pool or of the server.
 public final class Library: Sendable {
     public struct Options: Sendable {
         /// The most pixels an image may have.
@@ -48,11 +53,9 @@ public final class Library: Sendable {
     let workFolder: WorkFolder
     let imaging: Imaging
     let derived: DerivativeCache
-    let work: WorkQueue
+    /// Decodes, encodes and file work, `options.imageWorkers` at once.
+    let work: BlockingExecutor<Void>
     let jobs = VideoJobs()
-    /// Held from a blob's commit to its row's insert, and from a row's delete to its blob's
-    /// unlink, so that a delete never removes a blob an import is about to point at.
-    let blobLock = Mutex(())
     /// What never changes about an asset (its original's hash, format and size), by id, so that
     /// serving a ready thumbnail needs no database read.
     let facts = Mutex<[String: AssetFacts]>([:])
@@ -83,7 +86,7 @@ public final class Library: Sendable {
         }
         derived = DerivativeCache(
             root: folder.derived, limit: options.derivedCacheBytes, encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
-        work = WorkQueue(label: "cameraroll.imaging", width: options.imageWorkers)
+        work = BlockingExecutor(name: "imaging", threads: options.imageWorkers)
     }
 
     /// Where this process's request bodies go: its own work folder, swept after a crash.
@@ -95,31 +98,57 @@ public final class Library: Sendable {
     }
 
     /// SQLite's integrity check and, for every asset, that its blob is there.
-    public func verify() throws(LibraryError) -> [String] {
+    public func verify() async throws(LibraryError) -> [String] {
         var problems: [String] = []
-        let integrity = try storage { () throws(StorageError) in try database.integrityCheck() }
+        let integrity: String
+        do {
+            integrity = try await database.integrityCheck()
+        } catch {
+            throw LibraryError(error)
+        }
         if integrity != "ok" { problems.append("database: \(integrity)") }
-        let hashes = try storage { () throws(StorageError) in
-            try database.read { connection throws(StorageError) in
-                try connection.query("SELECT id, blob_hash FROM assets").map { ($0.string("id") ?? "", $0.string("blob_hash") ?? "") }
-            }
+        let hashes = try await read { connection throws(StorageError) in
+            try connection.query("SELECT id, blob_hash FROM assets").map { ($0.string("id") ?? "", $0.string("blob_hash") ?? "") }
         }
-        for (id, hash) in hashes where !blobs.contains(hash) {
-            problems.append("asset \(id): original missing")
-        }
+        let missing = await work.run { [blobs] in hashes.filter { !blobs.contains($0.1) } }
+        for (id, _) in missing { problems.append("asset \(id): original missing") }
         return problems
     }
 
     /// Writes the database's log into its file; call before the process stops.
-    public func flush() throws(LibraryError) {
-        try storage { () throws(StorageError) in try database.checkpoint() }
+    public func flush() async throws(LibraryError) {
+        do {
+            try await database.checkpoint()
+        } catch {
+            throw LibraryError(error)
+        }
     }
 
-    /// Runs storage work, turning its errors into library errors.
-    @discardableResult
-    func storage<T>(_ body: () throws(StorageError) -> T) throws(LibraryError) -> T {
+    /// A read transaction, its errors as library errors.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
         do {
-            return try body()
+            return try await database.read(body)
+        } catch {
+            throw LibraryError(error)
+        }
+    }
+
+    /// A write transaction on the writer's thread, its errors as library errors. Writers take
+    /// turns, so a body that commits a blob and inserts its row, or deletes a row and its blob,
+    /// never interleaves with another that touches the same blob.
+    @discardableResult
+    func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
+        do {
+            return try await database.write(body)
+        } catch {
+            throw LibraryError(error)
+        }
+    }
+
+    /// File work on `work`, its errors as library errors.
+    func files<T: Sendable>(_ body: @escaping @Sendable () throws(StorageError) -> T) async throws(LibraryError) -> T {
+        do {
+            return try await work.run(body)
         } catch {
             throw LibraryError(error)
         }

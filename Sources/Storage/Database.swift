@@ -1,16 +1,18 @@
 internal import CSQLite
+import Executors
 import Foundation
 
-/// The library database: SQLite in WAL mode with full sync, foreign keys and a busy timeout.
-///
-/// All writes go through one writer connection, one transaction at a time (`write {}`); reads
-/// use their own connection (`read {}`) and, thanks to WAL, never wait for a writer. Both block
-/// the calling thread, so call them from worker threads, never from the cooperative pool.
+/// The library database: SQLite in WAL mode with full sync, foreign keys and a busy timeout,
+/// in GRDB's shape. All writes go through one writer connection, one transaction at a time
+/// (`write {}`); reads go to a few reader connections (`read {}`) and, thanks to WAL, never wait
+/// for the writer. Each connection lives on a thread of its own (a `BlockingExecutor` with that
+/// connection as its context), so SQLite never blocks the cooperative pool or a server thread,
+/// and a caller awaits without holding a thread.
 public final class Database: Sendable {
-    private let writer: Exclusive
-    private let reader: Exclusive
+    private let writer: BlockingExecutor<Connection>
+    private let readers: BlockingExecutor<Connection>
 
-    public init(path: String, migrations: [Migration]) throws(StorageError) {
+    public init(path: String, migrations: [Migration], readers readerCount: Int = 3) throws(StorageError) {
         try Self.makePrivate(path)
         let writer = try Connection(path: path)
         try writer.execute(
@@ -21,36 +23,42 @@ public final class Database: Sendable {
             PRAGMA busy_timeout = 10000;
             """)
         try Self.migrate(writer, migrations)
-        let reader = try Connection(path: path)
-        try reader.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;")
-        self.writer = Exclusive(writer)
-        self.reader = Exclusive(reader)
+        var readerConnections: [Connection] = []
+        for _ in 0..<max(1, readerCount) {
+            let reader = try Connection(path: path)
+            try reader.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;")
+            readerConnections.append(reader)
+        }
+        self.writer = BlockingExecutor(name: "db-writer", contexts: [writer])
+        self.readers = BlockingExecutor(name: "db-reader", contexts: readerConnections)
     }
 
-    /// Runs `body` in one immediate transaction: committed if it returns, rolled back if it throws.
-    public func write<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
-        try writer.use { connection throws(StorageError) -> T in
+    /// Runs `body` in one immediate transaction, on the writer's thread: committed if it
+    /// returns, rolled back if it throws. Writers take turns, so work that must not interleave
+    /// with another writer's (a blob's commit and its row) belongs in one body.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await writer.run { (connection: inout Connection) throws(StorageError) -> T in
             try Self.transaction(connection, begin: "BEGIN IMMEDIATE", body)
         }
     }
 
-    /// Runs `body` in one read transaction, a consistent snapshot.
-    public func read<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
-        try reader.use { connection throws(StorageError) -> T in
+    /// Runs `body` in one read transaction, a consistent snapshot, on a reader's thread.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await readers.run { (connection: inout Connection) throws(StorageError) -> T in
             try Self.transaction(connection, begin: "BEGIN", body)
         }
     }
 
     /// Moves the write-ahead log into the database file, for a clean stop.
-    public func checkpoint() throws(StorageError) {
-        try writer.use { connection throws(StorageError) in
+    public func checkpoint() async throws(StorageError) {
+        try await writer.run { (connection: inout Connection) throws(StorageError) in
             try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
     /// SQLite's own consistency check; "ok" when sound.
-    public func integrityCheck() throws(StorageError) -> String {
-        try read { connection throws(StorageError) in
+    public func integrityCheck() async throws(StorageError) -> String {
+        try await read { connection throws(StorageError) in
             let rows = try connection.query("PRAGMA integrity_check")
             return rows.compactMap { $0.string("integrity_check") }.joined(separator: "\n")
         }
@@ -97,22 +105,6 @@ public final class Database: Sendable {
                     [migration.name])
             }
         }
-    }
-}
-
-/// A connection that one thread at a time may use. `Synchronization.Mutex` would want the
-/// connection `sending` in and out of every transaction body, which a borrowed connection cannot
-/// be; the lock gives the same guarantee, and the connection never escapes `use`.
-private final class Exclusive: @unchecked Sendable {
-    private let lock = NSLock()
-    private let connection: Connection
-
-    init(_ connection: Connection) { self.connection = connection }
-
-    func use<T>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
     }
 }
 

@@ -81,7 +81,7 @@ enum ImportCommand {
                 break
             }
         }
-        try? library.flush()
+        try? await library.flush()
 
         if arguments.flag("json") {
             Terminal.json(report)

@@ -14,7 +14,8 @@ enum ListCommand {
         var assets: [Asset] = []
         var cursor: String?
         repeat {
-            let page = try library.assets(AssetQuery(source: source, mediaTypes: mediaTypes, limit: AssetQuery.maxLimit, cursor: cursor))
+            let page = try await library.assets(
+                AssetQuery(source: source, mediaTypes: mediaTypes, limit: AssetQuery.maxLimit, cursor: cursor))
             assets += page.assets
             cursor = page.nextCursor
         } while cursor != nil

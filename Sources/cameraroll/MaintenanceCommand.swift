@@ -9,7 +9,7 @@ enum MaintenanceCommand {
         let library = try context.openLibrary()
         if command == "gc" {
             guard arguments.positional.isEmpty else { throw UsageError("gc takes no arguments.") }
-            let report = try library.collectGarbage()
+            let report = try await library.collectGarbage()
             Terminal.out(
                 "Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
                     + "\(report.expiredCaptures) expired unsaved captures.")
@@ -18,12 +18,12 @@ enum MaintenanceCommand {
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }
         for id in arguments.positional {
             switch command {
-            case "trash": _ = try library.trash(id)
-            case "restore": _ = try library.restore(id)
-            default: try library.deletePermanently(id)
+            case "trash": _ = try await library.trash(id)
+            case "restore": _ = try await library.restore(id)
+            default: try await library.deletePermanently(id)
             }
         }
-        try library.flush()
+        try await library.flush()
         return 0
     }
 }

@@ -34,7 +34,7 @@ enum ServeCommand {
         let housekeeping = Task.detached {
             // Expired unsaved captures and orphans are swept hourly, starting at once.
             while !Task.isCancelled {
-                _ = try? library.collectGarbage()
+                _ = try? await library.collectGarbage()
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
@@ -42,7 +42,7 @@ enum ServeCommand {
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
         await server.stop()
-        try library.flush()
+        try await library.flush()
         Terminal.error("Stopped.")
         return 0
     }

@@ -128,7 +128,7 @@ let importableVideos = Corpus.files(in: "videos")
         } catch {
             #expect(error.code.description == expected, "\(name): \(error)")
             #expect(!error.message.contains("/"), "\(name): the message shows a path: \(error.message)")
-            #expect(try fixture.library.count(.photoLibrary) == 0)
+            #expect(try await fixture.library.count(.photoLibrary) == 0)
             #expect(fixture.files(in: "blobs").isEmpty, "\(name) left a blob")
         }
         #expect(fixture.workFiles.isEmpty, "\(name) left a temp file")

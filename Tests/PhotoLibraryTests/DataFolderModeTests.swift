@@ -39,14 +39,14 @@ import Testing
         do {
             let library = try Library(folder: DataFolder(directory.path))
             _ = try await library.importFile(at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), source: .imported)
-            try library.flush()
+            try await library.flush()
         }
         let folder = DataFolder(directory.path)
         for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { chmod(path, 0o755) }
         chmod(folder.database, 0o644)
 
         let library = try Library(folder: folder)
-        #expect(try library.count(.photoLibrary) == 1)
+        #expect(try await library.count(.photoLibrary) == 1)
         let entries = FolderModes(folder.root)
         #expect(entries.mode(of: "") == 0o700)
         for name in ["blobs", "derived", "tmp"] { #expect(entries.modes[name] == 0o700, "\(name)") }

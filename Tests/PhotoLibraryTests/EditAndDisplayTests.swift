@@ -33,9 +33,9 @@ import Testing
         let asset = try await fixture.importCorpus("photos/recurser__Portrait_6.jpg").asset
         let original = try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset)))
         let crop = PixelRect(x: 100, y: 300, width: 800, height: 800)
-        let edited = try fixture.library.setEdit(.crop(crop), for: asset.id)
+        let edited = try await fixture.library.setEdit(.crop(crop), for: asset.id)
         #expect(edited.edit == .crop(crop))
-        #expect(try fixture.library.asset(asset.id).edit == .crop(crop))
+        #expect(try await fixture.library.asset(asset.id).edit == .crop(crop))
 
         let display = try await fixture.library.display(of: asset.id, box: PixelSize(width: 400, height: 400), edited: true)
         #expect(display.size == PixelSize(width: 400, height: 400))
@@ -53,8 +53,8 @@ import Testing
         #expect(difference < 10)
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset))) == original)
 
-        _ = try fixture.library.setEdit(nil, for: asset.id)
-        #expect(try fixture.library.asset(asset.id).edit == nil)
+        _ = try await fixture.library.setEdit(nil, for: asset.id)
+        #expect(try await fixture.library.asset(asset.id).edit == nil)
     }
 
     @Test(arguments: [
@@ -66,13 +66,13 @@ import Testing
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         do {
-            _ = try fixture.library.setEdit(.crop(rect), for: asset.id)
+            _ = try await fixture.library.setEdit(.crop(rect), for: asset.id)
             Issue.record("accepted \(rect)")
         } catch {
             #expect(error.code == .invalidEdit)
             #expect(error.message.hasPrefix(field))
         }
-        #expect(try fixture.library.asset(asset.id).edit == nil)
+        #expect(try await fixture.library.asset(asset.id).edit == nil)
     }
 
     @Test func trimsAreValidatedAndRendered() async throws {
@@ -80,14 +80,14 @@ import Testing
         let movie = try await fixture.importCorpus("videos/pigallery2__video_rotate.mp4").asset
         let photo = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         for (start, end) in [(-1.0, 2.0), (3.0, 2.0), (1.0, 999.0), (Double.nan, 1.0)] {
-            #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: start, end: end), for: movie.id) }
+            await #expect(throws: LibraryError.self) { _ = try await fixture.library.setEdit(.trim(start: start, end: end), for: movie.id) }
         }
-        #expect(throws: LibraryError.self) { _ = try fixture.library.setEdit(.trim(start: 0, end: 1), for: photo.id) }
-        #expect(throws: LibraryError.self) {
-            _ = try fixture.library.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id)
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.setEdit(.trim(start: 0, end: 1), for: photo.id) }
+        await #expect(throws: LibraryError.self) {
+            _ = try await fixture.library.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id)
         }
 
-        _ = try fixture.library.setEdit(.trim(start: 2, end: 5), for: movie.id)
+        _ = try await fixture.library.setEdit(.trim(start: 2, end: 5), for: movie.id)
         let trimmed = try await fixture.library.trimmedVideo(of: movie.id)
         let info = try await VideoProbe.duration(trimmed.path)
         #expect(abs(info - 3.0) < 0.2)
@@ -105,7 +105,7 @@ import Testing
         #expect(try await fixture.library.playableVideo(of: original.id).path == fixture.library.originalPath(of: original))
     }
 
-    @Test func editsAreStoredAsJSONParameters() throws {
+    @Test func editsAreStoredAsJSONParameters() async throws {
         let crop = try JSONEncoder().encode(Edit.crop(PixelRect(x: 1, y: 2, width: 3, height: 4)))
         #expect(String(decoding: crop, as: UTF8.self).contains("\"cropRect\""))
         let trim = try JSONDecoder().decode(Edit.self, from: Data(#"{"trim":{"start":1.5,"end":3}}"#.utf8))

@@ -54,7 +54,7 @@ import Testing
             #expect(error.message == "The image data is damaged and cannot be decoded.")
         }
         #expect(lines.all.contains { $0.contains("crashed") && $0.contains("Assertion failed") }, "\(lines.all)")
-        #expect(try fixture.library.count(.photoLibrary) == 0)
+        #expect(try await fixture.library.count(.photoLibrary) == 0)
         #expect(fixture.files(in: "blobs").isEmpty)
         // Formats decoded in-process are not affected.
         let jpeg = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")

@@ -10,9 +10,9 @@ import Testing
         Migration("add-colour", "ALTER TABLE things ADD COLUMN colour TEXT"),
     ]
 
-    @Test func opensInWALWithFullSyncAndForeignKeys() throws {
+    @Test func opensInWALWithFullSyncAndForeignKeys() async throws {
         let database = try Database(path: directory.file("a.sqlite"), migrations: migrations)
-        let settings = try database.write { connection throws(StorageError) in
+        let settings = try await database.write { connection throws(StorageError) in
             (
                 try connection.scalar("PRAGMA journal_mode"), try connection.scalar("PRAGMA synchronous"),
                 try connection.scalar("PRAGMA foreign_keys")
@@ -23,21 +23,21 @@ import Testing
         #expect(settings.2 == .integer(1))
     }
 
-    @Test func migrationsRunOnceInOrder() throws {
+    @Test func migrationsRunOnceInOrder() async throws {
         let path = directory.file("b.sqlite")
         _ = try Database(path: path, migrations: Array(migrations.prefix(1)))
         let database = try Database(path: path, migrations: migrations)
         _ = try Database(path: path, migrations: migrations)
-        let names = try database.read { connection throws(StorageError) in
+        let names = try await database.read { connection throws(StorageError) in
             try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").compactMap { $0.string("name") }
         }
         #expect(names == ["create-things", "add-colour"])
-        _ = try database.write { connection throws(StorageError) in
+        _ = try await database.write { connection throws(StorageError) in
             try connection.run("INSERT INTO things (name, colour) VALUES (?, ?)", ["a", "red"])
         }
     }
 
-    @Test func aDatabaseFromAnotherVersionIsRefused() throws {
+    @Test func aDatabaseFromAnotherVersionIsRefused() async throws {
         let path = directory.file("c.sqlite")
         _ = try Database(path: path, migrations: migrations)
         #expect(throws: StorageError.self) {
@@ -45,23 +45,23 @@ import Testing
         }
     }
 
-    @Test func aThrowingWriteRollsBack() throws {
+    @Test func aThrowingWriteRollsBack() async throws {
         let database = try Database(path: directory.file("d.sqlite"), migrations: migrations)
-        #expect(throws: StorageError.self) {
-            try database.write { connection throws(StorageError) in
+        await #expect(throws: StorageError.self) {
+            try await database.write { connection throws(StorageError) in
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["kept?"])
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["kept?"])
             }
         }
-        let count = try database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
+        let count = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
         #expect(count == .integer(0))
-        #expect(try database.integrityCheck() == "ok")
+        #expect(try await database.integrityCheck() == "ok")
     }
 
-    @Test func constraintViolationsHaveTheirOwnCode() throws {
+    @Test func constraintViolationsHaveTheirOwnCode() async throws {
         let database = try Database(path: directory.file("e.sqlite"), migrations: migrations)
         do {
-            try database.write { connection throws(StorageError) in
+            try await database.write { connection throws(StorageError) in
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["x"])
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["x"])
             }
@@ -72,21 +72,29 @@ import Testing
         }
     }
 
-    @Test func readersSeeOnlyCommittedData() throws {
+    @Test func readersSeeOnlyCommittedData() async throws {
         let database = try Database(path: directory.file("f.sqlite"), migrations: migrations)
-        try database.write { connection throws(StorageError) in
+        let inserted = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        // The write stays open, its row inserted, while a reader looks.
+        async let writing: Void = database.write { connection throws(StorageError) in
             try connection.run("INSERT INTO things (name) VALUES (?)", ["one"])
-            let seen = try database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
-            #expect(seen == .integer(0))
+            inserted.signal()
+            release.wait()
         }
-        let seen = try database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
-        #expect(seen == .integer(1))
+        try await offThePool { inserted.wait() }
+        let during = try await database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
+        #expect(during == .integer(0))
+        release.signal()
+        try await writing
+        let after = try await database.read { reader throws(StorageError) in try reader.scalar("SELECT count(*) FROM things") }
+        #expect(after == .integer(1))
     }
 
-    @Test func valuesRoundTrip() throws {
+    @Test func valuesRoundTrip() async throws {
         let database = try Database(
             path: directory.file("g.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")])
-        let row = try database.write { connection throws(StorageError) in
+        let row = try await database.write { connection throws(StorageError) in
             try connection.run(
                 "INSERT INTO t VALUES (?, ?, ?, ?, ?)", [Int64.max, 2.5, "é\u{0}x", SQLValue.blob([0, 1, 255]), String?.none])
             return try connection.query("SELECT * FROM t")[0]

@@ -1,0 +1,83 @@
+import Executors
+import Foundation
+import Synchronization
+import Testing
+
+/// Blocking work runs on the executor's own threads, at most as many at once as it has, each
+/// thread with its own context, and never on the cooperative pool.
+@Suite struct BlockingExecutorTests {
+    @Test func jobsRunOnTheExecutorsThreadsAtMostThatManyAtOnce() async throws {
+        final class Seen: Sendable {
+            let running = Mutex((now: 0, most: 0))
+            let names = Mutex(Set<String>())
+        }
+        let executor = BlockingExecutor(name: "test.blocking", threads: 3)
+        let seen = Seen()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    await executor.run {
+                        seen.running.withLock { running in
+                            running.now += 1
+                            running.most = max(running.most, running.now)
+                        }
+                        seen.names.withLock { _ = $0.insert(Thread.current.name ?? "") }
+                        usleep(20_000)
+                        seen.running.withLock { $0.now -= 1 }
+                    }
+                }
+            }
+        }
+        #expect(seen.running.withLock { $0.most } == 3)
+        #expect(seen.names.withLock { $0 } == ["test.blocking 1", "test.blocking 2", "test.blocking 3"])
+    }
+
+    @Test func aThreadsContextIsItsOwnAndAJobsErrorIsTheCallers() async throws {
+        struct Refused: Error, Equatable {}
+        let executor = BlockingExecutor(name: "test.lane", contexts: [0])
+        for _ in 0..<5 {
+            _ = await executor.run { (count: inout Int) -> Int in
+                count += 1
+                return count
+            }
+        }
+        #expect(await executor.run { (count: inout Int) -> Int in count } == 5, "one thread, one context: a serial executor")
+        await #expect(throws: Refused()) {
+            try await executor.run { (_: inout Int) throws(Refused) -> Int in throw Refused() }
+        }
+    }
+
+    @Test func jobsRunInTheOrderTheyCameOnOneThread() async {
+        let executor = BlockingExecutor(name: "test.order", threads: 1)
+        let order = Mutex<[Int]>([])
+        for index in 0..<200 { executor.submit { _ in order.withLock { $0.append(index) } } }
+        await executor.run {}
+        #expect(order.withLock { $0 } == Array(0..<200))
+    }
+
+    @Test func droppingTheExecutorEndsItsThreadsAfterTheirJobs() async throws {
+        let finished = Mutex(false)
+        let named = Mutex(false)
+        var executor: BlockingExecutor<Void>? = BlockingExecutor(name: "test.end", threads: 1)
+        executor?.submit { _ in
+            named.withLock { $0 = Self.threadNames().contains("test.end") }
+            usleep(50_000)
+            finished.withLock { $0 = true }
+        }
+        executor = nil
+        for _ in 0..<100 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(finished.withLock { $0 }, "a queued job still runs")
+        #expect(named.withLock { $0 }, "the kernel knows the thread by the executor's name")
+        for _ in 0..<100 where Self.threadNames().contains("test.end") { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!Self.threadNames().contains("test.end"), "its thread is gone")
+        #expect(executor == nil)
+    }
+
+    /// The names of this process's threads, as the kernel has them.
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+        }
+    }
+}
