@@ -63,6 +63,22 @@ package enum HEIFOrientation {
         return Int(exif_get_short(value, exif_data_get_byte_order(data)))
     }
 
+    /// Whether libheif refuses the primary image for its size (the security limit libvips gives it),
+    /// learnt from the file itself: libvips' error text says so too, but that buffer is one for
+    /// every thread, and another decode failing at the same moment would be read as this one.
+    package static func exceedsDecoderLimit(_ path: String) -> Bool {
+        guard let context = heif_context_alloc() else { return false }
+        defer { heif_context_free(context) }
+        var handle: OpaquePointer?
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok,
+            heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle
+        else { return false }
+        defer { heif_image_handle_release(handle) }
+        let pixels = UInt64(max(0, heif_image_handle_get_width(handle))) * UInt64(max(0, heif_image_handle_get_height(handle)))
+        // libvips' heifload sets this limit on libheif's context (libheif's own default is larger).
+        return pixels > 16384 * 16384
+    }
+
     /// The transforms libheif applies to the primary image, in the order it applies them, as
     /// matrices (`clap` crops, which turn nothing, are left out); none when libheif cannot read the file.
     package static func appliedTransforms(_ path: String) -> [Matrix] {

@@ -15,12 +15,16 @@ enum VipsFailure {
         return classify(text, during: operation)
     }
 
+    /// The text is a detail for the log and never decides the code: libvips keeps one error
+    /// buffer for all threads, so it may hold another decode's words. What a code rests on is
+    /// learnt from the file (`Imaging.decoding`, `tooLarge`).
     static func classify(_ raw: String, during operation: String) -> ImagingError {
         let detail = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        // libheif enforces its own size limit (16384 pixels a side) before libvips' header.
-        if detail.lowercased().contains("security limit exceeded") {
-            return ImagingError(.tooLarge, "The image is larger than the decoder allows.", detail: detail)
-        }
         return ImagingError(.corrupt, ImagingError.undecodable, detail: detail.isEmpty ? operation : "\(operation): \(detail)")
+    }
+
+    /// libheif's own size limit (268 megapixels) stops an image before libvips' header does.
+    static func tooLarge(_ failure: ImagingError) -> ImagingError {
+        ImagingError(.tooLarge, "The image is larger than the decoder allows.", detail: failure.detail)
     }
 }

@@ -31,7 +31,9 @@ enum VipsRuntime {
         try ensureStarted()
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         guard cr_vips_load(format.loader, path, Int32(shrink), 1, &out) == 0, let out else {
-            throw VipsFailure.current(during: "open")
+            let failure = VipsFailure.current(during: "open")
+            if format == .heif || format == .avif, HEIFOrientation.exceedsDecoderLimit(path) { throw VipsFailure.tooLarge(failure) }
+            throw failure
         }
         return VipsImage(out)
     }

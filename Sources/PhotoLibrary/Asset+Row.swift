@@ -7,21 +7,38 @@ extension Asset {
         a.*, EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = 'cameraRoll' AND m.asset_id = a.id) AS in_camera_roll
         """
 
-    init?(row: Row) {
-        guard let id = row.string("id"), let mediaType = row.string("media_type").flatMap(MediaType.init(rawValue:)),
-            let hash = row.string("blob_hash"), let source = row.string("source").flatMap(AssetSource.init(rawValue:))
-        else { return nil }
+    /// The asset a row of `columns` holds, decoded strictly: a row this version cannot read
+    /// whole is an error, never an asset with made-up values.
+    init(row: Row) throws(StorageError) {
+        let mediaType = try Self.decoded(row, "media_type", MediaType.init(rawValue:))
+        let format = try Self.decoded(row, "format", AssetFormat.init(rawValue:))
+        guard format.mediaType == mediaType else {
+            throw StorageError(.corruptRow, "A row of the library is damaged: its format is not of its media type.")
+        }
+        let editText = try row.optionalText("edit")
+        let edit: Edit?
+        do {
+            edit = try editText.map { try JSONDecoder().decode(Edit.self, from: Data($0.utf8)) }
+        } catch {
+            throw StorageError(.corruptRow, "A row of the library is damaged: its column edit is not an edit.")
+        }
         self.init(
-            id: id, mediaType: mediaType, blobHash: hash, byteSize: row.int("byte_size") ?? 0,
-            format: row.string("format") ?? "", mimeType: row.string("mime_type") ?? "application/octet-stream",
-            originalFilename: row.string("original_filename"), width: row.int("width") ?? 0, height: row.int("height") ?? 0,
-            duration: row.double("duration"), orientation: row.int("orientation") ?? 1,
-            captureDate: row.string("capture_date"), cameraMake: row.string("camera_make"),
-            cameraModel: row.string("camera_model"), hasGPS: row.bool("has_gps"), source: source,
-            isUnsaved: row.bool("unsaved"), importDate: row.string("imported_at") ?? "",
-            isFavorite: row.bool("favorite"), trashedDate: row.string("trashed_at"),
-            inCameraRoll: row.bool("in_camera_roll"),
-            edit: row.string("edit").flatMap { try? JSONDecoder().decode(Edit.self, from: Data($0.utf8)) },
-            isBrowserPlayable: row.int("browser_playable").map { $0 != 0 })
+            id: try row.text("id"), mediaType: mediaType, blobHash: try row.text("blob_hash"), byteSize: try row.integer("byte_size"),
+            format: format, mimeType: try row.text("mime_type"), originalFilename: try row.optionalText("original_filename"),
+            width: try row.integer("width"), height: try row.integer("height"), duration: try row.optionalReal("duration"),
+            orientation: try row.integer("orientation"), captureDate: try row.optionalText("capture_date"),
+            cameraMake: try row.optionalText("camera_make"), cameraModel: try row.optionalText("camera_model"),
+            hasGPS: try row.flag("has_gps"), source: try Self.decoded(row, "source", AssetSource.init(rawValue:)),
+            isUnsaved: try row.flag("unsaved"), importDate: try row.text("imported_at"), isFavorite: try row.flag("favorite"),
+            trashedDate: try row.optionalText("trashed_at"), inCameraRoll: try row.flag("in_camera_roll"), edit: edit,
+            isBrowserPlayable: try row.optionalFlag("browser_playable"))
+    }
+
+    /// A text column that names a value of ours.
+    private static func decoded<T>(_ row: Row, _ column: String, _ make: (String) -> T?) throws(StorageError) -> T {
+        guard let value = make(try row.text(column)) else {
+            throw StorageError(.corruptRow, "A row of the library is damaged: its column \(column) names nothing this version knows.")
+        }
+        return value
     }
 }

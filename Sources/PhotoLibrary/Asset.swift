@@ -5,8 +5,8 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     /// SHA-256 of the original's bytes, which never change.
     public var blobHash: String
     public var byteSize: Int
-    /// The container or image format found in the bytes (jpeg, heif, mp4, matroska, ...).
-    public var format: String
+    /// The image format or video container found in the bytes.
+    public var format: AssetFormat
     public var mimeType: String
     public var originalFilename: String?
     /// Displayed size: after EXIF orientation (images) or rotation (videos).

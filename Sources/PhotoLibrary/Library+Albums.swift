@@ -30,7 +30,8 @@ extension Library {
                 LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL
                 GROUP BY al.id ORDER BY al.builtin DESC, al.title
                 """
-            ).map { Album(id: $0.string("id") ?? "", title: $0.string("title") ?? "", count: $0.int("count") ?? 0) }
+            ).map { row throws(StorageError) in Album(id: try row.text("id"), title: try row.text("title"), count: try row.integer("count"))
+            }
         }
     }
 }

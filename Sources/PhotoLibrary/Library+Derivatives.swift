@@ -82,7 +82,7 @@ extension Library {
         return Recipe(key: DerivativeKey.thumbnail(size), request: RenderRequest(box: box, encoding: .webp(quality: 80)))
     }
 
-    private func displayRecipe(format: String, box: PixelSize, fit: Fit, crop: PixelRect?) throws(LibraryError) -> Recipe {
+    private func displayRecipe(format: AssetFormat, box: PixelSize, fit: Fit, crop: PixelRect?) throws(LibraryError) -> Recipe {
         guard (1...Self.maxDisplaySide).contains(box.width), (1...Self.maxDisplaySide).contains(box.height) else {
             throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Self.maxDisplaySide) pixels a side.")
         }
@@ -92,9 +92,8 @@ extension Library {
 
     /// How a display size is made: JPEG is smallest for photos; formats that may carry
     /// transparency keep it as WebP.
-    static func displayRequest(format: String, box: PixelSize, fit: Fit, crop: PixelRect?) -> RenderRequest {
-        let keepsAlpha = ["png", "gif", "webp", "avif", "heif", "tiff"].contains(format)
-        return RenderRequest(box: box, fit: fit, crop: crop, encoding: keepsAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
+    static func displayRequest(format: AssetFormat, box: PixelSize, fit: Fit, crop: PixelRect?) -> RenderRequest {
+        RenderRequest(box: box, fit: fit, crop: crop, encoding: format.mayHaveAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
     }
 
     // MARK: Making
@@ -136,9 +135,7 @@ extension Library {
     private func posterFile(_ asset: Asset) async throws(LibraryError) -> DerivativeCache.CachedFile {
         let hash = asset.blobHash
         if let file = await work.run({ [derived] in derived.lookup(hash, DerivativeKey.poster) }) { return file }
-        guard let container = ContainerFormat(rawValue: asset.format) else {
-            throw LibraryError(.corrupt, "The movie's container is unknown.")
-        }
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let poster = try await makePoster(originalPath(of: asset), container: container)
         return try await work.run { [derived] () throws(LibraryError) in try derived.adopt(hash, DerivativeKey.poster, from: poster) }
     }
@@ -151,6 +148,6 @@ extension Asset {
 /// What never changes about an asset once imported.
 struct AssetFacts: Sendable {
     var blobHash: String
-    var format: String
+    var format: AssetFormat
     var size: PixelSize
 }

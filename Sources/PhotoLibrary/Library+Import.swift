@@ -146,13 +146,13 @@ extension Library {
         var requests = Self.thumbnailRequests
         var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)
         if let box = options.importDisplayBox {
-            let request = Self.displayRequest(format: format.rawValue, box: box, fit: .contain, crop: nil)
+            let request = Self.displayRequest(format: .image(format), box: box, fit: .contain, crop: nil)
             requests.append(request)
             keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
         }
         let (info, rendered) = try await firstDecode(path, format: format, requests)
         return Analysis(
-            mediaType: .image, format: info.format.rawValue, mimeType: info.format.mimeType,
+            mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
             hasGPS: info.hasGPS, browserPlayable: nil,
@@ -203,7 +203,7 @@ extension Library {
             }
         }
         return Analysis(
-            mediaType: .movie, format: container.rawValue, mimeType: container.mimeType,
+            mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
             captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false,
             browserPlayable: info.isBrowserPlayable,
@@ -257,7 +257,7 @@ extension Library {
 /// What analysing a file found.
 struct Analysis: Sendable {
     var mediaType: MediaType
-    var format: String
+    var format: AssetFormat
     var mimeType: String
     var width: Int
     var height: Int
@@ -291,7 +291,7 @@ struct AssetDraft {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format, analysis.mimeType,
+                id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format.rawValue, analysis.mimeType,
                 originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
                 analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
                 analysis.browserPlayable, source.rawValue, unsaved, importedAt,

@@ -6,8 +6,12 @@ extension Library {
         let row = try await read { connection throws(StorageError) in
             try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first
         }
-        guard let row, let asset = Asset(row: row) else { throw LibraryError(.notFound, "There is no asset with that id.") }
-        return asset
+        guard let row else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        do {
+            return try Asset(row: row)
+        } catch {
+            throw LibraryError(error)
+        }
     }
 
     /// One asset that is in the library: not in the trash, nor deleted. What a link given out (a
@@ -45,24 +49,27 @@ extension Library {
         arguments.append(query.limit + 1)
         let bound = arguments
         let rows = try await read { connection throws(StorageError) in try connection.query(sql, bound) }
-        let more = rows.count > query.limit
         let pageRows = rows.prefix(query.limit)
-        let next =
-            more
-            ? pageRows.last.flatMap { row in
-                row.string("sort_date").map { Cursor(sortDate: $0, id: row.string("id") ?? "").encoded }
-            } : nil
-        return AssetPage(assets: pageRows.compactMap(Asset.init(row:)), nextCursor: next)
+        do {
+            let assets = try pageRows.map { row throws(StorageError) in try Asset(row: row) }
+            var next: String?
+            if rows.count > query.limit, let last = pageRows.last {
+                next = Cursor(sortDate: try last.text("sort_date"), id: try last.text("id")).encoded
+            }
+            return AssetPage(assets: assets, nextCursor: next)
+        } catch {
+            throw LibraryError(error)
+        }
     }
 
     /// How many assets a source holds, of the given media types.
     public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
         let (conditions, arguments) = Self.filter(source, mediaTypes)
-        let value = try await read { connection throws(StorageError) in
-            try connection.scalar("SELECT count(*) FROM assets a WHERE \(conditions.joined(separator: " AND "))", arguments)
+        return try await read { connection throws(StorageError) in
+            let sql = "SELECT count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))"
+            guard let row = try connection.query(sql, arguments).first else { throw StorageError(.database, "A count gave no row.") }
+            return try row.integer("count")
         }
-        guard case .integer(let count) = value else { return 0 }
-        return Int(count)
     }
 
     /// The conditions that make up a source, as SQL over `assets a`.

@@ -43,7 +43,8 @@ extension Library {
     @discardableResult
     public func emptyTrash() async throws(LibraryError) -> Int {
         let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE trashed_at IS NOT NULL").compactMap { $0.string("id") }
+            try connection.query("SELECT id FROM assets WHERE trashed_at IS NOT NULL").map { row throws(StorageError) in try row.text("id")
+            }
         }
         for id in ids { try await deletePermanently(id) }
         return ids.count
@@ -58,7 +59,7 @@ extension Library {
         var report = CollectionReport()
         report.expiredCaptures = try await expireUnsavedCaptures(now: now)
         let known = try await read { connection throws(StorageError) in
-            Set(try connection.query("SELECT blob_hash FROM assets").compactMap { $0.string("blob_hash") })
+            Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") })
         }
         let cutoff = now.addingTimeInterval(-grace)
         let orphans = await work.run { [blobs] in blobs.allBlobs().filter { !known.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
@@ -85,7 +86,9 @@ extension Library {
     private func expireUnsavedCaptures(now: Date) async throws(LibraryError) -> Int {
         let cutoff = Self.timestamp(now.addingTimeInterval(-options.unsavedRetention))
         let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE unsaved = 1 AND imported_at < ?", [cutoff]).compactMap { $0.string("id") }
+            try connection.query("SELECT id FROM assets WHERE unsaved = 1 AND imported_at < ?", [cutoff]).map { row throws(StorageError) in
+                try row.text("id")
+            }
         }
         for id in ids { try await deletePermanently(id) }
         return ids.count

@@ -26,9 +26,7 @@ extension Library {
     /// for that range serves.
     public func trimmedVideo(of asset: Asset, start: Double, end: Double) async throws(LibraryError) -> Derivative {
         try Edit.trim(start: start, end: end).validate(for: asset)
-        guard let container = ContainerFormat(rawValue: asset.format) else {
-            throw LibraryError(.invalidRequest, "Only movies can be played.")
-        }
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         let job = videoJob(asset, key: DerivativeKey.trimmed(start: start, end: end)) { source, output, progress throws(VideoError) in
             try await self.options.video.trim(source, format: container, start: start, end: end, to: output, progress: progress)
         }
@@ -81,9 +79,7 @@ extension Library {
     }
 
     private func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
-        guard let container = ContainerFormat(rawValue: asset.format) else {
-            throw LibraryError(.corrupt, "The movie's container is unknown.")
-        }
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         return videoJob(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
             try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
         }

@@ -108,7 +108,9 @@ public final class Library: Sendable {
         }
         if integrity != "ok" { problems.append("database: \(integrity)") }
         let hashes = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id, blob_hash FROM assets").map { ($0.string("id") ?? "", $0.string("blob_hash") ?? "") }
+            try connection.query("SELECT id, blob_hash FROM assets").map { row throws(StorageError) in
+                (try row.text("id"), try row.text("blob_hash"))
+            }
         }
         let missing = await work.run { [blobs] in hashes.filter { !blobs.contains($0.1) } }
         for (id, _) in missing { problems.append("asset \(id): original missing") }

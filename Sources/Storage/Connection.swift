@@ -17,6 +17,9 @@ public final class Connection {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
+        // From the first statement on, even the journal mode's: a connection of a dropped
+        // Database may be closing on its own thread, and the last to close checkpoints the log.
+        sqlite3_busy_timeout(handle, 10000)
     }
 
     deinit {

@@ -9,6 +9,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case constraint
             case notFound = "not_found"
             case tooLarge = "too_large"
+            case corruptRow = "corrupt_row"
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -27,6 +28,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let notFound = Code(.notFound)
         /// A file is over the size limit it was read with.
         public static let tooLarge = Code(.tooLarge)
+        /// A row holds what its schema does not allow: a column missing, empty or of another type.
+        public static let corruptRow = Code(.corruptRow)
 
         public var description: String { base.rawValue }
     }

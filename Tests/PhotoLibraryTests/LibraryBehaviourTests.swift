@@ -163,3 +163,70 @@ import Testing
         }
     }
 }
+
+/// Rows decode strictly: a row damaged on disk (or written by a bug) is the server's error, said
+/// as such, never an asset with made-up values, and a listing does not silently skip it.
+@Suite struct DamagedRowTests {
+    func damage(_ fixture: LibraryFixture, _ sql: String) async throws {
+        let status = try await offThePool { () throws -> Int32 in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [fixture.folder.database, sql]
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0, "sqlite3 could not change the row")
+    }
+
+    @Test(arguments: [
+        ("width = 'wide'", "width is not an integer"), ("format = 'bmp'", "format names nothing"),
+        ("format = 'mp4'", "format is not of its media type"), ("has_gps = 7", "has_gps is neither 0 nor 1"),
+        ("edit = '{\"nope\": 1}'", "edit is not an edit"), ("mime_type = x'00ff'", "mime_type is not text"),
+    ])
+    func aDamagedRowIsAnErrorNeverMadeUpValues(change: String, problem: String) async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
+        try await damage(fixture, "UPDATE assets SET \(change) WHERE id = '\(asset.id)'")
+        do {
+            _ = try await fixture.library.asset(asset.id)
+            Issue.record("a damaged row was read as an asset")
+        } catch {
+            #expect(error.code == .database && error.message.contains(problem), "\(error)")
+            #expect(!error.message.contains(fixture.folder.root), "no paths in messages")
+        }
+        await #expect(throws: LibraryError.self) {
+            _ = try await fixture.library.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil))
+        }
+    }
+}
+
+/// libvips keeps one error buffer for every thread: two refusals at the same moment must each
+/// keep their own code, decided from their own file, not from the other's words.
+@Suite struct ConcurrentRefusalTests {
+    @Test func refusalsAtTheSameMomentKeepTheirOwnCodes() async throws {
+        let fixture = try LibraryFixture()
+        let expected = ["bad/sharp__testimgl.jpg": "corrupt", "bad/libvips__17000x17000.avif": "too_large"]
+        let codes = await withTaskGroup(of: (String, String).self) { group in
+            for _ in 0..<6 {
+                for file in expected.keys {
+                    group.addTask {
+                        do {
+                            _ = try await fixture.importCorpus(file)
+                            return (file, "imported")
+                        } catch let error as LibraryError {
+                            return (file, error.code.description)
+                        } catch {
+                            return (file, "\(error)")
+                        }
+                    }
+                }
+            }
+            var codes: [(String, String)] = []
+            for await code in group { codes.append(code) }
+            return codes
+        }
+        #expect(codes.count == 12)
+        for (file, code) in codes { #expect(code == expected[file], "\(file)") }
+    }
+}

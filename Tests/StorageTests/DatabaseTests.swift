@@ -105,4 +105,21 @@ import Testing
         #expect(row["b"] == .blob([0, 1, 255]))
         #expect(row["n"] == .null)
     }
+
+    @Test func strictReadsRefuseWhatTheSchemaDoesNotAllow() async throws {
+        let database = try Database(
+            path: directory.file("h.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i, s, f, n)")])
+        let row = try await database.write { connection throws(StorageError) in
+            try connection.run(
+                "INSERT INTO t VALUES (?, ?, ?, ?)", [SQLValue.text("seven"), SQLValue.integer(7), SQLValue.integer(2), String?.none])
+            return try connection.query("SELECT * FROM t")[0]
+        }
+        #expect(throws: StorageError.self) { try row.integer("i") }
+        #expect(throws: StorageError.self) { try row.text("s") }
+        #expect(throws: StorageError.self) { try row.flag("f") }
+        #expect(throws: StorageError.self) { try row.text("n") }
+        #expect(throws: StorageError.self) { try row.optionalText("missing") }
+        #expect(try row.optionalText("n") == nil && row.string("i") == "seven")
+        #expect(try row.optionalReal("s") == 7)
+    }
 }
