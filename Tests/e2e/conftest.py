@@ -223,11 +223,11 @@ def lan():
     network.remove()
 
 
-def lan_browser_on(lan, trust=None):
+def lan_browser_on(lan, trust=None, server=None):
     """Chromium with a (fake) camera inside the LAN namespace, driven through a chromedriver
     there: a second device. Given `trust` (a CA certificate file), it trusts that authority as a
     phone does once it is installed; otherwise it accepts the server's certificate as a phone's
-    owner does past the warning."""
+    owner does past the warning. Given `server`, it returns once the browser reaches it."""
     home = Path(tempfile.mkdtemp(prefix="cameraroll-device-"))
     if trust:
         nssdb = home / ".pki" / "nssdb"
@@ -255,6 +255,15 @@ def lan_browser_on(lan, trust=None):
         options.add_argument(argument)
     options.accept_insecure_certs = trust is None
     browser = webdriver.Remote(command_executor=url, options=options)
+    if server:
+        # The first page only once the browser reaches the server: a veth link just set up may
+        # drop the first packets, and a page that failed to load is not retried by anyone.
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            browser.get(f"https://{Lan.server_address}:{server.port}/healthz")
+            if '"ok"' in browser.page_source:
+                break
+            time.sleep(0.5)
 
     def close():
         browser.quit()

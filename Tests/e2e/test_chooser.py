@@ -15,6 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, CORPUS, Server, lan_browser_on
 from pages import button, wait
@@ -352,13 +353,13 @@ def test_a_device_signed_in_on_the_lan_lands_in_the_picker_signed_in(lan, screen
     # Plain HTTP on the same address: another scheme is another site, so the popup's first
     # request carries no SameSite=Strict cookie.
     site = Site(base, host=lan.server_address)
-    browser, close = lan_browser_on(lan)
+    browser, close = lan_browser_on(lan, server=server)
     try:
         photo = server.upload(PHOTO)
         allow(server, site)
         browser.get(base + "/signin")
         browser.find_element(By.ID, "password").send_keys("the owner's password")
-        browser.find_element(By.ID, "submit").click()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "submit"))).click()
         wait(browser).until(lambda driver: driver.current_url == base + "/")
         opener = open_chooser(browser, site)
         wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{photo['id']}']")))

@@ -95,25 +95,25 @@ def sign_in(browser, base):
     browser.get(base + "/")
     WebDriverWait(browser, 30).until(lambda driver: "/signin" in driver.current_url)
     browser.find_element(By.ID, "password").send_keys("the owner's password")
-    browser.find_element(By.ID, "submit").click()
+    WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "submit"))).click()
     WebDriverWait(browser, 30).until(lambda driver: driver.current_url == base + "/")
 
 
 def test_signing_in_from_another_devices_browser(lan, lan_server, screenshots):
     photo = lan_server.upload("photos/lychee__aarhus.jpg")
-    browser, close = lan_browser_on(lan)
+    browser, close = lan_browser_on(lan, server=lan_server)
     try:
         base = f"https://{lan.server_address}:{lan_server.port}"
         browser.get(base + "/")
         WebDriverWait(browser, 30).until(lambda driver: "/signin" in driver.current_url)
         password = browser.find_element(By.ID, "password")
         password.send_keys("not it at all")
-        browser.find_element(By.ID, "submit").click()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "submit"))).click()
         WebDriverWait(browser, 30).until(lambda driver: "not the owner's password" in driver.find_element(By.ID, "status").text)
         screenshots(browser, "wrong")
         password.clear()
         password.send_keys("the owner's password")
-        browser.find_element(By.ID, "submit").click()
+        WebDriverWait(browser, 30).until(seen.element_to_be_clickable((By.ID, "submit"))).click()
         WebDriverWait(browser, 30).until(lambda driver: driver.current_url == base + "/")
         sign_out = WebDriverWait(browser, 30).until(seen.visibility_of_element_located((By.ID, "sign-out")))
         # Over HTTPS another device gets the camera too.
@@ -138,7 +138,7 @@ def test_signing_in_from_another_devices_browser(lan, lan_server, screenshots):
 
 
 def test_a_device_that_trusts_the_authority_installs_the_app_and_queues_captures_offline(lan, lan_server, screenshots):
-    browser, close = lan_browser_on(lan, trust=lan_server.authority)
+    browser, close = lan_browser_on(lan, trust=lan_server.authority, server=lan_server)
     try:
         base = f"https://{lan.server_address}:{lan_server.port}"
         sign_in(browser, base)

@@ -27,3 +27,6 @@ form.addEventListener("submit", async (event) => {
     submit.disabled = false;
   }
 });
+// Enabled only now: a form sent before this script handles it would go as a GET, the password
+// in the address.
+submit.disabled = false;
