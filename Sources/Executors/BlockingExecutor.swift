@@ -2,8 +2,10 @@ import Foundation
 
 /// Threads of our own for work that blocks (SQLite, libvips, fsync, scrypt, waiting for a child
 /// process): never Swift's cooperative pool, whose few threads every task shares, nor
-/// libmicrohttpd's poll threads, which serve every connection. A fixed number of threads take
-/// jobs in the order they came; a caller awaits its job's result without holding a thread.
+/// libmicrohttpd's poll threads, which serve every connection. At most a fixed number of threads
+/// take jobs in the order they came; a caller awaits its job's result without holding a thread.
+/// A thread starts only when a job finds no idle one, so an executor that is little used (a
+/// database's third reader, a test's library) costs no thread.
 ///
 /// Each thread may own a context that no other thread ever touches (a database connection): a
 /// job gets the context of the thread it runs on. With one thread, the executor is a serial
@@ -11,21 +13,25 @@ import Foundation
 public final class BlockingExecutor<Context>: Sendable {
     private let queue: JobQueue<Context>
 
-    /// One thread per context, each keeping its context for its whole life.
-    public init(name: String, contexts: [Context], stackSize: Int = 4 << 20) {
-        precondition(!contexts.isEmpty, "an executor needs at least one thread")
-        queue = JobQueue()
-        for (index, context) in contexts.enumerated() {
-            let owned = Owned(context)
-            let threadName = contexts.count == 1 ? name : "\(name) \(index + 1)"
-            let thread = Thread { [queue] in
-                // Named from inside: on Linux a name given before the start is not the kernel's.
-                Thread.current.name = threadName
-                queue.serve(owned.take())
+    /// At most `threads` threads; each makes its context when it starts (`makeContext` gets its
+    /// number) and keeps it for its whole life.
+    public init(
+        name: String, threads: Int, stackSize: Int = 4 << 20, makeContext: @escaping @Sendable (Int) -> Context
+    ) {
+        let count = max(1, threads)
+        let starters = (0..<count).map { index in
+            let threadName = count == 1 ? name : "\(name) \(index + 1)"
+            return { @Sendable (queue: JobQueue<Context>) in
+                let thread = Thread {
+                    // Named from inside: on Linux a name given before the start is not the kernel's.
+                    Thread.current.name = threadName
+                    queue.serve(makeContext(index))
+                }
+                thread.stackSize = stackSize
+                thread.start()
             }
-            thread.stackSize = stackSize
-            thread.start()
         }
+        queue = JobQueue(starters: starters)
     }
 
     /// The threads end once the jobs already queued are done.
@@ -46,9 +52,9 @@ public final class BlockingExecutor<Context>: Sendable {
 }
 
 extension BlockingExecutor where Context == Void {
-    /// `threads` threads without contexts.
+    /// At most `threads` threads, without contexts.
     public convenience init(name: String, threads: Int, stackSize: Int = 4 << 20) {
-        self.init(name: name, contexts: Array(repeating: (), count: max(1, threads)), stackSize: stackSize)
+        self.init(name: name, threads: threads, stackSize: stackSize) { _ in () }
     }
 
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
@@ -60,17 +66,27 @@ extension BlockingExecutor where Context == Void {
 /// dropping the executor ends them.
 private final class JobQueue<Context>: @unchecked Sendable {
     typealias Job = @Sendable (inout Context) -> Void
+    typealias Starter = @Sendable (JobQueue<Context>) -> Void
     // NSCondition, not Mutex: idle threads sleep on it until a job comes.
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var head = 0
     private var stopped = false
+    /// Threads not started yet, each with its context.
+    private var starters: [Starter]
+    private var idle = 0
+
+    init(starters: [Starter]) {
+        self.starters = starters.reversed()
+    }
 
     func add(_ job: @escaping Job) {
         condition.lock()
         jobs.append(job)
+        let start = jobs.count - head > idle ? starters.popLast() : nil
         condition.signal()
         condition.unlock()
+        start?(self)
     }
 
     func stop() {
@@ -89,7 +105,11 @@ private final class JobQueue<Context>: @unchecked Sendable {
     private func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count && !stopped { condition.wait() }
+        while head == jobs.count && !stopped {
+            idle += 1
+            condition.wait()
+            idle -= 1
+        }
         guard head < jobs.count else { return nil }
         let job = jobs[head]
         head += 1
@@ -100,18 +120,5 @@ private final class JobQueue<Context>: @unchecked Sendable {
             head = 0
         }
         return job
-    }
-}
-
-/// Hands a context to the thread that will own it; nothing else touches it after.
-private final class Owned<Context>: @unchecked Sendable {
-    private var context: Context?
-
-    init(_ context: Context) { self.context = context }
-
-    func take() -> Context {
-        guard let context else { preconditionFailure("a thread's context is taken once") }
-        self.context = nil
-        return context
     }
 }

@@ -9,50 +9,62 @@ import Foundation
 /// connection as its context), so SQLite never blocks the cooperative pool or a server thread,
 /// and a caller awaits without holding a thread.
 public final class Database: Sendable {
-    private let writer: BlockingExecutor<Connection>
-    private let readers: BlockingExecutor<Connection>
+    /// A connection, or why it could not be opened (tried again by the next job).
+    typealias Lane = Result<Connection, StorageError>
+    private let writer: BlockingExecutor<Lane>
+    private let readers: BlockingExecutor<Lane>
 
+    /// Opens the file and runs the migrations it lacks; the connections themselves are opened
+    /// by their threads, as they are first needed.
     public init(path: String, migrations: [Migration], readers readerCount: Int = 3) throws(StorageError) {
         try Self.makePrivate(path)
-        let writer = try Connection(path: path)
-        try writer.execute(
-            """
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = FULL;
-            PRAGMA foreign_keys = ON;
-            PRAGMA busy_timeout = 10000;
-            """)
-        try Self.migrate(writer, migrations)
-        var readerConnections: [Connection] = []
-        for _ in 0..<max(1, readerCount) {
-            let reader = try Connection(path: path)
-            try reader.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;")
-            readerConnections.append(reader)
+        try Self.migrate(try Self.connect(path, writer: true), migrations)
+        writer = BlockingExecutor(name: "db-writer", threads: 1) { _ in
+            Result { () throws(StorageError) in try Self.connect(path, writer: true) }
         }
-        self.writer = BlockingExecutor(name: "db-writer", contexts: [writer])
-        self.readers = BlockingExecutor(name: "db-reader", contexts: readerConnections)
+        readers = BlockingExecutor(name: "db-reader", threads: readerCount) { _ in
+            Result { () throws(StorageError) in try Self.connect(path, writer: false) }
+        }
+        self.path = path
+    }
+
+    private let path: String
+
+    private static func connect(_ path: String, writer: Bool) throws(StorageError) -> Connection {
+        let connection = try Connection(path: path)
+        try connection.execute(
+            writer
+                ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
+                : "PRAGMA foreign_keys = ON; PRAGMA query_only = ON;")
+        return connection
+    }
+
+    /// The lane's connection, opened again if it could not be before.
+    private static func connection(_ lane: inout Lane, _ path: String, writer: Bool) throws(StorageError) -> Connection {
+        if case .failure = lane { lane = Result { () throws(StorageError) in try connect(path, writer: writer) } }
+        return try lane.get()
     }
 
     /// Runs `body` in one immediate transaction, on the writer's thread: committed if it
     /// returns, rolled back if it throws. Writers take turns, so work that must not interleave
     /// with another writer's (a blob's commit and its row) belongs in one body.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await writer.run { (connection: inout Connection) throws(StorageError) -> T in
-            try Self.transaction(connection, begin: "BEGIN IMMEDIATE", body)
+        try await writer.run { [path] (lane: inout Lane) throws(StorageError) -> T in
+            try Self.transaction(try Self.connection(&lane, path, writer: true), begin: "BEGIN IMMEDIATE", body)
         }
     }
 
     /// Runs `body` in one read transaction, a consistent snapshot, on a reader's thread.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await readers.run { (connection: inout Connection) throws(StorageError) -> T in
-            try Self.transaction(connection, begin: "BEGIN", body)
+        try await readers.run { [path] (lane: inout Lane) throws(StorageError) -> T in
+            try Self.transaction(try Self.connection(&lane, path, writer: false), begin: "BEGIN", body)
         }
     }
 
     /// Moves the write-ahead log into the database file, for a clean stop.
     public func checkpoint() async throws(StorageError) {
-        try await writer.run { (connection: inout Connection) throws(StorageError) in
-            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try await writer.run { [path] (lane: inout Lane) throws(StorageError) in
+            try Self.connection(&lane, path, writer: true).execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 

@@ -34,7 +34,7 @@ import Testing
 
     @Test func aThreadsContextIsItsOwnAndAJobsErrorIsTheCallers() async throws {
         struct Refused: Error, Equatable {}
-        let executor = BlockingExecutor(name: "test.lane", contexts: [0])
+        let executor = BlockingExecutor(name: "test.lane", threads: 1) { _ in 0 }
         for _ in 0..<5 {
             _ = await executor.run { (count: inout Int) -> Int in
                 count += 1
@@ -44,6 +44,15 @@ import Testing
         #expect(await executor.run { (count: inout Int) -> Int in count } == 5, "one thread, one context: a serial executor")
         await #expect(throws: Refused()) {
             try await executor.run { (_: inout Int) throws(Refused) -> Int in throw Refused() }
+        }
+    }
+
+    @Test func threadsStartOnlyWhenJobsFindNoneIdleEachMakingItsContext() async {
+        let executor = BlockingExecutor(name: "test.lazy", threads: 4) { index in index }
+        #expect(Self.threadNames().filter { $0.hasPrefix("test.lazy") }.isEmpty, "no job yet, no thread")
+        for _ in 0..<5 { #expect(await executor.run { (index: inout Int) -> Int in index } == 0, "one at a time: the first thread") }
+        withExtendedLifetime(executor) {
+            #expect(Self.threadNames().filter { $0.hasPrefix("test.lazy") } == ["test.lazy 1"])
         }
     }
 

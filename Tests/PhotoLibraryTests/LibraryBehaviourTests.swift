@@ -230,3 +230,21 @@ import Testing
         for (file, code) in codes { #expect(code == expected[file], "\(file)") }
     }
 }
+
+/// A library owns threads (its database's connections, its imaging work) that end when it is
+/// dropped (BlockingExecutorTests shows that), so nothing it starts may keep it alive.
+@Suite struct LibraryLifetimeTests {
+    @Test func aLibraryThatWasUsedIsFreedWhenDropped() async throws {
+        weak var dropped: Library?
+        do {
+            let fixture = try LibraryFixture()
+            let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
+            _ = try await fixture.library.thumbnail(of: asset.id, size: 512)
+            _ = try await fixture.library.assets(AssetQuery())
+            _ = try await fixture.library.collectGarbage()
+            dropped = fixture.library
+        }
+        for _ in 0..<100 where dropped != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(dropped == nil)
+    }
+}
