@@ -12,7 +12,7 @@ package import HTTPServer
 package struct Access: Sendable {
     package static let cookie = "cameraroll_session"
     let sessions: SignInSessions
-    let capabilities = CapabilityURLs()
+    let capabilities: CapabilityURLs
     let lockOut = LockOut()
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
@@ -21,7 +21,8 @@ package struct Access: Sendable {
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
 
-    init(dataFolder: URL, names: [String]) {
+    init(dataFolder: URL, names: [String]) throws(CredentialsError) {
+        capabilities = CapabilityURLs(key: try CapabilityKey.kept(in: dataFolder))
         owner = OwnerAccount(dataFolder: dataFolder)
         apps = AllowedApps(dataFolder: dataFolder)
         sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))

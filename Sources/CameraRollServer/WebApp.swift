@@ -18,10 +18,11 @@ public struct WebApp: Sendable {
 
     /// `names`: host names the server goes by besides its addresses, `localhost` and the
     /// computer's own name (a DNS name, a reverse proxy's); requests to other names are refused.
-    public init(library: Library, authorityFile: String? = nil, names: [String] = []) {
+    /// Throws when the data folder's key for capability URLs can be neither read nor made.
+    public init(library: Library, authorityFile: String? = nil, names: [String] = []) throws {
         self.library = library
         self.authorityFile = authorityFile
-        access = Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names)
+        access = try Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names)
     }
 
     /// The addresses of clients signed in lately, for `Configuration.trustedClients`: the server

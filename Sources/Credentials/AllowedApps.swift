@@ -128,27 +128,20 @@ public final class AllowedApps: Sendable {
 
     /// Reads the file afresh under the lock, changes it, and replaces it whole.
     private func change<T>(_ body: (inout [App]) -> T) throws(CredentialsError) -> T {
-        // A new data folder is its owner's alone, as the server makes it.
-        try? FileManager.default.createDirectory(
-            at: lock.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let descriptor = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
-            if descriptor >= 0 { close(descriptor) }
-            throw CredentialsError("write_failed", "The list of apps could not be locked for a change.")
+        try FileLock.holding(lock) { () throws(CredentialsError) -> T in
+            var apps = Self.read(file)
+            let result = body(&apps)
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                try PrivateFile.replace(Array(try encoder.encode(apps)), at: file.path)
+            } catch {
+                throw CredentialsError("write_failed", "The list of apps could not be saved.")
+            }
+            cache.withLock { $0.stamp = nil }
+            return result
         }
-        defer { close(descriptor) }
-        var apps = Self.read(file)
-        let result = body(&apps)
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            try PrivateFile.replace(Array(try encoder.encode(apps)), at: file.path)
-        } catch {
-            throw CredentialsError("write_failed", "The list of apps could not be saved.")
-        }
-        cache.withLock { $0.stamp = nil }
-        return result
     }
 
     /// The kept apps; none when there is no file. An unreadable file allows nobody, which is

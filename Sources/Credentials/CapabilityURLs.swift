@@ -1,20 +1,22 @@
 public import Foundation
+import Storage
 
 /// Media URLs a picker's caller may use without signing in: each names one asset, one kind of
 /// its media (the path's last segment: a trimmed clip does not open the original), for an edit's
-/// media the edit it was made of, and an expiry, signed with a key that lives as long as the
-/// server process. The edit is signed so that the URL keeps showing what was picked however
+/// media the edit it was made of, and an expiry, signed with the data folder's key (so links
+/// outlive a restart, and every server over the same data checks them alike), whose id each
+/// link names. The edit is signed so that the URL keeps showing what was picked however
 /// the asset's edit changes later, and never more. A link given to another site names its app
 /// (`app=`, signed too), so that removing the app ends it.
 public struct CapabilityURLs: Sendable {
     public static let lifetime: TimeInterval = 3600
-    private let key: [UInt8]
+    private let key: CapabilityKey
 
-    public init() {
-        key = Crypto.randomBytes(32)
+    public init(key: CapabilityKey = .random()) {
+        self.key = key
     }
 
-    /// `path?cap=<expiry>.<signature>`, then `&edit=<edit>` and `&app=<app id>` when given; the
+    /// `path?cap=<key id>.<expiry>.<signature>`, then `&edit=<edit>` and `&app=<app id>` when given; the
     /// path ends with the media kind (`/media/<id>/<kind>`). `edit` is the server's own text for
     /// the edit, opaque here.
     public func sign(
@@ -23,7 +25,7 @@ public struct CapabilityURLs: Sendable {
     ) -> String {
         let expires = Int(now.addingTimeInterval(lifetime).timeIntervalSince1970)
         let kind = path.split(separator: "/").last.map(String.init) ?? ""
-        var url = "\(path)?cap=\(expires).\(signature(assetID, kind, expires, edit, app).hex)"
+        var url = "\(path)?cap=\(key.id).\(expires).\(signature(assetID, kind, expires, edit, app).hex)"
         if let edit { url += "&edit=\(edit.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "")" }
         if let app { url += "&app=\(app.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "")" }
         return url
@@ -34,9 +36,10 @@ public struct CapabilityURLs: Sendable {
     /// caller's to ask.
     public func grants(_ capability: String?, assetID: String, kind: String, edit: String?, app: String? = nil, now: Date = Date()) -> Bool
     {
-        guard let capability, let dot = capability.firstIndex(of: "."),
-            let expires = Int(capability[..<dot]), let sent = [UInt8](hex: String(capability[capability.index(after: dot)...]))
-        else { return false }
+        let parts = capability?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 3, parts[0] == key.id, let expires = Int(parts[1]), let sent = [UInt8](hex: String(parts[2])) else {
+            return false
+        }
         return Double(expires) > now.timeIntervalSince1970 && Crypto.equal(sent, signature(assetID, kind, expires, edit, app))
     }
 
@@ -44,6 +47,38 @@ public struct CapabilityURLs: Sendable {
     private static let plain = CharacterSet(charactersIn: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.,-")
 
     private func signature(_ assetID: String, _ kind: String, _ expires: Int, _ edit: String?, _ app: String?) -> [UInt8] {
-        Crypto.hmacSHA256(key: key, Array("\(kind)|\(assetID)|\(expires)|\(edit ?? "")|\(app ?? "")".utf8))
+        Crypto.hmacSHA256(key: key.secret, Array("\(kind)|\(assetID)|\(expires)|\(edit ?? "")|\(app ?? "")".utf8))
+    }
+}
+
+/// The secret capability URLs are signed with, and the id links name it by.
+public struct CapabilityKey: Sendable, Codable, Equatable {
+    public let id: String
+    let secret: [UInt8]
+
+    /// A key for this process alone, for tests and tools.
+    public static func random() -> CapabilityKey {
+        CapabilityKey(id: Crypto.randomBytes(4).hex, secret: Crypto.randomBytes(32))
+    }
+
+    /// The data folder's key (`capability-key.json`, its owner's alone), made at first use.
+    public static func kept(in dataFolder: URL) throws(CredentialsError) -> CapabilityKey {
+        let file = dataFolder.appendingPathComponent("capability-key.json")
+        return try FileLock.holding(dataFolder.appendingPathComponent("capability-key.lock")) { () throws(CredentialsError) in
+            if let data = try? Data(contentsOf: file) {
+                guard let kept = try? JSONDecoder().decode(CapabilityKey.self, from: data), kept.secret.count == 32, !kept.id.isEmpty else {
+                    throw CredentialsError(
+                        "unreadable_capability_key", "capability-key.json is damaged; remove it (links given out so far stop working).")
+                }
+                return kept
+            }
+            let made = random()
+            do {
+                try PrivateFile.replace(Array(try JSONEncoder().encode(made)), at: file.path)
+            } catch {
+                throw CredentialsError("write_failed", "The key for picked items' links could not be saved.")
+            }
+            return made
+        }
     }
 }

@@ -24,7 +24,7 @@ enum ServeCommand {
             Terminal.error("Other devices sign in with the owner's password. Choose it now (at least 8 characters).")
             guard PasswordCommand.set(owner) else { return 1 }
         }
-        let app = WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames)
+        let app = try WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames)
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
         configuration.trustedClients = app.trustedClients

@@ -20,7 +20,7 @@ final class LiveServer: Sendable {
         library = try Library(folder: DataFolder(directory.path))
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
-        app = WebApp(library: library)
+        app = try WebApp(library: library)
         server = Server(configuration: configuration, router: app.router)
         try server.start()
         let settings = URLSessionConfiguration.ephemeral

@@ -314,3 +314,31 @@ extension CapabilityTests {
         #expect(!FileManager.default.fileExists(atPath: apps.file.path))
     }
 }
+
+@Suite struct CapabilityKeyTests {
+    let directory = TemporaryDirectory("cameraroll-capability-key")
+    var folder: URL { URL(fileURLWithPath: directory.file("data")) }
+
+    /// The key lives in the data folder: a link outlives a restart, and a second server over the
+    /// same data checks it alike; another folder's key, or a forged key id, does not.
+    @Test func theKeptKeySignsLinksThatEveryServerOverTheFolderAccepts() throws {
+        let key = try CapabilityKey.kept(in: folder)
+        #expect(try CapabilityKey.kept(in: folder) == key)
+        var info = stat()
+        #expect(stat(folder.appendingPathComponent("capability-key.json").path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let url = CapabilityURLs(key: key).sign("/media/abc/original", assetID: "abc")
+        let value = try #require(URLComponents(string: url)?.queryItems?.first?.value)
+        #expect(value.hasPrefix("\(key.id)."))
+        #expect(CapabilityURLs(key: try CapabilityKey.kept(in: folder)).grants(value, assetID: "abc", kind: "original", edit: nil))
+        let elsewhere = try CapabilityKey.kept(in: URL(fileURLWithPath: directory.file("other")))
+        #expect(!CapabilityURLs(key: elsewhere).grants(value, assetID: "abc", kind: "original", edit: nil))
+        let forged = value.replacingOccurrences(of: "\(key.id).", with: "\(elsewhere.id).")
+        #expect(!CapabilityURLs(key: key).grants(forged, assetID: "abc", kind: "original", edit: nil))
+    }
+
+    @Test func aDamagedKeyFileSaysWhatToDo() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{\"id\": \"x\", \"secret\": [1, 2]}".utf8).write(to: folder.appendingPathComponent("capability-key.json"))
+        #expect(throws: CredentialsError.self) { try CapabilityKey.kept(in: folder) }
+    }
+}
