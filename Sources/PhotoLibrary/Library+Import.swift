@@ -39,15 +39,6 @@ extension Library {
         return try await ingest(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
     }
 
-    /// A file in the temp folder for an upload to be streamed into.
-    public func makeUploadFile() throws(LibraryError) -> (path: String, fd: Int32) {
-        do {
-            return try blobs.makeTemporaryFile(suffix: ".upload")
-        } catch {
-            throw LibraryError(error)
-        }
-    }
-
     /// Whatever the outcome, the staged copy goes: into the blob store, or away.
     private func ingest(
         _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
