@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
-            name: "CameraRollServer", dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials"],
+            name: "CameraRollServer",
+            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",

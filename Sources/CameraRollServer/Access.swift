@@ -1,4 +1,5 @@
 import Credentials
+import Executors
 import Foundation
 package import HTTPServer
 
@@ -18,6 +19,9 @@ package struct Access: Sendable {
     let trustedClients = TrustedClients()
     let apps: AllowedApps
     let owner: OwnerAccount
+    /// Where the owner's, the sessions' and the apps' files are read and written: a thread of
+    /// their own, not the cooperative pool.
+    let disk = BlockingExecutor(name: "credentials", threads: 1)
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
 

@@ -14,7 +14,7 @@ extension WebApp {
                 var linkLifetime: Int?
             }
             let body = try Self.decode(Body.self, request.body)
-            let app = try Self.apps { () throws(CredentialsError) in
+            let app = try await onDisk { () throws(CredentialsError) in
                 let origin = try WebOrigin(body.origin)
                 return try access.apps.add(
                     origin, name: body.name ?? origin.authority, linkLifetime: body.linkLifetime ?? AllowedApps.defaultLinkLifetime)
@@ -23,16 +23,17 @@ extension WebApp {
         }
         router.delete("/api/apps/:id") { request in
             let key = request.parameter("id")
-            guard let removed = try Self.apps({ () throws(CredentialsError) in try access.apps.remove(key) }) else {
+            guard let removed = try await onDisk({ () throws(CredentialsError) in try access.apps.remove(key) }) else {
                 throw HTTPError.notFound("There is no allowed app with that id.")
             }
             return .json(AppJSON(removed))
         }
     }
 
-    private static func apps<T>(_ body: () throws(CredentialsError) -> T) throws(HTTPError) -> T {
+    /// The list's file is read and replaced (fsync and all) on the credentials' own thread.
+    private func onDisk<T: Sendable>(_ body: @escaping @Sendable () throws(CredentialsError) -> T) async throws(HTTPError) -> T {
         do {
-            return try body()
+            return try await access.disk.run(body)
         } catch {
             throw HTTPError(error.code == "write_failed" ? 507 : 400, error.code, error.message)
         }

@@ -16,7 +16,7 @@ extension WebApp {
         }
         router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }
         router.delete("/api/session") { request in
-            if let token = Access.cookie(Access.cookie, in: request) { access.sessions.end(token) }
+            if let token = Access.cookie(Access.cookie, in: request) { await access.disk.run { access.sessions.end(token) } }
             var response = Response.json(["signedIn": false])
             response.headers["Set-Cookie"] = "\(Access.cookie)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict"
             return response
@@ -37,7 +37,7 @@ extension WebApp {
         let password = try Self.decode(Body.self, request.body).password
         let hash: PasswordHash?
         do {
-            hash = try access.owner.passwordHash()
+            hash = try await access.disk.run { () throws(CredentialsError) in try access.owner.passwordHash() }
         } catch {
             throw HTTPError(409, error.code, error.message)
         }
@@ -52,7 +52,7 @@ extension WebApp {
             throw HTTPError(401, "wrong_password", "That is not the owner's password.")
         }
         access.lockOut.succeeded(address)
-        let (token, session) = access.sessions.create(passwordStamp: access.owner.stamp() ?? "")
+        let (token, session) = await access.disk.run { access.sessions.create(passwordStamp: access.owner.stamp() ?? "") }
         var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"
