@@ -41,7 +41,10 @@ struct CrossSite: Equatable {
         guard route.pattern.hasPrefix("/media/:id/"), let id = request.query["app"], let app = access.apps.app(id: id),
             origin == nil || origin == app.origin
         else { return false }
-        return access.holdsCapability(request, kind: route.pattern.split(separator: "/").last.map(String.init) ?? "")
+        return access.capabilities.grants(
+            request.query["cap"], assetID: request.parameters["id"] ?? "",
+            kind: route.pattern.split(separator: "/").last.map(String.init) ?? "",
+            edit: request.query["edit"], app: id)
     }
 
     /// The headers that let an allowed page read the answer: for the picker's API and for a link

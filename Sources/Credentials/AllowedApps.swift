@@ -43,8 +43,8 @@ public final class AllowedApps: Sendable {
     public func list() -> [App] {
         let stamp = Self.stamp(file)
         return cache.withLock { cache in
-            if cache.stamp != stamp || stamp == nil {
-                cache.apps = Self.read(file)
+            if cache.stamp != stamp {
+                cache.apps = stamp == nil ? [] : Self.read(file)
                 cache.stamp = stamp
             }
             return cache.apps

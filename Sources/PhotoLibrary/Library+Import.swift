@@ -101,7 +101,7 @@ extension Library {
     private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool) async throws(LibraryError) -> Asset? {
         let now = Self.timestamp()
         let id: String? = try await write { connection throws(StorageError) -> String? in
-            guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.string("id") else {
+            guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])

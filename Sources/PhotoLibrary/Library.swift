@@ -100,12 +100,7 @@ public final class Library: Sendable {
     /// SQLite's integrity check and, for every asset, that its blob is there.
     public func verify() async throws(LibraryError) -> [String] {
         var problems: [String] = []
-        let integrity: String
-        do {
-            integrity = try await database.integrityCheck()
-        } catch {
-            throw LibraryError(error)
-        }
+        let integrity = try await storage { () async throws(StorageError) in try await database.integrityCheck() }
         if integrity != "ok" { problems.append("database: \(integrity)") }
         let hashes = try await read { connection throws(StorageError) in
             try connection.query("SELECT id, blob_hash FROM assets").map { row throws(StorageError) in
@@ -119,8 +114,14 @@ public final class Library: Sendable {
 
     /// Writes the database's log into its file; call before the process stops.
     public func flush() async throws(LibraryError) {
+        try await storage { () async throws(StorageError) in try await database.checkpoint() }
+    }
+
+    /// Storage work, its errors as library errors.
+    @discardableResult
+    func storage<T>(_ body: () async throws(StorageError) -> T) async throws(LibraryError) -> T {
         do {
-            try await database.checkpoint()
+            return try await body()
         } catch {
             throw LibraryError(error)
         }
@@ -128,11 +129,7 @@ public final class Library: Sendable {
 
     /// A read transaction, its errors as library errors.
     func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
-        do {
-            return try await database.read(body)
-        } catch {
-            throw LibraryError(error)
-        }
+        try await storage { () async throws(StorageError) in try await database.read(body) }
     }
 
     /// A write transaction on the writer's thread, its errors as library errors. Writers take
@@ -140,20 +137,12 @@ public final class Library: Sendable {
     /// never interleaves with another that touches the same blob.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
-        do {
-            return try await database.write(body)
-        } catch {
-            throw LibraryError(error)
-        }
+        try await storage { () async throws(StorageError) in try await database.write(body) }
     }
 
     /// File work on `work`, its errors as library errors.
     func files<T: Sendable>(_ body: @escaping @Sendable () throws(StorageError) -> T) async throws(LibraryError) -> T {
-        do {
-            return try await work.run(body)
-        } catch {
-            throw LibraryError(error)
-        }
+        try await storage { () async throws(StorageError) in try await work.run(body) }
     }
 
     /// A video tool's failure as callers see it; what the tool said goes to `log` alone.

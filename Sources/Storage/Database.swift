@@ -72,7 +72,7 @@ public final class Database: Sendable {
     public func integrityCheck() async throws(StorageError) -> String {
         try await read { connection throws(StorageError) in
             let rows = try connection.query("PRAGMA integrity_check")
-            return rows.compactMap { $0.string("integrity_check") }.joined(separator: "\n")
+            return try rows.map { row throws(StorageError) in try row.text("integrity_check") }.joined(separator: "\n")
         }
     }
 
@@ -103,7 +103,9 @@ public final class Database: Sendable {
     private static func migrate(_ connection: Connection, _ migrations: [Migration]) throws(StorageError) {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").compactMap { $0.string("name") }
+        let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").map { row throws(StorageError) in
+            try row.text("name")
+        }
         let known = migrations.map(\.name)
         guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
             throw StorageError(

@@ -28,29 +28,6 @@ public struct Row: Sendable {
 
     public subscript(_ name: String) -> SQLValue { columns[name] ?? .null }
 
-    public func int(_ name: String) -> Int? {
-        switch self[name] {
-        case .integer(let value): Int(value)
-        case .real(let value): Int(value)
-        default: nil
-        }
-    }
-
-    public func double(_ name: String) -> Double? {
-        switch self[name] {
-        case .integer(let value): Double(value)
-        case .real(let value): value
-        default: nil
-        }
-    }
-
-    public func string(_ name: String) -> String? {
-        if case .text(let value) = self[name] { return value }
-        return nil
-    }
-
-    public func bool(_ name: String) -> Bool { (int(name) ?? 0) != 0 }
-
     // MARK: Strict reading
     //
     // What a row of ours holds is decided by our schema, so a column that is missing, NULL where

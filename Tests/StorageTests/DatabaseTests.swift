@@ -29,7 +29,8 @@ import Testing
         let database = try Database(path: path, migrations: migrations)
         _ = try Database(path: path, migrations: migrations)
         let names = try await database.read { connection throws(StorageError) in
-            try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").compactMap { $0.string("name") }
+            try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").map { row throws(StorageError) in try row.text("name")
+            }
         }
         #expect(names == ["create-things", "add-colour"])
         _ = try await database.write { connection throws(StorageError) in
@@ -99,9 +100,9 @@ import Testing
                 "INSERT INTO t VALUES (?, ?, ?, ?, ?)", [Int64.max, 2.5, "é\u{0}x", SQLValue.blob([0, 1, 255]), String?.none])
             return try connection.query("SELECT * FROM t")[0]
         }
-        #expect(row.int("i") == Int.max)
-        #expect(row.double("r") == 2.5)
-        #expect(row.string("s") == "é")
+        #expect(try row.integer("i") == Int.max)
+        #expect(try row.optionalReal("r") == 2.5)
+        #expect(try row.text("s") == "é")
         #expect(row["b"] == .blob([0, 1, 255]))
         #expect(row["n"] == .null)
     }
@@ -119,7 +120,7 @@ import Testing
         #expect(throws: StorageError.self) { try row.flag("f") }
         #expect(throws: StorageError.self) { try row.text("n") }
         #expect(throws: StorageError.self) { try row.optionalText("missing") }
-        #expect(try row.optionalText("n") == nil && row.string("i") == "seven")
+        #expect(try row.optionalText("n") == nil && row.text("i") == "seven")
         #expect(try row.optionalReal("s") == 7)
     }
 }
