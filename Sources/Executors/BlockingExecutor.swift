@@ -23,8 +23,8 @@ public final class BlockingExecutor<Context>: Sendable {
             let threadName = count == 1 ? name : "\(name) \(index + 1)"
             return { @Sendable (queue: JobQueue<Context>) in
                 let thread = Thread {
-                    // Named from inside: on Linux a name given before the start is not the kernel's.
                     Thread.current.name = threadName
+                    nameForTheKernel(threadName)
                     queue.serve(makeContext(index))
                 }
                 thread.stackSize = stackSize
@@ -40,14 +40,20 @@ public final class BlockingExecutor<Context>: Sendable {
     /// Runs `body` on one of the threads, with that thread's context, and returns its result.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable (inout Context) throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
-            queue.add { context in continuation.resume(returning: Result { () throws(E) -> T in try body(&context) }) }
+            queue.add { context in
+                let result = Result { () throws(E) -> T in try body(&context) }
+                return { continuation.resume(returning: result) }
+            }
         }
         return try result.get()
     }
 
     /// Queues `job` without waiting for it: for callers that choose the order of their own jobs.
     public func submit(_ job: @escaping @Sendable (inout Context) -> Void) {
-        queue.add(job)
+        queue.add { context in
+            job(&context)
+            return nil
+        }
     }
 }
 
@@ -62,10 +68,23 @@ extension BlockingExecutor where Context == Void {
     }
 }
 
+/// Foundation hands a thread's name to the kernel only once the starting thread has recorded the
+/// new one's pthread, which races with the new thread's first instructions; and glibc's
+/// pthread_setname_np is not visible to Swift. The kernel's own file for the calling thread is.
+private func nameForTheKernel(_ name: String) {
+    let file = open("/proc/thread-self/comm", O_WRONLY)
+    guard file >= 0 else { return }
+    // The kernel keeps the first 15 bytes; a name is a diagnostic, so a failed write is no error.
+    _ = name.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
+    close(file)
+}
+
 /// The jobs waiting and the threads' signal. The threads hold this, not the executor, so that
 /// dropping the executor ends them.
 private final class JobQueue<Context>: @unchecked Sendable {
-    typealias Job = @Sendable (inout Context) -> Void
+    /// A job returns what tells its caller it is done, which the thread calls once it counts as
+    /// free again: a caller that queues its next job at once then finds that thread, not a new one.
+    typealias Job = @Sendable (inout Context) -> (@Sendable () -> Void)?
     typealias Starter = @Sendable (JobQueue<Context>) -> Void
     // NSCondition, not Mutex: idle threads sleep on it until a job comes.
     private let condition = NSCondition()
@@ -74,7 +93,8 @@ private final class JobQueue<Context>: @unchecked Sendable {
     private var stopped = false
     /// Threads not started yet, each with its context.
     private var starters: [Starter]
-    private var idle = 0
+    /// Started threads that are not running a job.
+    private var free = 0
 
     init(starters: [Starter]) {
         self.starters = starters.reversed()
@@ -83,7 +103,7 @@ private final class JobQueue<Context>: @unchecked Sendable {
     func add(_ job: @escaping Job) {
         condition.lock()
         jobs.append(job)
-        let start = jobs.count - head > idle ? starters.popLast() : nil
+        let start = jobs.count - head > free ? starters.popLast() : nil
         condition.signal()
         condition.unlock()
         start?(self)
@@ -99,17 +119,25 @@ private final class JobQueue<Context>: @unchecked Sendable {
     /// A thread's life: the next job, until stopped and drained.
     func serve(_ context: Context) {
         var context = context
-        while let job = next() { job(&context) }
+        markFree()
+        while let job = next() {
+            let done = job(&context)
+            markFree()
+            done?()
+        }
+    }
+
+    private func markFree() {
+        condition.lock()
+        free += 1
+        condition.unlock()
     }
 
     private func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count && !stopped {
-            idle += 1
-            condition.wait()
-            idle -= 1
-        }
+        while head == jobs.count && !stopped { condition.wait() }
+        free -= 1
         guard head < jobs.count else { return nil }
         let job = jobs[head]
         head += 1
