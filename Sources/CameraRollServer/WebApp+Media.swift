@@ -70,8 +70,9 @@ extension WebApp {
         } else {
             asset = try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
         }
+        let path = try await answering { () throws(LibraryError) in try await library.originalFile(of: asset) }
         var response = Response.file(
-            library.originalPath(of: asset), contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
+            path, contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
         // Originals are downloads: never shown inline, whatever a browser would sniff.
         response.headers["Content-Disposition"] = Self.attachment(asset)
         return response

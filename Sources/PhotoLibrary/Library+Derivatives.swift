@@ -115,7 +115,7 @@ extension Library {
         if let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let source = asset.mediaType == .movie ? try await posterFile(asset).path : originalPath(of: asset)
+        let source = asset.mediaType == .movie ? try await posterFile(asset).path : try await originalFile(of: asset)
         let (request, log, subject) = (recipe.request, options.log, "rendering \(recipe.key) of asset \(asset.id)")
         return try await work.run { [imaging, derived] () throws(LibraryError) -> Derivative in
             let rendered: RenderedImage
@@ -136,7 +136,7 @@ extension Library {
         let hash = asset.blobHash
         if let file = await work.run({ [derived] in derived.lookup(hash, DerivativeKey.poster) }) { return file }
         guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
-        let poster = try await makePoster(originalPath(of: asset), container: container)
+        let poster = try await makePoster(try await originalFile(of: asset), container: container)
         return try await work.run { [derived] () throws(LibraryError) in try derived.adopt(hash, DerivativeKey.poster, from: poster) }
     }
 }

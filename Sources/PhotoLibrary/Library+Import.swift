@@ -10,9 +10,9 @@ extension Library {
         at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
-        let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
+        let staged = try await work.run { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
-                return try blobs.stage(copying: path, maxBytes: limit)
+                return try staging.stage(copying: path, maxBytes: limit)
             } catch {
                 throw error.code == .notFound
                     ? LibraryError(.notFound, "The file does not exist.") : LibraryError(error)
@@ -28,9 +28,9 @@ extension Library {
         temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         precondition(path.hasPrefix(temporaryFolder + "/"), "uploads must be staged in the library's work folder")
-        let staged = try await work.run { [blobs] () throws(LibraryError) -> BlobStore.Staged in
+        let staged = try await work.run { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
-                return try blobs.stage(adopting: path)
+                return try staging.stage(adopting: path)
             } catch {
                 unlink(path)
                 throw LibraryError(error)
@@ -41,24 +41,24 @@ extension Library {
 
     /// Whatever the outcome, the staged copy goes: into the blob store, or away.
     private func ingest(
-        _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
         do {
             return try await ingestStaged(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
         } catch {
             // Once committed, the staged file is the blob and this finds nothing to remove.
-            await work.run { [blobs] in blobs.discard(staged) }
+            await work.run { [staging] in staging.discard(staged) }
             throw error
         }
     }
 
     private func ingestStaged(
-        _ staged: BlobStore.Staged, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
     ) async throws(LibraryError) -> ImportResult {
         guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
         if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll) {
-            await work.run { [blobs] in blobs.discard(staged) }
+            await work.run { [staging] in staging.discard(staged) }
             return ImportResult(asset: existing, isDuplicate: true)
         }
 
@@ -69,11 +69,12 @@ extension Library {
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.map(Self.cleanFilename),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
 
-        // The blob's commit and its row in one writer's turn, so that no delete or collection
+        // The blob's commit and its row under the blob's lock, so that no delete or collection
         // comes in between; a crash between them leaves an orphan blob, which collection removes.
         let crashPoint = options.crashPoint
         let inserted: Bool = try await write { [blobs] connection throws(StorageError) -> Bool in
-            try blobs.commit(staged)
+            try connection.lock(Self.blobLock(staged.hash))
+            try blobs.put(staged)
             if crashPoint == .afterBlobCommit { _exit(70) }
             guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
                 return false
@@ -157,7 +158,7 @@ extension Library {
     ) async throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) {
         let log = options.log
         if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
-            let (prefix, fd) = try await files { [blobs] () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".decoded") }
+            let (prefix, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".decoded") }
             close(fd)
             defer { unlink(prefix) }
             do throws(ImagingError) {
@@ -204,7 +205,7 @@ extension Library {
 
     /// An upright first frame of the movie, in the temp folder.
     func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
-        let (poster, fd) = try await files { [blobs] () throws(StorageError) in try blobs.makeTemporaryFile(suffix: ".jpg") }
+        let (poster, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".jpg") }
         close(fd)
         do throws(VideoError) {
             try await options.video.poster(path, format: container, to: poster)
@@ -215,13 +216,16 @@ extension Library {
         return poster
     }
 
+    /// The name a transaction locks to commit or delete the blob `hash` and its row.
+    static func blobLock(_ hash: String) -> String { "blob \(hash)" }
+
     static let thumbnailRequests = DerivativeKey.thumbnailSizes.map { size in
         RenderRequest(box: PixelSize(width: size, height: size), encoding: .webp(quality: 80))
     }
 
-    static func addToCameraRoll(_ id: String, connection: Connection, at date: String) throws(StorageError) {
+    static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
         try connection.run(
-            "INSERT OR IGNORE INTO album_assets (album_id, asset_id, added_at) VALUES ('cameraRoll', ?, ?)", [id, date])
+            "INSERT INTO album_assets (album_id, asset_id, added_at) VALUES ('cameraRoll', ?, ?) ON CONFLICT DO NOTHING", [id, date])
         try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id])
     }
 
@@ -265,14 +269,14 @@ struct Analysis: Sendable {
 /// A new asset's row, ready to insert.
 struct AssetDraft {
     var id: String
-    var staged: BlobStore.Staged
+    var staged: StagedFile
     var analysis: Analysis
     var originalFilename: String?
     var source: AssetSource
     var unsaved: Bool
     var importedAt: String
 
-    func insert(into connection: Connection) throws(StorageError) {
+    func insert(into connection: any SQLConnection) throws(StorageError) {
         let sortDate = analysis.captureDate.map { String($0.prefix(19)) } ?? String(importedAt.prefix(19))
         try connection.run(
             """

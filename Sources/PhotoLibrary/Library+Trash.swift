@@ -29,9 +29,10 @@ extension Library {
     /// Deletes an asset for good: its row, its album entries, its derivatives and its original.
     public func deletePermanently(_ id: String) async throws(LibraryError) {
         let asset = try await asset(id)
-        // One writer's turn for the row and the blob: no import can point a new row at the blob
+        // The row and the blob under the blob's lock: no import can point a new row at the blob
         // in between.
         try await write { [blobs] connection throws(StorageError) in
+            try connection.lock(Self.blobLock(asset.blobHash))
             try connection.run("DELETE FROM assets WHERE id = ?", [id])
             try blobs.remove(asset.blobHash)
         }
@@ -62,12 +63,13 @@ extension Library {
             Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") })
         }
         let cutoff = now.addingTimeInterval(-grace)
-        let orphans = await work.run { [blobs] in blobs.allBlobs().filter { !known.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
+        let orphans = try await files { [blobs] () throws(StorageError) in
+            try blobs.allBlobs().filter { !known.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
         }
         for hash in orphans {
-            // Checked again in the writer's turn that removes it: an import in this process
-            // commits a blob and its row in one such turn.
+            // Checked again under the lock an import holds to commit a blob and its row.
             try await write { [blobs] connection throws(StorageError) in
+                try connection.lock(Self.blobLock(hash))
                 if try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [hash]).isEmpty { try blobs.remove(hash) }
             }
             report.blobsRemoved += 1

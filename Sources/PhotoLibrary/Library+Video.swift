@@ -9,7 +9,7 @@ extension Library {
     public func playableVideo(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
         if asset.isBrowserPlayable == true {
-            return Derivative(path: originalPath(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
+            return Derivative(path: try await originalFile(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
         let file = try await derivedVideo(try renditionJob(asset))
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
@@ -96,12 +96,19 @@ extension Library {
         _ asset: Asset, key: String,
         _ make: @escaping @Sendable (String, String, @escaping @Sendable (Double) -> Void) async throws(VideoError) -> Void
     ) -> VideoJob {
-        let source = originalPath(of: asset)
         let (hash, id, log) = (asset.blobHash, asset.id, options.log)
-        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, derived, work] progress throws(LibraryError) in
+        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, staging, derived, work] progress throws(LibraryError) in
             // A job started just as the last one put its output in place has nothing to do.
             if let file = await work.run({ derived.lookup(hash, key) }) { return file }
-            let (output, fd) = try await work.run { () throws(LibraryError) in try Self.temporaryFile(blobs, suffix: ".mp4") }
+            let (source, output, fd) = try await work.run { () throws(LibraryError) in
+                do throws(StorageError) {
+                    let source = try blobs.localFile(hash)
+                    let (output, fd) = try staging.makeTemporaryFile(suffix: ".mp4")
+                    return (source, output, fd)
+                } catch {
+                    throw LibraryError(error)
+                }
+            }
             close(fd)
             do throws(VideoError) {
                 try await make(source, output, progress)
@@ -117,13 +124,5 @@ extension Library {
         let (hash, key) = (job.key.hash, job.key.derivative)
         if let file = await work.run({ [derived] in derived.lookup(hash, key) }) { return file }
         return try await jobs.run(job.key, job.make)
-    }
-
-    private static func temporaryFile(_ blobs: BlobStore, suffix: String) throws(LibraryError) -> (String, Int32) {
-        do throws(StorageError) {
-            return try blobs.makeTemporaryFile(suffix: suffix)
-        } catch {
-            throw LibraryError(error)
-        }
     }
 }

@@ -1,16 +1,18 @@
 import Executors
 public import Foundation
 public import Imaging
-import Storage
+public import Storage
 import Synchronization
 public import Video
 
-/// The photo library: originals stored untouched, their metadata in SQLite, derivatives made
-/// from them on demand. One value serves the whole program; it is safe to share.
+/// The photo library: originals stored untouched in a blob store, their metadata in a SQL
+/// database, derivatives made from them on demand and cached on this machine. One value serves
+/// the whole program; it is safe to share. By default both stores are the data folder's own
+/// (SQLite and files).
 ///
-/// Its API is async and its blocking work (SQLite, libvips, files) runs on executors of its
-/// own: the database's connection threads and `work`, so a caller never blocks a thread of the
-/// cooperative pool or of the server.
+/// Its API is async and its blocking work (SQL, libvips, files, the blob store) runs on
+/// executors of its own: the database's connection threads and `work`, so a caller never blocks
+/// a thread of the cooperative pool or of the server.
 public final class Library: Sendable {
     public struct Options: Sendable {
         /// The most pixels an image may have.
@@ -47,10 +49,11 @@ public final class Library: Sendable {
 
     public let folder: DataFolder
     public let options: Options
-    let database: Database
-    let blobs: BlobStore
+    let database: any SQLDatabase
+    let blobs: any BlobStore
     /// This process's folder for work files, inside `folder.temporary`.
     let workFolder: WorkFolder
+    let staging: StagingArea
     let imaging: Imaging
     let derived: DerivativeCache
     /// Decodes, encodes and file work, `options.imageWorkers` at once.
@@ -63,9 +66,7 @@ public final class Library: Sendable {
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
     /// what crashed processes left in the temp folder. The folder is its owner's alone (0700,
     /// files 0600), and one an earlier version left open to others is closed.
-    public init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
-        self.folder = folder
-        self.options = options
+    public convenience init(folder: DataFolder, options: Options = Options()) throws(LibraryError) {
         do {
             // In a folder an earlier version left open, closing the root alone keeps everything
             // below it from other accounts; the three folders beside the database are closed
@@ -73,9 +74,28 @@ public final class Library: Sendable {
             // call per original and per derivative, at every start, for nothing the root does
             // not already give.
             for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
+            let database = try SQLiteDatabase(path: folder.database, migrations: Schema.migrations)
+            try self.init(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
+        } catch let error as StorageError {
+            throw LibraryError(error)
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError(.io, "The library cannot be opened.")
+        }
+    }
+
+    /// A library over the given database and blob store; `folder` holds what stays on this
+    /// machine: its work folder and its derivative cache.
+    public init(folder: DataFolder, database: any SQLDatabase, blobs: any BlobStore, options: Options = Options()) throws(LibraryError) {
+        self.folder = folder
+        self.options = options
+        self.database = database
+        self.blobs = blobs
+        do {
+            for path in [folder.root, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
             workFolder = try WorkFolder.claim(in: folder.temporary)
-            blobs = try BlobStore(root: folder.blobs, temporaryDirectory: workFolder.path)
-            database = try Database(path: folder.database, migrations: Schema.migrations)
+            staging = try StagingArea(folder: workFolder.path)
             imaging = try Imaging(maxPixels: options.maxPixels)
         } catch let error as StorageError {
             throw LibraryError(error)
@@ -92,29 +112,32 @@ public final class Library: Sendable {
     /// Where this process's request bodies go: its own work folder, swept after a crash.
     public var temporaryFolder: String { workFolder.path }
 
-    /// The original's bytes on disk, unchanged since import.
-    public func originalPath(of asset: Asset) -> String {
-        blobs.path(for: asset.blobHash)
+    /// A file on this machine with the original's bytes, unchanged since import.
+    public func originalFile(of asset: Asset) async throws(LibraryError) -> String {
+        try await files { [blobs] () throws(StorageError) in try blobs.localFile(asset.blobHash) }
     }
 
-    /// SQLite's integrity check and, for every asset, that its blob is there.
+    /// The database's own check and, for every asset, that its blob is there.
     public func verify() async throws(LibraryError) -> [String] {
-        var problems: [String] = []
-        let integrity = try await storage { () async throws(StorageError) in try await database.integrityCheck() }
-        if integrity != "ok" { problems.append("database: \(integrity)") }
+        let integrity = try await storage { () async throws(StorageError) in try await database.integrityProblems() }
+        var problems = integrity.map { "database: \($0)" }
         let hashes = try await read { connection throws(StorageError) in
             try connection.query("SELECT id, blob_hash FROM assets").map { row throws(StorageError) in
                 (try row.text("id"), try row.text("blob_hash"))
             }
         }
-        let missing = await work.run { [blobs] in hashes.filter { !blobs.contains($0.1) } }
+        let missing = try await files { [blobs] () throws(StorageError) in
+            var missing: [(String, String)] = []
+            for asset in hashes where try !blobs.contains(asset.1) { missing.append(asset) }
+            return missing
+        }
         for (id, _) in missing { problems.append("asset \(id): original missing") }
         return problems
     }
 
     /// Writes the database's log into its file; call before the process stops.
     public func flush() async throws(LibraryError) {
-        try await storage { () async throws(StorageError) in try await database.checkpoint() }
+        try await storage { () async throws(StorageError) in try await database.flush() }
     }
 
     /// Storage work, its errors as library errors.
@@ -128,15 +151,15 @@ public final class Library: Sendable {
     }
 
     /// A read transaction, its errors as library errors.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(LibraryError) -> T {
         try await storage { () async throws(StorageError) in try await database.read(body) }
     }
 
-    /// A write transaction on the writer's thread, its errors as library errors. Writers take
-    /// turns, so a body that commits a blob and inserts its row, or deletes a row and its blob,
-    /// never interleaves with another that touches the same blob.
+    /// A write transaction, its errors as library errors. A body that commits a blob and
+    /// inserts its row, or deletes a row and its blob, locks the blob's name first
+    /// (`SQLConnection.lock`), so that it never interleaves with another touching the same blob.
     @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(LibraryError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(LibraryError) -> T {
         try await storage { () async throws(StorageError) in try await database.write(body) }
     }
 

@@ -10,7 +10,7 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    func bind(_ values: [SQLValue], connection: Connection) throws(StorageError) {
+    func bind(_ values: [SQLValue], connection: SQLiteConnection) throws(StorageError) {
         precondition(values.count == Int(sqlite3_bind_parameter_count(handle)), "wrong number of SQL arguments")
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

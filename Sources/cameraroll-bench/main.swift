@@ -72,11 +72,11 @@ case "import":
 case "hash":
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let store = try BlobStore(root: "\(folder)/blobs", temporaryDirectory: "\(folder)/tmp")
+    let staging = try StagingArea(folder: "\(folder)/tmp")
     var rates: [Double] = []
     for _ in 0..<rounds {
         var size = 0
-        let elapsed = try await seconds { size = try store.stage(adopting: files[0]).size }
+        let elapsed = try await seconds { size = try staging.stage(adopting: files[0]).size }
         rates.append(Double(size) / 1_000_000 / elapsed)
     }
     printJSON(["mbPerSecond": median(rates)])

@@ -43,7 +43,7 @@ enum DoctorCommand {
         } catch {
             checks.append(Check(name: "ffmpeg", detail: "missing or broken: \(error.message)", ok: false))
         }
-        checks.append(Check(name: "SQLite", detail: Database.sqliteVersion, ok: true))
+        checks.append(Check(name: "SQLite", detail: SQLiteDatabase.sqliteVersion, ok: true))
         checks.append(dataFolderCheck(context.folder))
 
         let width = checks.map(\.name.count).max() ?? 0

@@ -21,8 +21,9 @@ enum ExportCommand {
         }
         // As private as the library it comes from, and replaced whole: a file that was there
         // stays until the copy is complete.
+        let original = try await library.originalFile(of: asset)
         do throws(StorageError) {
-            try PrivateFile.copy(library.originalPath(of: asset), to: destination)
+            try PrivateFile.copy(original, to: destination)
         } catch {
             throw LibraryError(.io, "The original could not be written to \(destination): \(error.message)")
         }

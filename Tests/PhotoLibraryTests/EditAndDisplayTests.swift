@@ -31,7 +31,7 @@ import Testing
     @Test func aStoredCropIsRenderedAndTheOriginalNeverChanges() async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/recurser__Portrait_6.jpg").asset
-        let original = try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset)))
+        let original = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset)))
         let crop = PixelRect(x: 100, y: 300, width: 800, height: 800)
         let edited = try await fixture.library.setEdit(.crop(crop), for: asset.id)
         #expect(edited.edit == .crop(crop))
@@ -51,7 +51,7 @@ import Testing
         let reference = try imaging.pixels(of: directory.file("expected.jpg"), fittedTo: PixelSize(width: 40, height: 40))
         let difference = zip(rendered.rgb, reference.rgb).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / rendered.rgb.count
         #expect(difference < 10)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset))) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset))) == original)
 
         _ = try await fixture.library.setEdit(nil, for: asset.id)
         #expect(try await fixture.library.asset(asset.id).edit == nil)
@@ -102,7 +102,8 @@ import Testing
         #expect(playable.mimeType == "video/mp4")
         #expect(try await fixture.library.renditionStatus(of: movie.id) == .ready)
         let original = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
-        #expect(try await fixture.library.playableVideo(of: original.id).path == fixture.library.originalPath(of: original))
+        let originalFile = try await fixture.library.originalFile(of: original)
+        #expect(try await fixture.library.playableVideo(of: original.id).path == originalFile)
     }
 
     @Test func editsAreStoredAsJSONParameters() async throws {

@@ -150,7 +150,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: orphan))
         #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 1)
         #expect(!FileManager.default.fileExists(atPath: orphan))
-        #expect(FileManager.default.fileExists(atPath: fixture.library.originalPath(of: kept)))
+        #expect(FileManager.default.fileExists(atPath: try await fixture.library.originalFile(of: kept)))
         #expect(try await fixture.library.verify().isEmpty)
     }
 
@@ -158,7 +158,7 @@ import Testing
         let fixture = try LibraryFixture()
         for file in ["photos/exifsamples__Canon_40D.jpg", "videos/androidx-media__sample.mp4", "photos/sharp__p3.png"] {
             let asset = try await fixture.importCorpus(file).asset
-            let stored = try Data(contentsOf: URL(fileURLWithPath: fixture.library.originalPath(of: asset)))
+            let stored = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset)))
             #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))))
         }
     }

@@ -1,8 +1,8 @@
 internal import CSQLite
 
-/// One SQLite connection. It exists only inside `Database.read {}` / `write {}`, which are its
+/// One SQLite connection. It exists only inside `SQLiteDatabase.read {}` / `write {}`, which are its
 /// transactions, and is never shared between threads.
-public final class Connection {
+public final class SQLiteConnection: SQLConnection {
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
 
@@ -18,7 +18,7 @@ public final class Connection {
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         // From the first statement on, even the journal mode's: a connection of a dropped
-        // Database may be closing on its own thread, and the last to close checkpoints the log.
+        // SQLiteDatabase may be closing on its own thread, and the last to close checkpoints the log.
         sqlite3_busy_timeout(handle, 10000)
     }
 
@@ -59,9 +59,9 @@ public final class Connection {
         return Int(sqlite3_changes(handle))
     }
 
-    public func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> SQLValue {
-        try query(sql, arguments).first?.columns.values.first ?? .null
-    }
+    /// Every lock is held already: a database has one writer connection, and its transactions
+    /// take turns on its one thread.
+    public func lock(_ name: String) {}
 
     private func prepared(_ sql: String) throws(StorageError) -> Statement {
         if let statement = statements[sql] { return statement }

@@ -3,7 +3,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite struct DatabaseTests {
+@Suite struct SQLiteDatabaseTests {
     let directory = TemporaryDirectory()
     let migrations = [
         Migration("create-things", "CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)"),
@@ -11,7 +11,7 @@ import Testing
     ]
 
     @Test func opensInWALWithFullSyncAndForeignKeys() async throws {
-        let database = try Database(path: directory.file("a.sqlite"), migrations: migrations)
+        let database = try SQLiteDatabase(path: directory.file("a.sqlite"), migrations: migrations)
         let settings = try await database.write { connection throws(StorageError) in
             (
                 try connection.scalar("PRAGMA journal_mode"), try connection.scalar("PRAGMA synchronous"),
@@ -25,9 +25,9 @@ import Testing
 
     @Test func migrationsRunOnceInOrder() async throws {
         let path = directory.file("b.sqlite")
-        _ = try Database(path: path, migrations: Array(migrations.prefix(1)))
-        let database = try Database(path: path, migrations: migrations)
-        _ = try Database(path: path, migrations: migrations)
+        _ = try SQLiteDatabase(path: path, migrations: Array(migrations.prefix(1)))
+        let database = try SQLiteDatabase(path: path, migrations: migrations)
+        _ = try SQLiteDatabase(path: path, migrations: migrations)
         let names = try await database.read { connection throws(StorageError) in
             try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").map { row throws(StorageError) in try row.text("name")
             }
@@ -40,14 +40,14 @@ import Testing
 
     @Test func aDatabaseFromAnotherVersionIsRefused() async throws {
         let path = directory.file("c.sqlite")
-        _ = try Database(path: path, migrations: migrations)
+        _ = try SQLiteDatabase(path: path, migrations: migrations)
         #expect(throws: StorageError.self) {
-            _ = try Database(path: path, migrations: [Migration("something-else", "SELECT 1")])
+            _ = try SQLiteDatabase(path: path, migrations: [Migration("something-else", "SELECT 1")])
         }
     }
 
     @Test func aThrowingWriteRollsBack() async throws {
-        let database = try Database(path: directory.file("d.sqlite"), migrations: migrations)
+        let database = try SQLiteDatabase(path: directory.file("d.sqlite"), migrations: migrations)
         await #expect(throws: StorageError.self) {
             try await database.write { connection throws(StorageError) in
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["kept?"])
@@ -56,11 +56,11 @@ import Testing
         }
         let count = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
         #expect(count == .integer(0))
-        #expect(try await database.integrityCheck() == "ok")
+        #expect(try await database.integrityProblems().isEmpty)
     }
 
     @Test func constraintViolationsHaveTheirOwnCode() async throws {
-        let database = try Database(path: directory.file("e.sqlite"), migrations: migrations)
+        let database = try SQLiteDatabase(path: directory.file("e.sqlite"), migrations: migrations)
         do {
             try await database.write { connection throws(StorageError) in
                 try connection.run("INSERT INTO things (name) VALUES (?)", ["x"])
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func readersSeeOnlyCommittedData() async throws {
-        let database = try Database(path: directory.file("f.sqlite"), migrations: migrations)
+        let database = try SQLiteDatabase(path: directory.file("f.sqlite"), migrations: migrations)
         let inserted = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         // The write stays open, its row inserted, while a reader looks.
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func valuesRoundTrip() async throws {
-        let database = try Database(
+        let database = try SQLiteDatabase(
             path: directory.file("g.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")])
         let row = try await database.write { connection throws(StorageError) in
             try connection.run(
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func strictReadsRefuseWhatTheSchemaDoesNotAllow() async throws {
-        let database = try Database(
+        let database = try SQLiteDatabase(
             path: directory.file("h.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i, s, f, n)")])
         let row = try await database.write { connection throws(StorageError) in
             try connection.run(

@@ -8,9 +8,9 @@ import Foundation
 /// for the writer. Each connection lives on a thread of its own (a `BlockingExecutor` with that
 /// connection as its context), so SQLite never blocks the cooperative pool or a server thread,
 /// and a caller awaits without holding a thread.
-public final class Database: Sendable {
+public final class SQLiteDatabase: SQLDatabase {
     /// A connection, or why it could not be opened (tried again by the next job).
-    typealias Lane = Result<Connection, StorageError>
+    typealias Lane = Result<SQLiteConnection, StorageError>
     private let writer: BlockingExecutor<Lane>
     private let readers: BlockingExecutor<Lane>
 
@@ -30,8 +30,8 @@ public final class Database: Sendable {
 
     private let path: String
 
-    private static func connect(_ path: String, writer: Bool) throws(StorageError) -> Connection {
-        let connection = try Connection(path: path)
+    private static func connect(_ path: String, writer: Bool) throws(StorageError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
         try connection.execute(
             writer
                 ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
@@ -40,7 +40,7 @@ public final class Database: Sendable {
     }
 
     /// The lane's connection, opened again if it could not be before.
-    private static func connection(_ lane: inout Lane, _ path: String, writer: Bool) throws(StorageError) -> Connection {
+    private static func connection(_ lane: inout Lane, _ path: String, writer: Bool) throws(StorageError) -> SQLiteConnection {
         if case .failure = lane { lane = Result { () throws(StorageError) in try connect(path, writer: writer) } }
         return try lane.get()
     }
@@ -48,31 +48,34 @@ public final class Database: Sendable {
     /// Runs `body` in one immediate transaction, on the writer's thread: committed if it
     /// returns, rolled back if it throws. Writers take turns, so work that must not interleave
     /// with another writer's (a blob's commit and its row) belongs in one body.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError)
+        -> T
+    {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) -> T in
             try Self.transaction(try Self.connection(&lane, path, writer: true), begin: "BEGIN IMMEDIATE", body)
         }
     }
 
     /// Runs `body` in one read transaction, a consistent snapshot, on a reader's thread.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StorageError) -> T) async throws(StorageError) -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
+    {
         try await readers.run { [path] (lane: inout Lane) throws(StorageError) -> T in
             try Self.transaction(try Self.connection(&lane, path, writer: false), begin: "BEGIN", body)
         }
     }
 
-    /// Moves the write-ahead log into the database file, for a clean stop.
-    public func checkpoint() async throws(StorageError) {
+    /// Moves the write-ahead log into the database file.
+    public func flush() async throws(StorageError) {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) in
             try Self.connection(&lane, path, writer: true).execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
-    /// SQLite's own consistency check; "ok" when sound.
-    public func integrityCheck() async throws(StorageError) -> String {
+    /// SQLite's own consistency check, which says "ok" alone when sound.
+    public func integrityProblems() async throws(StorageError) -> [String] {
         try await read { connection throws(StorageError) in
-            let rows = try connection.query("PRAGMA integrity_check")
-            return try rows.map { row throws(StorageError) in try row.text("integrity_check") }.joined(separator: "\n")
+            let said = try connection.query("PRAGMA integrity_check").map { row throws(StorageError) in try row.text("integrity_check") }
+            return said == ["ok"] ? [] : said
         }
     }
 
@@ -87,7 +90,7 @@ public final class Database: Sendable {
     }
 
     private static func transaction<T>(
-        _ connection: Connection, begin: String, _ body: (Connection) throws(StorageError) -> T
+        _ connection: SQLiteConnection, begin: String, _ body: (any SQLConnection) throws(StorageError) -> T
     ) throws(StorageError) -> T {
         try connection.execute(begin)
         do {
@@ -100,7 +103,7 @@ public final class Database: Sendable {
         }
     }
 
-    private static func migrate(_ connection: Connection, _ migrations: [Migration]) throws(StorageError) {
+    private static func migrate(_ connection: SQLiteConnection, _ migrations: [Migration]) throws(StorageError) {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
         let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").map { row throws(StorageError) in
@@ -112,7 +115,7 @@ public final class Database: Sendable {
                 .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
         }
         for migration in migrations.dropFirst(applied.count) {
-            _ = try transaction(connection, begin: "BEGIN IMMEDIATE") { connection throws(StorageError) in
+            _ = try transaction(connection, begin: "BEGIN IMMEDIATE") { _ throws(StorageError) in
                 try connection.execute(migration.sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
@@ -122,7 +125,7 @@ public final class Database: Sendable {
     }
 }
 
-extension Database {
+extension SQLiteDatabase {
     /// The SQLite library's version.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }

@@ -1,0 +1,45 @@
+/// A SQL database as the library uses it, whatever the engine: transactions run on threads of
+/// the database's own (never the caller's), in the shape GRDB gave SQLite — one writer at a
+/// time, readers on consistent snapshots that never wait for it.
+///
+/// The library writes its statements once, in the SQL both engines speak (`?` parameters,
+/// `INSERT … ON CONFLICT DO NOTHING`), and each engine keeps its own migrations.
+public protocol SQLDatabase: Sendable {
+    /// Runs `body` in one write transaction: committed if it returns, rolled back if it throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
+
+    /// Runs `body` in one read-only transaction, a consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
+
+    /// What the engine's own check finds wrong in its files; empty when sound.
+    func integrityProblems() async throws(StorageError) -> [String]
+
+    /// Leaves everything committed in the database's main files, for a clean stop.
+    func flush() async throws(StorageError)
+}
+
+/// A connection inside one transaction of `SQLDatabase.read {}` or `write {}`, and only there.
+public protocol SQLConnection {
+    /// Runs a statement and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [any SQLBindable]) throws(StorageError) -> [Row]
+
+    /// Runs a statement and returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [any SQLBindable]) throws(StorageError) -> Int
+
+    /// Holds the lock named `name` until the transaction ends: writers that take the same
+    /// name take turns, whichever server they run on (a blob's commit and its row, a row's
+    /// delete and its blob).
+    func lock(_ name: String) throws(StorageError)
+}
+
+extension SQLConnection {
+    @discardableResult
+    public func query(_ sql: String) throws(StorageError) -> [Row] { try query(sql, []) }
+
+    /// The first column of the first row (NULL when there is none), for one-value queries.
+    public func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> SQLValue {
+        try query(sql, arguments).first?.columns.values.first ?? .null
+    }
+}

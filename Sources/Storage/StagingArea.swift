@@ -1,0 +1,67 @@
+import Foundation
+
+/// A process's folder for files on their way into a blob store: an upload streamed in, a copy
+/// of a file being imported, a tool's output. Staging hashes and fsyncs a file, so what a blob
+/// store is given is complete and named by its bytes.
+public struct StagingArea: Sendable {
+    public let folder: String
+
+    public init(folder: String) throws(StorageError) {
+        self.folder = folder
+        try FileIO.makeDirectories(folder)
+    }
+
+    /// A new, empty, private file in the folder for the caller to fill.
+    public func makeTemporaryFile(suffix: String = "") throws(StorageError) -> (path: String, fd: Int32) {
+        let path = "\(folder)/\(UUID().uuidString.lowercased())\(suffix)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileIO.error("create temp file") }
+        return (path, fd)
+    }
+
+    /// Copies `source` into the folder while hashing it, then fsyncs the copy. Reading the
+    /// source once serves both, and later steps only ever touch our copy.
+    public func stage(copying source: String, maxBytes: Int = .max) throws(StorageError) -> StagedFile {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileIO.error("open") }
+        defer { close(input) }
+        let (path, output) = try makeTemporaryFile()
+        do throws(StorageError) {
+            defer { close(output) }
+            let (hash, size) = try Self.hash(input, copyingTo: output, maxBytes: maxBytes)
+            guard fsync(output) == 0 else { throw FileIO.error("fsync") }
+            return StagedFile(path: path, hash: hash, size: size)
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Hashes a file that is already in the folder (an upload streamed there) and fsyncs it.
+    public func stage(adopting path: String) throws(StorageError) -> StagedFile {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIO.error("open") }
+        defer { close(fd) }
+        let (hash, size) = try Self.hash(fd, copyingTo: nil, maxBytes: .max)
+        guard fsync(fd) == 0 else { throw FileIO.error("fsync") }
+        return StagedFile(path: path, hash: hash, size: size)
+    }
+
+    /// Drops a staged file that is not going into a store (or already went: then it is gone).
+    public func discard(_ staged: StagedFile) {
+        unlink(staged.path)
+    }
+
+    /// Reads `input` to its end, hashing it and, when given, writing it to `output`.
+    private static func hash(_ input: Int32, copyingTo output: Int32?, maxBytes: Int) throws(StorageError) -> (String, Int) {
+        let hasher = SHA256()
+        var size = 0
+        try FileIO.readChunks(input) { chunk throws(StorageError) in
+            size += chunk.count
+            guard size <= maxBytes else { throw StorageError(.tooLarge, "The file is larger than the limit.") }
+            hasher.update(chunk)
+            if let output { try FileIO.writeAll(output, chunk) }
+        }
+        return (hasher.finish(), size)
+    }
+}
