@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The libraries under libvips that Imaging also asks directly, instead of parsing their formats itself.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "Executors"], swiftSettings: strict),
+        // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
+        .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors"], swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
@@ -65,7 +68,7 @@ let package = Package(
             name: "cameraroll",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
-                "Video", "Storage", "Credentials",
+                "Video", "Storage", "PostgreSQL", "Credentials",
             ],
             swiftSettings: strict),
 
@@ -83,7 +86,10 @@ let package = Package(
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Imaging", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "PostgreSQL", "Storage", "Imaging", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),

@@ -3,7 +3,8 @@ import PhotoLibrary
 
 /// How each library error answers a client. Failures that are the server's own (the database,
 /// the disk other than full, a missing tool) are not client errors: they stay 500s with a
-/// generic body, their detail only in the log.
+/// generic body, their detail only in the log. Storage that cannot be reached is neither: a 503
+/// with `Retry-After`, for the client to try again, since nothing was done.
 struct ClientError: HTTPResponseError {
     let status: Int
     let code: String
@@ -21,11 +22,18 @@ struct ClientError: HTTPResponseError {
         case .notFound: status = 404
         case .invalidEdit, .invalidRequest: status = 400
         case .noSpace: status = 507
+        case .storageUnavailable: status = 503
         default: return nil
         }
         self.status = status
         code = error.code.description
         message = error.message
+    }
+
+    var response: Response {
+        var response = Response.bytes(jsonBody, contentType: "application/json; charset=utf-8", status: status)
+        if status == 503 { response.headers["Retry-After"] = "5" }
+        return response
     }
 }
 

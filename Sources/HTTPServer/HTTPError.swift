@@ -5,6 +5,9 @@ public protocol HTTPResponseError: Error {
     var status: Int { get }
     var code: String { get }
     var message: String { get }
+    /// The answer: by default the JSON body alone, for an error that needs headers too
+    /// (`Retry-After`) to say.
+    var response: Response { get }
 }
 
 /// The server's own errors, and a ready-made one for handlers.

@@ -74,7 +74,7 @@ public final class Library: Sendable {
             // call per original and per derivative, at every start, for nothing the root does
             // not already give.
             for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
-            let database = try SQLiteDatabase(path: folder.database, migrations: Schema.migrations)
+            let database = try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite)
             try self.init(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
         } catch let error as StorageError {
             throw LibraryError(error)

@@ -1,9 +1,11 @@
 import Imaging
-import Storage
+public import Storage
 import Video
 
 /// Why the library refused or failed. `code` is stable: the command line prints it and the
-/// server answers with it; `message` is for people and never carries a path.
+/// server answers with it; `message` is for people and never carries a path; `detail` is the
+/// underlying cause's own words (a decoder's, a database's, errno's), for the operator's log and
+/// never for a client.
 public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -35,19 +37,29 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let toolMissing = Code("tool_missing")
         /// A video job ran out of time.
         public static let timeout = Code("timeout")
+        /// The database or the blob store cannot be reached or did not answer in time: nothing
+        /// was done, and the same request may succeed in a moment.
+        public static let storageUnavailable = Code("storage_unavailable")
 
         public var description: String { name }
     }
 
     public let code: Code
     public let message: String
+    public let detail: String?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail
     }
 
-    public var description: String { "\(code): \(message)" }
+    /// Errors are the same when their code and message are: the cause's words vary by machine.
+    public static func == (left: LibraryError, right: LibraryError) -> Bool {
+        left.code == right.code && left.message == right.message
+    }
+
+    public var description: String { "\(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
 
     init(_ error: ImagingError) {
         let code: Code =
@@ -59,7 +71,7 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
             case .unreadable: .io
             default: .corrupt
             }
-        self.init(code, error.message)
+        self.init(code, error.message, detail: error.detail)
     }
 
     init(_ error: VideoError) {
@@ -72,18 +84,19 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
             case .invalidRequest: .invalidRequest
             default: .corrupt
             }
-        self.init(code, error.message)
+        self.init(code, error.message, detail: error.detail)
     }
 
-    init(_ error: StorageError) {
+    public init(_ error: StorageError) {
         let code: Code =
             switch error.code {
             case .noSpace: .noSpace
             case .notFound: .notFound
             case .tooLarge: .tooLarge
             case .io: .io
+            case .unavailable: .storageUnavailable
             default: .database
             }
-        self.init(code, error.message)
+        self.init(code, error.message, detail: error.detail)
     }
 }

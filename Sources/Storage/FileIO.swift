@@ -4,9 +4,9 @@ import Foundation
 enum FileIO {
     static func error(_ operation: String, _ code: Int32 = errno) -> StorageError {
         switch code {
-        case ENOSPC, EDQUOT: StorageError(.noSpace, "The disk is full (\(operation)).")
-        case ENOENT: StorageError(.notFound, "A file is missing (\(operation)).")
-        default: StorageError(.io, "\(operation) failed: \(String(cString: strerror(code))).")
+        case ENOSPC, EDQUOT: StorageError(.noSpace, "The disk is full.", detail: operation)
+        case ENOENT: StorageError(.notFound, "A file is missing.", detail: operation)
+        default: StorageError(.io, "A file could not be read or written.", detail: "\(operation): \(String(cString: strerror(code)))")
         }
     }
 

@@ -38,6 +38,9 @@ extension SQLConnection {
     @discardableResult
     public func query(_ sql: String) throws(StorageError) -> [Row] { try query(sql, []) }
 
+    @discardableResult
+    public func run(_ sql: String) throws(StorageError) -> Int { try run(sql, []) }
+
     /// The first column of the first row (NULL when there is none), for one-value queries.
     public func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> SQLValue {
         try query(sql, arguments).first?.columns.values.first ?? .null

@@ -26,6 +26,11 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 public struct Row: Sendable {
     let columns: [String: SQLValue]
 
+    /// A row as an engine read it.
+    public init(columns: [String: SQLValue]) {
+        self.columns = columns
+    }
+
     public subscript(_ name: String) -> SQLValue { columns[name] ?? .null }
 
     // MARK: Strict reading

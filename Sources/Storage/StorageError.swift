@@ -1,4 +1,5 @@
-/// A failure of the database or the blob store. Messages never carry SQL arguments or paths.
+/// A failure of the database or the blob store: a stable code, a message for people that never
+/// carries SQL arguments or paths, and the engine's own words (`detail`) for the operator's log.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
@@ -10,6 +11,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case notFound = "not_found"
             case tooLarge = "too_large"
             case corruptRow = "corrupt_row"
+            case unavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -30,17 +32,23 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let tooLarge = Code(.tooLarge)
         /// A row holds what its schema does not allow: a column missing, empty or of another type.
         public static let corruptRow = Code(.corruptRow)
+        /// The database or blob store cannot be reached, or did not answer within its deadline:
+        /// nothing was done, and the same call may succeed later.
+        public static let unavailable = Code(.unavailable)
 
         public var description: String { base.rawValue }
     }
 
     public let code: Code
     public let message: String
+    /// What the engine or the system said (SQLite's or PostgreSQL's message, errno's text).
+    public let detail: String?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail
     }
 
-    public var description: String { "\(code): \(message)" }
+    public var description: String { "\(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
 }

@@ -2,20 +2,28 @@ import Foundation
 import HTTPServer
 import ImagePicker
 import PhotoLibrary
+import PostgreSQL
+import Storage
 import Video
 
-/// `cameraroll [--data DIR] COMMAND ...`: picks the command and turns its outcome into an exit
-/// status (0 done, 1 something was refused or failed, 2 the command line was wrong).
+/// `cameraroll [--data DIR] [--database URL] COMMAND ...`: picks the command and turns its
+/// outcome into an exit status (0 done, 1 something was refused or failed, 2 the command line
+/// was wrong).
 enum CommandLineTool {
     static func run(_ words: [String]) async -> Int32 {
         var words = words
         var dataFolder: String?
+        var database: String?
         while let first = words.first, first.hasPrefix("--") {
             words.removeFirst()
             if first == "--data", !words.isEmpty {
                 dataFolder = words.removeFirst()
             } else if first.hasPrefix("--data=") {
                 dataFolder = String(first.dropFirst("--data=".count))
+            } else if first == "--database", !words.isEmpty {
+                database = words.removeFirst()
+            } else if first.hasPrefix("--database=") {
+                database = String(first.dropFirst("--database=".count))
             } else if first == "--help" {
                 words = ["help"]
             } else {
@@ -27,7 +35,11 @@ enum CommandLineTool {
             Terminal.out(HelpText.overview)
             return 2
         }
-        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard())
+        if let database, !Context.isPostgreSQL(database) {
+            Terminal.error("cameraroll: --database takes a PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE).")
+            return 2
+        }
+        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard(), database: database)
         let rest = Array(words.dropFirst())
         do {
             switch command {
@@ -71,6 +83,12 @@ enum CommandLineTool {
 /// What every command gets: where the library is, and how to open it.
 struct Context {
     let folder: DataFolder
+    /// The PostgreSQL server holding the library's metadata, instead of the folder's SQLite file.
+    let database: String?
+
+    static func isPostgreSQL(_ url: String) -> Bool {
+        url.hasPrefix("postgresql://") || url.hasPrefix("postgres://")
+    }
 
     /// ffmpeg and ffprobe, from `CAMERAROLL_FFMPEG` / `CAMERAROLL_FFPROBE` when set.
     var videoTools: VideoTools {
@@ -82,7 +100,7 @@ struct Context {
 
     /// `log` gets what a failing ffmpeg or ffprobe said (the server's log; other commands
     /// print their own word on each failure).
-    func openLibrary(log: @escaping @Sendable (String) -> Void = { _ in }) throws(LibraryError) -> Library {
+    func openLibrary(log: @escaping @Sendable (String) -> Void = { _ in }) async throws(LibraryError) -> Library {
         var options = Library.Options()
         options.video = videoTools
         options.log = log
@@ -91,6 +109,15 @@ struct Context {
         if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
             options.crashPoint = Library.ImportStep(rawValue: step)
         }
-        return try Library(folder: folder, options: options)
+        guard let database else { return try Library(folder: folder, options: options) }
+        let metadata: PostgresDatabase
+        let blobs: FileBlobStore
+        do throws(StorageError) {
+            metadata = try await PostgresDatabase(url: database, migrations: LibrarySchema.postgreSQL)
+            blobs = try FileBlobStore(root: folder.blobs)
+        } catch {
+            throw LibraryError(error)
+        }
+        return try Library(folder: folder, database: metadata, blobs: blobs, options: options)
     }
 }

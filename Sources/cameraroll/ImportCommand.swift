@@ -28,7 +28,7 @@ enum ImportCommand {
         let arguments = try Arguments(words, valued: [])
         try arguments.allowOnly(["json", "camera-roll"])
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one file or folder to import.") }
-        let library = try context.openLibrary()
+        let library = try await context.openLibrary()
         let saveToCameraRoll = arguments.flag("camera-roll")
 
         var report = Report()

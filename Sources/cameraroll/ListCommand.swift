@@ -9,7 +9,7 @@ enum ListCommand {
         guard arguments.positional.isEmpty else { throw UsageError("list takes no file names.") }
         let source = try LibrarySource.parse(arguments.value("source") ?? "photoLibrary")
         let mediaTypes = try MediaType.parseList(arguments.value("media") ?? "image,movie")
-        let library = try context.openLibrary()
+        let library = try await context.openLibrary()
 
         var assets: [Asset] = []
         var cursor: String?

@@ -6,7 +6,7 @@ enum MaintenanceCommand {
     static func run(_ command: String, _ words: [String], _ context: Context) async throws -> Int32 {
         let arguments = try Arguments(words, valued: [])
         try arguments.allowOnly([])
-        let library = try context.openLibrary()
+        let library = try await context.openLibrary()
         if command == "gc" {
             guard arguments.positional.isEmpty else { throw UsageError("gc takes no arguments.") }
             let report = try await library.collectGarbage()

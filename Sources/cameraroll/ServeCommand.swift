@@ -12,7 +12,7 @@ enum ServeCommand {
         let arguments = try Arguments(words, valued: Listening.valued)
         try arguments.allowOnly(Listening.options)
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file names.") }
-        let library = try context.openLibrary { line in Terminal.error(line) }
+        let library = try await context.openLibrary { line in Terminal.error(line) }
         let listening = try Listening(arguments, certificateFolder: library.folder.tls)
         // Everyone but this computer signs in with the owner's password, so serving beyond it
         // without one would lock everybody out: at a terminal it is set here, at first start.

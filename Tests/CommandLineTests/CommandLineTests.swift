@@ -79,6 +79,22 @@ import Testing
         #expect(saved.stdout.contains("0 items"))
     }
 
+    /// With `--database`, what is imported is in PostgreSQL: the folder has no SQLite file, and
+    /// another process with the same database lists it.
+    @Test func aLibraryOnPostgreSQLKeepsItsRowsThere() async throws {
+        let database = try await ThrowawayPostgres.newDatabase()
+        let imported = try await Executable.run(
+            ["--data", data, "--database", database, "import", Corpus.path("photos/exifsamples__Canon_40D.jpg")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(data)/library.sqlite"))
+        let listed = try await Executable.run(["--data", data, "--database", database, "list"])
+        #expect(listed.stdout.contains("exifsamples__Canon_40D.jpg") && listed.stdout.contains("1 item"), "\(listed.stdout)")
+        let unreachable = try await Executable.run(["--data", data, "--database", "postgresql://nobody@127.0.0.1:1/none", "list"])
+        #expect(unreachable.status == 1 && unreachable.stderr.contains("storage_unavailable"), "\(unreachable.stderr)")
+        let wrong = try await Executable.run(["--data", data, "--database", "mysql://x", "list"])
+        #expect(wrong.status == 2)
+    }
+
     @Test func exportWritesTheOriginalBytes() async throws {
         let source = Corpus.path("photos/pillow__xmp_test.jpg")
         let (_, report) = try await importJSON([source])

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 @Suite struct LibraryBehaviourTests {
-    @Test func theSameBytesGiveTheSameAsset() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func theSameBytesGiveTheSameAsset(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let first = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
         let second = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
         #expect(!first.isDuplicate && second.isDuplicate)
@@ -15,8 +15,8 @@ import Testing
         #expect(try await fixture.library.count(.photoLibrary) == 1)
     }
 
-    @Test func concurrentImportsOfTheSameBytesMakeOneAsset() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func concurrentImportsOfTheSameBytesMakeOneAsset(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let ids = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<6 {
                 group.addTask { try await fixture.importCorpus("photos/exifsamples__DSCN0010.jpg").asset.id }
@@ -28,8 +28,8 @@ import Testing
         #expect(fixture.workFiles.isEmpty)
     }
 
-    @Test func listingIsNewestCaptureFirstAndCursorsCoverEverythingOnce() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func listingIsNewestCaptureFirstAndCursorsCoverEverythingOnce(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let files = Array(importablePhotos.prefix(12)) + ["videos/androidx-media__sample.mp4", "videos/pigallery2__video_rotate.mp4"]
         for file in files { try await fixture.importCorpus(file) }
         let everything = try await fixture.library.assets(AssetQuery(limit: 100)).assets
@@ -53,8 +53,8 @@ import Testing
         #expect(try await fixture.library.count(.photoLibrary, mediaTypes: [.image]) == 12)
     }
 
-    @Test func badQueriesAreRefusedByName() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func badQueriesAreRefusedByName(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         for query in [AssetQuery(limit: 0), AssetQuery(limit: 501), AssetQuery(mediaTypes: []), AssetQuery(cursor: "not a cursor!")] {
             do {
                 _ = try await fixture.library.assets(query)
@@ -65,8 +65,8 @@ import Testing
         }
     }
 
-    @Test func cameraCapturesStayUnsavedUntilSavedToTheCameraRoll() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func cameraCapturesStayUnsavedUntilSavedToTheCameraRoll(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let capture = try await fixture.importCorpus("photos/exifsamples__Nikon_D70.jpg", source: .camera).asset
         #expect(capture.isUnsaved && !capture.inCameraRoll)
         #expect(try await fixture.library.count(.photoLibrary) == 0)
@@ -85,10 +85,10 @@ import Testing
         #expect(try await fixture.library.albums().first { $0.id == Library.cameraRollID }?.count == 2)
     }
 
-    @Test func unsavedCapturesExpire() async throws {
+    @Test(arguments: Engine.allCases) func unsavedCapturesExpire(engine: Engine) async throws {
         var options = Library.Options()
         options.unsavedRetention = 60
-        let fixture = try LibraryFixture(options)
+        let fixture = try await LibraryFixture(engine, options)
         let capture = try await fixture.importCorpus("photos/exifsamples__Nikon_D70.jpg", source: .camera).asset
         let kept = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg", source: .camera, saveToCameraRoll: true).asset
         #expect(try await fixture.library.collectGarbage(grace: 0).expiredCaptures == 0)
@@ -98,8 +98,8 @@ import Testing
         #expect(try await fixture.library.asset(kept.id).inCameraRoll)
     }
 
-    @Test func trashRestoreAndDeleteForGood() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func trashRestoreAndDeleteForGood(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg", saveToCameraRoll: true).asset
         _ = try await fixture.library.trash(asset.id)
         #expect(try await fixture.library.count(.photoLibrary) == 0)
@@ -137,8 +137,8 @@ import Testing
         #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == nil)
     }
 
-    @Test func garbageCollectionRemovesOnlyWhatNothingUses() async throws {
-        let fixture = try LibraryFixture()
+    @Test(arguments: Engine.allCases) func garbageCollectionRemovesOnlyWhatNothingUses(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
         let kept = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
         // An orphan, as a crash between a blob's commit and its row's insert leaves.
         let blobs = "\(fixture.folder.blobs)/ab/cd"

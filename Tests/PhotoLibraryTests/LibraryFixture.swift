@@ -1,14 +1,37 @@
 import Foundation
 import PhotoLibrary
+import PostgreSQL
+import Storage
 import TestSupport
+import Testing
 
-/// A library in a fresh temp folder, removed with the fixture.
+/// The database engines a library runs on, for tests that must hold on each.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgreSQL
+
+    var testDescription: String { rawValue }
+}
+
+/// A library in a fresh temp folder, removed with the fixture; on PostgreSQL, with a database of
+/// its own on the tests' cluster and its originals in the folder.
 final class LibraryFixture: Sendable {
     let directory = TemporaryDirectory("cameraroll-library")
     let library: Library
 
     init(_ options: Library.Options = Library.Options()) throws {
         library = try Library(folder: DataFolder(directory.path), options: options)
+    }
+
+    init(_ engine: Engine, _ options: Library.Options = Library.Options()) async throws {
+        switch engine {
+        case .sqlite:
+            library = try Library(folder: DataFolder(directory.path), options: options)
+        case .postgreSQL:
+            let database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
+            let folder = DataFolder(directory.path)
+            library = try Library(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
+        }
     }
 
     var folder: DataFolder { library.folder }

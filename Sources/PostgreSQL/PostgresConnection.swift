@@ -1,0 +1,140 @@
+internal import CPostgres
+import Foundation
+public import Storage
+
+/// One libpq connection, confined to the thread of the executor that made it. Statements are
+/// sent with their arguments apart (`PQexecParams`), never spliced into the SQL, and every value
+/// travels as text: libpq's text format is what PostgreSQL parses for any column type, and the
+/// result's column types (OIDs) decide how a value reads back.
+public final class PostgresConnection: SQLConnection {
+    private let handle: OpaquePointer
+    /// Statements with `?` turned into `$n`, by their text.
+    private var translated: [String: String] = [:]
+
+    /// Connects to `url` (a `postgresql://` URI or libpq's `key=value` string). A server that does
+    /// not answer within `connectTimeout` seconds is `unavailable`; so is one that stops answering
+    /// later (TCP keepalives notice it in seconds), and a statement past `statementTimeout`.
+    init(url: String, connectTimeout: Int, statementTimeout: Duration) throws(StorageError) {
+        let settings: [(String, String)] = [
+            ("dbname", url), ("connect_timeout", String(connectTimeout)), ("client_encoding", "UTF8"),
+            ("application_name", "cameraroll"), ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"),
+            ("keepalives_count", "3"),
+        ]
+        let handle = Self.withCStrings(settings.map(\.0)) { keywords in
+            Self.withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let handle else { throw StorageError(.unavailable, "The database cannot be reached.", detail: "out of memory") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let said = String(cString: PQerrorMessage(handle))
+            PQfinish(handle)
+            throw StorageError(.unavailable, "The database cannot be reached.", detail: Self.oneLine(said))
+        }
+        self.handle = handle
+        let milliseconds = statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
+        try run("SELECT set_config('statement_timeout', ?, false)", ["\(milliseconds)"])
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection still works as far as libpq knows (a failed one is dropped and made again).
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> [Row] {
+        let result = try execute(sql, arguments)
+        defer { PQclear(result) }
+        return try Self.rows(of: result)
+    }
+
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> Int {
+        let result = try execute(sql, arguments)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// A transaction-scoped advisory lock on the name's 64-bit hash: writers on every server
+    /// that lock the same name take turns, and the lock goes with the transaction.
+    public func lock(_ name: String) throws(StorageError) {
+        try run("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [name])
+    }
+
+    /// Runs statements without arguments (a migration's several statements at once).
+    func executeScript(_ sql: String) throws(StorageError) {
+        guard let result = PQexec(handle, sql) else { throw failure(nil) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+    }
+
+    private func execute(_ sql: String, _ arguments: [any SQLBindable]) throws(StorageError) -> OpaquePointer {
+        let text = translated[sql] ?? Placeholders.numbered(sql)
+        translated[sql] = text
+        let values = arguments.map { Self.text(of: $0.sqlValue) }
+        let result = Self.withOptionalCStrings(values) { pointers in
+            PQexecParams(handle, text, Int32(values.count), nil, pointers, nil, nil, 0)
+        }
+        guard let result else { throw failure(nil) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            defer { PQclear(result) }
+            throw failure(result)
+        }
+        return result
+    }
+
+    /// A value as PostgreSQL's text input takes it; nil is SQL NULL.
+    private static func text(of value: SQLValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): "\(number)"
+        case .text(let text): text
+        case .blob(let bytes): "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    private static func rows(of result: OpaquePointer) throws(StorageError) -> [Row] {
+        let columns = (0..<PQnfields(result)).map { (name: String(cString: PQfname(result, $0)), type: PQftype(result, $0)) }
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(PQntuples(result)))
+        for row in 0..<PQntuples(result) {
+            var values: [String: SQLValue] = [:]
+            for (index, column) in columns.enumerated() {
+                let field = Int32(index)
+                if PQgetisnull(result, row, field) == 1 {
+                    values[column.name] = .null
+                } else {
+                    values[column.name] = try ColumnType.value(
+                        String(cString: PQgetvalue(result, row, field)), type: column.type, column.name)
+                }
+            }
+            rows.append(Row(columns: values))
+        }
+        return rows
+    }
+
+    /// What went wrong, by SQLSTATE class: a connection or a server going away and a statement
+    /// past its deadline are outages, not the library's fault.
+    private func failure(_ result: OpaquePointer?) -> StorageError {
+        let said = Self.oneLine(String(cString: result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(handle)))
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+        return SQLState.error(state, connectionLost: !isUsable, detail: said)
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        withOptionalCStrings(strings) { pointers in body(pointers + [nil]) }
+    }
+
+    private static func withOptionalCStrings<T>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies = strings.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+}

@@ -1,0 +1,117 @@
+import Executors
+import Foundation
+public import Storage
+
+/// The library's database on a PostgreSQL server, which several CameraRoll servers share.
+/// Connections live on threads of their own, as SQLite's do: a few writers (PostgreSQL takes
+/// concurrent writers; `SQLConnection.lock` orders those that touch the same blob, on every
+/// server) and a few readers, each transaction a consistent snapshot. A connection that breaks
+/// (the server restarted, the network dropped) is made again by the next transaction on its
+/// thread; until it can be, calls fail at once with `unavailable`.
+public final class PostgresDatabase: SQLDatabase {
+    /// A connection, or why it could not be made (tried again by the next job).
+    typealias Lane = Result<PostgresConnection, StorageError>
+    private let writers: BlockingExecutor<Lane>
+    private let readers: BlockingExecutor<Lane>
+    private let connect: @Sendable () throws(StorageError) -> PostgresConnection
+
+    public struct Options: Sendable {
+        public var writers = 4
+        public var readers = 4
+        /// Seconds to wait for a connection.
+        public var connectTimeout = 5
+        /// The longest any statement may run; past it the call is `unavailable`.
+        public var statementTimeout: Duration = .seconds(30)
+        public init() {}
+    }
+
+    /// Connects to `url` and runs the migrations the database lacks: one server at a time, under
+    /// an advisory lock, so servers started together never apply one twice.
+    public init(url: String, migrations: [Migration], options: Options = Options()) async throws(StorageError) {
+        let connect: @Sendable () throws(StorageError) -> PostgresConnection = {
+            () throws(StorageError) in
+            try PostgresConnection(url: url, connectTimeout: options.connectTimeout, statementTimeout: options.statementTimeout)
+        }
+        self.connect = connect
+        writers = BlockingExecutor(name: "pg-writer", threads: options.writers) { _ in Result(catching: connect) }
+        readers = BlockingExecutor(name: "pg-reader", threads: options.readers) { _ in Result(catching: connect) }
+        try await writers.run { [connect] (lane: inout Lane) throws(StorageError) in
+            try Self.migrate(try Self.connection(&lane, connect), migrations)
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError)
+        -> T
+    {
+        try await writers.run { [connect] (lane: inout Lane) throws(StorageError) -> T in
+            try Self.transaction(try Self.connection(&lane, connect), begin: "BEGIN", body)
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
+    {
+        try await readers.run { [connect] (lane: inout Lane) throws(StorageError) -> T in
+            try Self.transaction(try Self.connection(&lane, connect), begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+
+    /// PostgreSQL checks its own pages as it reads them (when the cluster has data checksums);
+    /// what it found is counted per database.
+    public func integrityProblems() async throws(StorageError) -> [String] {
+        try await read { connection throws(StorageError) in
+            let rows = try connection.query("SELECT checksum_failures FROM pg_stat_database WHERE datname = current_database()")
+            guard let failures = try rows.first?.optionalInteger("checksum_failures"), failures > 0 else { return [] }
+            return ["\(failures) pages failed their checksum"]
+        }
+    }
+
+    /// Nothing to do: a commit PostgreSQL acknowledged is in its write-ahead log, on its disk.
+    public func flush() async throws(StorageError) {}
+
+    /// The lane's connection: made again when it broke or could not be made before.
+    private static func connection(
+        _ lane: inout Lane, _ connect: @Sendable () throws(StorageError) -> PostgresConnection
+    ) throws(StorageError) -> PostgresConnection {
+        if case .success(let connection) = lane, !connection.isUsable { lane = .failure(StorageError(.unavailable, "")) }
+        if case .failure = lane { lane = Result(catching: connect) }
+        return try lane.get()
+    }
+
+    private static func transaction<T>(
+        _ connection: PostgresConnection, begin: String, _ body: (any SQLConnection) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        try connection.executeScript(begin)
+        do {
+            let result = try body(connection)
+            try connection.executeScript("COMMIT")
+            return result
+        } catch {
+            if connection.isUsable { try? connection.executeScript("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private static func migrate(_ connection: PostgresConnection, _ migrations: [Migration]) throws(StorageError) {
+        _ = try transaction(connection, begin: "BEGIN") { _ throws(StorageError) in
+            // One server migrates at a time; the others wait here, then find nothing to do.
+            try connection.lock("cameraroll schema migrations")
+            try connection.executeScript(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL)"
+            )
+            let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY position").map { row throws(StorageError) in
+                try row.text("name")
+            }
+            let known = migrations.map(\.name)
+            guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
+                throw StorageError(
+                    .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
+            }
+            for (position, migration) in migrations.enumerated().dropFirst(applied.count) {
+                try connection.executeScript(migration.sql)
+                try connection.run(
+                    "INSERT INTO schema_migrations (position, name, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))",
+                    [position, migration.name])
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import PostgreSQL
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+/// The library's database on a real PostgreSQL 15 (a throwaway cluster of the test process's own).
+@Suite struct PostgresDatabaseTests {
+    let migrations = [
+        Migration(
+            "0001-things", "CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, size BIGINT, ratio DOUBLE PRECISION)"),
+        Migration("0002-counter", "CREATE TABLE counter (value INTEGER NOT NULL); INSERT INTO counter VALUES (0)"),
+    ]
+
+    func open() async throws -> PostgresDatabase {
+        try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: migrations)
+    }
+
+    @Test func valuesComeBackAsTheyWentIn() async throws {
+        let database = try await open()
+        try await database.write { connection throws(StorageError) in
+            try connection.run(
+                "INSERT INTO things (id, name, size, ratio) VALUES (?, ?, ?, ?)", [1, "it's a \"thing\" ? é", Int64(1) << 40, 0.1])
+            try connection.run(
+                "INSERT INTO things (id, name, size, ratio) VALUES (?, ?, ?, ?)", [2, "nothing", SQLValue.null, SQLValue.null])
+        }
+        let rows = try await database.read { connection throws(StorageError) in
+            try connection.query("SELECT id, name, size, ratio, id = 1 AS first, '?' AS mark FROM things ORDER BY id")
+        }
+        #expect(rows.count == 2)
+        #expect(try rows[0].integer("id") == 1)
+        #expect(try rows[0].text("name") == "it's a \"thing\" ? é", "a ? inside an argument is the argument's")
+        #expect(try rows[0].integer("size") == 1 << 40)
+        #expect(try rows[0].optionalReal("ratio") == 0.1)
+        #expect(try rows[0].flag("first") && !rows[1].flag("first"), "a boolean reads as a flag, as SQLite's 0 and 1 do")
+        #expect(try rows[0].text("mark") == "?", "a ? inside a literal is not a parameter")
+        #expect(try rows[1].optionalInteger("size") == nil && rows[1].optionalReal("ratio") == nil)
+        #expect(throws: StorageError.self) { try rows[1].integer("size") }
+    }
+
+    @Test func aThrowingWriteCommitsNothingAndTheConnectionGoesOn() async throws {
+        let database = try await open()
+        await #expect(throws: StorageError.self) {
+            try await database.write { connection throws(StorageError) in
+                try connection.run("INSERT INTO things (id, name) VALUES (?, ?)", [1, "one"])
+                try connection.run("INSERT INTO things (id, name) VALUES (?, ?)", [2, "one"])
+            }
+        }
+        let count = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
+        #expect(count == .integer(0))
+        do {
+            _ = try await database.write { connection throws(StorageError) in try connection.run("INSERT INTO things (id) VALUES (1)") }
+            Issue.record("a NOT NULL column took nothing")
+        } catch {
+            #expect(error.code == .constraint)
+            #expect(error.detail?.contains("null value") == true, "the engine's words are the detail, the message is ours")
+            #expect(!error.message.contains("things"))
+        }
+        _ = try await database.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (id, name) VALUES (1, 'one')")
+        }
+        #expect(try await database.integrityProblems().isEmpty)
+    }
+
+    @Test func migrationsRunOnceWhicheverServerStartsFirst() async throws {
+        let url = try await ThrowawayPostgres.newDatabase()
+        let migrations = migrations
+        // Servers started together: the advisory lock lets one migrate, the others find it done.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await PostgresDatabase(url: url, migrations: migrations) } }
+            try await group.waitForAll()
+        }
+        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let applied = try await database.read { connection throws(StorageError) in
+            try connection.query("SELECT name FROM schema_migrations ORDER BY position").map { row throws(StorageError) in
+                try row.text("name")
+            }
+        }
+        #expect(applied == ["0001-things", "0002-counter"])
+        await #expect(throws: StorageError.self) {
+            _ = try await PostgresDatabase(url: url, migrations: [Migration("0001-something-else", "SELECT 1")])
+        }
+    }
+
+    /// Writers run at once on PostgreSQL; those that lock the same name take turns, so a
+    /// read-then-write under the lock loses no update.
+    @Test func writersThatLockTheSameNameTakeTurns() async throws {
+        let database = try await open()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    try await database.write { connection throws(StorageError) in
+                        try connection.lock("the counter")
+                        guard case .integer(let value) = try connection.scalar("SELECT value FROM counter") else {
+                            throw StorageError(.corruptRow, "no counter")
+                        }
+                        try connection.run("UPDATE counter SET value = ?", [value + 1])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(
+            try await database.read { connection throws(StorageError) in try connection.scalar("SELECT value FROM counter") }
+                == .integer(40))
+    }
+
+    @Test func aServerThatIsNotThereIsUnavailableAtOnce() async throws {
+        let started = ContinuousClock.now
+        do {
+            _ = try await PostgresDatabase(url: "postgresql://cameraroll@127.0.0.1:1/postgres", migrations: migrations)
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.message == "The database cannot be reached.")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    /// A connection the server dropped (a restart, a network cut) fails its transaction as an
+    /// outage, and the next transaction on its thread connects again.
+    @Test func aDroppedConnectionIsMadeAgain() async throws {
+        var options = PostgresDatabase.Options()
+        options.writers = 1
+        let url = try await ThrowawayPostgres.newDatabase()
+        let database = try await PostgresDatabase(url: url, migrations: migrations, options: options)
+        let pid = try await database.write { connection throws(StorageError) in try connection.scalar("SELECT pg_backend_pid()") }
+        guard case .integer(let backend) = pid else { throw StorageError(.corruptRow, "no pid") }
+        let killed = try await Executable.run(program: "/usr/bin/psql", [url, "-qAtc", "SELECT pg_terminate_backend(\(backend))"])
+        #expect(killed.stdout.hasPrefix("t"))
+        var outcomes: [String] = []
+        for _ in 0..<2 {
+            do {
+                _ = try await database.write { connection throws(StorageError) in try connection.run("UPDATE counter SET value = value + 1")
+                }
+                outcomes.append("ok")
+            } catch {
+                outcomes.append(error.code.description)
+            }
+        }
+        #expect(outcomes == ["unavailable", "ok"] || outcomes == ["ok", "ok"])
+        let after = try await database.write { connection throws(StorageError) in try connection.scalar("SELECT pg_backend_pid()") }
+        #expect(after != pid)
+    }
+}
