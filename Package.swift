@@ -59,6 +59,8 @@ let package = Package(
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
         .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
+        // AWS Signature Version 4 for S3 requests and presigned URLs (libcrypto).
+        .target(name: "S3", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
@@ -96,6 +98,7 @@ let package = Package(
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "S3Tests", dependencies: ["S3"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "PhotoLibrary", "TestSupport"], swiftSettings: strict),
         .testTarget(
