@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The libraries under libvips that Imaging also asks directly, instead of parsing their formats itself.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CVips"]),
         // libjpeg-turbo decoding a JPEG with its damage read from its message codes (needs setjmp, so C).
         .target(name: "CJPEGDecoder", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Fixed-arity wrappers of the variadic libcurl calls.
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
 
@@ -60,7 +63,7 @@ let package = Package(
         .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         // AWS Signature Version 4 for S3 requests and presigned URLs (libcrypto).
-        .target(name: "S3", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "S3", dependencies: ["CCrypto", "CCurl", "CCurlShims", "Storage"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
@@ -70,7 +73,7 @@ let package = Package(
             name: "cameraroll",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
-                "Video", "Storage", "PostgreSQL", "Credentials",
+                "Video", "Storage", "PostgreSQL", "S3", "Credentials",
             ],
             swiftSettings: strict),
 
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "PostgreSQL", "Storage", "Imaging", "TestSupport"],
+            name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Storage", "Imaging", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
@@ -98,7 +101,7 @@ let package = Package(
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "S3Tests", dependencies: ["S3"], swiftSettings: strict),
+        .testTarget(name: "S3Tests", dependencies: ["S3", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "PhotoLibrary", "TestSupport"], swiftSettings: strict),
         .testTarget(

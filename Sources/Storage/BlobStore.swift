@@ -28,6 +28,13 @@ public struct StagedFile: Sendable {
     public let path: String
     public let hash: String
     public let size: Int
+
+    /// A file the caller hashed itself; `StagingArea` makes these for everything it stages.
+    public init(path: String, hash: String, size: Int) {
+        self.path = path
+        self.hash = hash
+        self.size = size
+    }
 }
 
 /// A blob's name: a lowercase SHA-256 hex digest, and nothing else.

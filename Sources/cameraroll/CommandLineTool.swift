@@ -3,17 +3,19 @@ import HTTPServer
 import ImagePicker
 import PhotoLibrary
 import PostgreSQL
+import S3
 import Storage
 import Video
 
-/// `cameraroll [--data DIR] [--database URL] COMMAND ...`: picks the command and turns its
-/// outcome into an exit status (0 done, 1 something was refused or failed, 2 the command line
-/// was wrong).
+/// `cameraroll [--data DIR] [--database URL] [--storage s3://BUCKET] COMMAND ...`: picks the
+/// command and turns its outcome into an exit status (0 done, 1 something was refused or failed,
+/// 2 the command line was wrong).
 enum CommandLineTool {
     static func run(_ words: [String]) async -> Int32 {
         var words = words
         var dataFolder: String?
         var database: String?
+        var storage: String?
         while let first = words.first, first.hasPrefix("--") {
             words.removeFirst()
             if first == "--data", !words.isEmpty {
@@ -24,6 +26,10 @@ enum CommandLineTool {
                 database = words.removeFirst()
             } else if first.hasPrefix("--database=") {
                 database = String(first.dropFirst("--database=".count))
+            } else if first == "--storage", !words.isEmpty {
+                storage = words.removeFirst()
+            } else if first.hasPrefix("--storage=") {
+                storage = String(first.dropFirst("--storage=".count))
             } else if first == "--help" {
                 words = ["help"]
             } else {
@@ -39,7 +45,16 @@ enum CommandLineTool {
             Terminal.error("cameraroll: --database takes a PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE).")
             return 2
         }
-        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard(), database: database)
+        var bucket: S3Bucket?
+        if let storage {
+            do throws(S3Bucket.ConfigurationError) {
+                bucket = try S3Bucket.from(url: storage, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                Terminal.error("cameraroll: \(error.message)")
+                return 2
+            }
+        }
+        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard(), database: database, bucket: bucket)
         let rest = Array(words.dropFirst())
         do {
             switch command {
@@ -85,6 +100,8 @@ struct Context {
     let folder: DataFolder
     /// The PostgreSQL server holding the library's metadata, instead of the folder's SQLite file.
     let database: String?
+    /// The bucket holding the originals, instead of the folder's `blobs`.
+    let bucket: S3Bucket?
 
     static func isPostgreSQL(_ url: String) -> Bool {
         url.hasPrefix("postgresql://") || url.hasPrefix("postgres://")
@@ -109,12 +126,21 @@ struct Context {
         if let step = ProcessInfo.processInfo.environment["CAMERAROLL_CRASH_AT"] {
             options.crashPoint = Library.ImportStep(rawValue: step)
         }
-        guard let database else { return try Library(folder: folder, options: options) }
-        let metadata: PostgresDatabase
-        let blobs: FileBlobStore
+        guard database != nil || bucket != nil else { return try Library(folder: folder, options: options) }
+        let metadata: any SQLDatabase
+        let blobs: any BlobStore
         do throws(StorageError) {
-            metadata = try await PostgresDatabase(url: database, migrations: LibrarySchema.postgreSQL)
-            blobs = try FileBlobStore(root: folder.blobs)
+            if let database {
+                metadata = try await PostgresDatabase(url: database, migrations: LibrarySchema.postgreSQL)
+            } else {
+                try PrivateFolder.prepare(folder.root)
+                metadata = try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite)
+            }
+            if let bucket {
+                blobs = try S3BlobStore(client: S3Client(bucket: bucket), cacheFolder: folder.originalsCache)
+            } else {
+                blobs = try FileBlobStore(root: folder.blobs)
+            }
         } catch {
             throw LibraryError(error)
         }

@@ -2,7 +2,7 @@ enum HelpText {
     static let overview = """
         CameraRoll: a self-hosted camera and photo library.
 
-        Usage: cameraroll [--data DIR] COMMAND [OPTIONS]
+        Usage: cameraroll [--data DIR] [--database URL] [--storage s3://BUCKET] COMMAND [OPTIONS]
 
         Commands:
           serve                Serve the web app and its API (default http://127.0.0.1:8080).
@@ -46,6 +46,11 @@ enum HelpText {
           help                 Show this text.
 
         The data folder defaults to $XDG_DATA_HOME/cameraroll, else ~/.local/share/cameraroll.
+        It holds everything: the database (library.sqlite), the originals (blobs), derivatives.
+        --database postgresql://USER@HOST:PORT/DB keeps the library's rows in PostgreSQL instead,
+        --storage s3://BUCKET the originals in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
+        AWS_SECRET_ACCESS_KEY, AWS_REGION from the environment); the data folder then holds this
+        machine's caches and work files only. Sign-in and picker state stay per server for now.
         CAMERAROLL_FFMPEG and CAMERAROLL_FFPROBE name other ffmpeg and ffprobe programs.
         """
 }

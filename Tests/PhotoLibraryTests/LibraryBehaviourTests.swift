@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @Suite struct LibraryBehaviourTests {
-    @Test(arguments: Engine.allCases) func theSameBytesGiveTheSameAsset(engine: Engine) async throws {
+    @Test(arguments: Engine.withLocalBlobs) func theSameBytesGiveTheSameAsset(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let first = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
         let second = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
@@ -15,7 +15,7 @@ import Testing
         #expect(try await fixture.library.count(.photoLibrary) == 1)
     }
 
-    @Test(arguments: Engine.allCases) func concurrentImportsOfTheSameBytesMakeOneAsset(engine: Engine) async throws {
+    @Test(arguments: Engine.withLocalBlobs) func concurrentImportsOfTheSameBytesMakeOneAsset(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let ids = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<6 {
@@ -98,7 +98,7 @@ import Testing
         #expect(try await fixture.library.asset(kept.id).inCameraRoll)
     }
 
-    @Test(arguments: Engine.allCases) func trashRestoreAndDeleteForGood(engine: Engine) async throws {
+    @Test(arguments: Engine.withLocalBlobs) func trashRestoreAndDeleteForGood(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg", saveToCameraRoll: true).asset
         _ = try await fixture.library.trash(asset.id)
@@ -137,7 +137,7 @@ import Testing
         #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == nil)
     }
 
-    @Test(arguments: Engine.allCases) func garbageCollectionRemovesOnlyWhatNothingUses(engine: Engine) async throws {
+    @Test(arguments: Engine.withLocalBlobs) func garbageCollectionRemovesOnlyWhatNothingUses(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let kept = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
         // An orphan, as a crash between a blob's commit and its row's insert leaves.
@@ -246,5 +246,25 @@ import Testing
         }
         for _ in 0..<100 where dropped != nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(dropped == nil)
+    }
+}
+
+/// The cluster's stores: the original goes to the bucket, is read back through the local copy
+/// byte for byte, and leaves the bucket with its asset.
+@Suite struct ClusterStoresTests {
+    @Test func anOriginalLivesInTheBucketUntilItsAssetIsDeleted() async throws {
+        let fixture = try await LibraryFixture(.postgreSQLAndS3)
+        let file = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        #expect(fixture.files(in: "blobs").isEmpty, "nothing of the original in the data folder's blobs")
+        #expect(fixture.workFiles.isEmpty)
+        let local = try await fixture.library.originalFile(of: asset)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: local)) == Data(contentsOf: URL(fileURLWithPath: file)))
+        _ = try await fixture.library.thumbnail(of: asset.id, size: 256)
+        #expect(try await fixture.library.verify().isEmpty)
+        _ = try await fixture.library.trash(asset.id)
+        #expect(try await fixture.library.emptyTrash() == 1)
+        #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 0, "the delete took the blob; nothing is left over")
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.originalFile(of: asset) }
     }
 }

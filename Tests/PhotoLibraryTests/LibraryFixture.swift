@@ -1,14 +1,20 @@
 import Foundation
 import PhotoLibrary
 import PostgreSQL
+import S3
 import Storage
 import TestSupport
 import Testing
 
-/// The database engines a library runs on, for tests that must hold on each.
+/// The stores a library runs on, for tests that must hold on each: the embedded default, its
+/// metadata on PostgreSQL, and the cluster's (PostgreSQL and an S3 bucket on radosgw).
 enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgreSQL
+    case postgreSQLAndS3
+
+    /// The engines that keep originals in the data folder, for tests that look there.
+    static let withLocalBlobs: [Engine] = [.sqlite, .postgreSQL]
 
     var testDescription: String { rawValue }
 }
@@ -31,6 +37,17 @@ final class LibraryFixture: Sendable {
             let database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
             let folder = DataFolder(directory.path)
             library = try Library(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
+        case .postgreSQLAndS3:
+            let database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
+            let gateway = try await ThrowawayCeph.start()
+            let client = S3Client(
+                bucket: S3Bucket(
+                    endpoint: gateway.endpoint, name: ThrowawayCeph.newBucketName(), region: "us-east-1", accessKeyID: gateway.accessKeyID,
+                    secretAccessKey: gateway.secretAccessKey))
+            try await offThePool { try client.createBucket() }
+            let folder = DataFolder(directory.path)
+            let blobs = try S3BlobStore(client: client, cacheFolder: folder.originalsCache)
+            library = try Library(folder: folder, database: database, blobs: blobs, options: options)
         }
     }
 

@@ -106,16 +106,15 @@ import Testing
                 == .integer(40))
     }
 
-    @Test func aServerThatIsNotThereIsUnavailableAtOnce() async throws {
-        let started = ContinuousClock.now
+    @Test func aServerThatIsNotThereIsUnavailable() async throws {
         do {
             _ = try await PostgresDatabase(url: "postgresql://cameraroll@127.0.0.1:1/postgres", migrations: migrations)
             Issue.record("connected to nothing")
         } catch {
             #expect(error.code == .unavailable)
             #expect(error.message == "The database cannot be reached.")
+            #expect(error.detail?.contains("refused") == true, "libpq's own words are the detail: \(error.detail ?? "")")
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     /// A connection the server dropped (a restart, a network cut) fails its transaction as an
