@@ -106,7 +106,9 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "PhotoLibrary", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CameraRollServerTests",
-            dependencies: ["CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "TestSupport"],
+            dependencies: [
+                "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "Storage", "Imaging", "TestSupport",
+            ],
             swiftSettings: strict),
     ]
 )

@@ -10,14 +10,21 @@ import TestSupport
 
 /// The web app on a real loopback port over a library in a temp folder.
 final class LiveServer: Sendable {
-    let directory = TemporaryDirectory("cameraroll-server")
+    let directory: TemporaryDirectory
     let library: Library
     let app: WebApp
     let server: Server
     let session: URLSession
 
-    init() throws {
-        library = try Library(folder: DataFolder(directory.path))
+    convenience init() throws {
+        let directory = TemporaryDirectory("cameraroll-server")
+        try self.init(directory, library: try Library(folder: DataFolder(directory.path)))
+    }
+
+    /// Over a library of the caller's, whose data folder is `directory`.
+    init(_ directory: TemporaryDirectory, library: Library) throws {
+        self.directory = directory
+        self.library = library
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
         app = try WebApp(library: library)
