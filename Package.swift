@@ -73,7 +73,7 @@ let package = Package(
             name: "cameraroll",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
-                "Video", "Storage", "PostgreSQL", "S3", "Credentials",
+                "Video", "Storage", "PostgreSQL", "S3", "Credentials", "IPAddress",
             ],
             swiftSettings: strict),
 

@@ -23,6 +23,9 @@ public struct Configuration: Sendable {
     public var perNetworkConnectionLimit: Int = 128
     /// The clients the application vouches for (signed in, say), besides loopback.
     public var trustedClients = TrustedClients()
+    /// Proxies in front of the server whose `X-Forwarded-For` names the client; their own
+    /// connections count as trusted, since every client's comes through them.
+    public var forwardedFor = ForwardedFor(proxies: [])
     /// Memory for one connection's request line and headers (and read buffer). libmicrohttpd
     /// zeroes all of it before each request of a kept-alive connection, so more than requests
     /// need costs time on every request.

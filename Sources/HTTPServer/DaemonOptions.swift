@@ -20,7 +20,11 @@ enum DaemonOptions {
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(wholeSeconds(configuration.connectionTimeout)), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
+                // Behind proxies every client's connection comes from one of their few addresses.
+                MHD_OptionItem(
+                    option: .PER_IP_CONNECTION_LIMIT,
+                    value: configuration.forwardedFor.proxies.isEmpty ? configuration.perIPConnectionLimit : configuration.connectionLimit,
+                    ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 // Strict: HTTP/1.1 needs Host, and a space inside the URI is refused.
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),

@@ -102,7 +102,9 @@ extension ServerCore {
             return .refuse(response, now: bodyFollows)
         case .found(let route, let parameters):
             let request = Request(
-                method: method, path: uri.path, query: uri.query, headers: headers, remoteAddress: connection.clientAddress,
+                method: method, path: uri.path, query: uri.query, headers: headers,
+                remoteAddress: configuration.forwardedFor.client(
+                    peer: connection.clientAddress, forwarded: headers.values("X-Forwarded-For")),
                 parameters: parameters)
             if let refusal = router.gate?(request, route) {
                 return .refuse(finished(refusal, for: request), now: bodyFollows)

@@ -37,7 +37,7 @@ final class ServerCore: Sendable {
     /// The accept policy: whether to serve a connection just accepted from `address`.
     func admits(_ address: UnsafePointer<sockaddr>) -> Bool {
         guard let client = IPAddress(socketAddress: address) else { return true }
-        let trusted = configuration.trustedClients.trusts(client)
+        let trusted = trusts(client)
         return admission.withLock { $0.admits(client, trusted: trusted) }
     }
 
@@ -46,12 +46,17 @@ final class ServerCore: Sendable {
     func opened(_ connection: Connection) {
         if let headTimeout { connection.timeoutSeconds = headTimeout }
         guard let client = connection.address else { return }
-        let trusted = configuration.trustedClients.trusts(client)
+        let trusted = trusts(client)
         admission.withLock { $0.opened(connection.identity, from: client, trusted: trusted) }
     }
 
     func closed(_ connection: Connection) {
         admission.withLock { $0.closed(connection.identity) }
+    }
+
+    /// Loopback, the application's vouched-for clients, and the proxies every client comes through.
+    private func trusts(_ client: IPAddress) -> Bool {
+        configuration.trustedClients.trusts(client) || configuration.forwardedFor.proxies.contains(client)
     }
 
     /// A request head is in: from now on the connection has the idle timeout, between requests too.

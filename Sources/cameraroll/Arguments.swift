@@ -3,7 +3,8 @@
 struct Arguments {
     private(set) var positional: [String] = []
     private var flags: Set<String> = []
-    private var values: [String: String] = [:]
+    /// Every value each option was given, in order: most options take the last, some all.
+    private var values: [String: [String]] = [:]
 
     /// `valued` names the options that take a value (`--data DIR` or `--data=DIR`).
     init(_ words: [String], valued: Set<String>) throws(UsageError) {
@@ -19,12 +20,12 @@ struct Arguments {
             } else if let equals = word.firstIndex(of: "=") {
                 let name = String(word[word.index(word.startIndex, offsetBy: 2)..<equals])
                 guard valued.contains(name) else { throw UsageError("--\(name) takes no value.") }
-                values[name] = String(word[word.index(after: equals)...])
+                values[name, default: []].append(String(word[word.index(after: equals)...]))
             } else {
                 let name = String(word.dropFirst(2))
                 if valued.contains(name) {
                     guard index < words.count else { throw UsageError("--\(name) needs a value.") }
-                    values[name] = words[index]
+                    values[name, default: []].append(words[index])
                     index += 1
                 } else {
                     flags.insert(name)
@@ -34,7 +35,9 @@ struct Arguments {
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { values[name] }
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of an option given more than once (`--trusted-proxy A --trusted-proxy B`).
+    func values(_ name: String) -> [String] { values[name] ?? [] }
 
     /// Refuses flags no command knows, so a typo is not silently ignored.
     func allowOnly(_ known: Set<String>) throws(UsageError) {

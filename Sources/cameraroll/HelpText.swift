@@ -14,6 +14,8 @@ enum HelpText {
                                --name NAME[,NAME]  host names it answers to besides its addresses,
                                               localhost and this computer's name (others are refused);
                                               its own HTTPS certificate covers them
+                               --trusted-proxy ADDRESS  a load balancer in front (repeatable): the
+                                              client is the one its X-Forwarded-For names
                                Any address but loopback is served over HTTPS.
                                SIGINT or SIGTERM stop it gracefully.
           pick                 Present a picker through a running server and print its result as JSON.

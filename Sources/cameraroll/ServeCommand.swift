@@ -2,6 +2,7 @@ import CameraRollServer
 import Credentials
 import Foundation
 import HTTPServer
+import IPAddress
 import PhotoLibrary
 
 /// `cameraroll serve [--lan | --host ADDRESS] [--port N] [--cert FILE --key FILE]`: the web app,
@@ -9,8 +10,9 @@ import PhotoLibrary
 /// finish, the database is flushed).
 enum ServeCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: Listening.valued)
-        try arguments.allowOnly(Listening.options)
+        let arguments = try Arguments(words, valued: Listening.valued.union(["trusted-proxy"]))
+        try arguments.allowOnly(Listening.options.union(["trusted-proxy"]))
+        let proxies = try trustedProxies(arguments)
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file names.") }
         let library = try await context.openLibrary { line in Terminal.error(line) }
         let listening = try Listening(arguments, certificateFolder: library.folder.tls)
@@ -28,6 +30,7 @@ enum ServeCommand {
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
         configuration.trustedClients = app.trustedClients
+        configuration.forwardedFor = ForwardedFor(proxies: proxies)
         let (server, host) = try listening.start(configuration, router: app.router)
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
@@ -46,6 +49,20 @@ enum ServeCommand {
         Terminal.error("Stopped.")
         return 0
     }
+}
+
+/// `--trusted-proxy ADDRESS` (repeatable, or comma-separated): the load balancers whose
+/// `X-Forwarded-For` names the client. Behind one, every connection is the balancer's, so without
+/// it every client would count as the balancer, loopback included: the owner.
+private func trustedProxies(_ arguments: Arguments) throws(UsageError) -> Set<IPAddress> {
+    var proxies: Set<IPAddress> = []
+    for word in arguments.values("trusted-proxy").flatMap({ $0.split(separator: ",") }) {
+        guard let address = IPAddress(word.trimmingCharacters(in: .whitespaces)) else {
+            throw UsageError("--trusted-proxy takes IP addresses; \(word) is not one.")
+        }
+        proxies.insert(address)
+    }
+    return proxies
 }
 
 /// Waits for SIGINT or SIGTERM, delivered through dispatch rather than an async-unsafe handler.

@@ -227,6 +227,27 @@ import Testing
         #expect(!message.contains("mpegh") && !message.contains("ffmpeg"))
     }
 
+    /// Behind a balancer on this machine every connection is from loopback: with the balancer
+    /// named, the client is the one it forwarded for, and a client that says it is loopback is not.
+    @Test func behindATrustedProxyLoopbackIsNotTheOwner() async throws {
+        let directory = TemporaryDirectory("cameraroll-proxy")
+        let (process, output, _) = try launch(["--data", directory.file("data"), "serve", "--port", "0", "--trusted-proxy", "127.0.0.1"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = try await firstLine(of: output.fileHandleForReading)
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
+        func isLocal(_ forwarded: String?) async throws -> Bool? {
+            let headers = forwarded.map { ["-H", "X-Forwarded-For: \($0)"] } ?? []
+            let reply = try await curl(headers + ["\(base)/api/session"])
+            return (try? JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any])?["local"] as? Bool
+        }
+        #expect(try await isLocal("198.51.100.7") == false)
+        #expect(try await isLocal("127.0.0.1, 198.51.100.7") == false, "what the client wrote is not read")
+        #expect(try await isLocal(nil) == true, "the balancer's own requests (its health checks) are its own")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await exitStatus(of: process) == 0)
+        #expect(try await Executable.run(["--data", directory.file("data"), "serve", "--trusted-proxy", "balancer"]).status == 2)
+    }
+
     @Test func optionsThatDoNotGoTogetherAreRefused() async throws {
         let directory = TemporaryDirectory("cameraroll-options")
         let data = directory.file("data")

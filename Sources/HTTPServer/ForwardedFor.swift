@@ -1,0 +1,29 @@
+public import IPAddress
+
+/// The client a request comes from when it comes through proxies of the operator's (haproxy in
+/// front of several servers): the proxy's own address is the socket's, and the client's is in
+/// `X-Forwarded-For`, which each proxy appends to. Only the proxies named are believed, and of
+/// the list only what they appended: reading from the right, past the trusted proxies, the first
+/// address is the client's. Anything a client wrote itself stands to the left of it, unread.
+public struct ForwardedFor: Sendable {
+    public let proxies: Set<IPAddress>
+
+    public init(proxies: Set<IPAddress>) {
+        self.proxies = proxies
+    }
+
+    /// What a request's `remoteAddress` is: the socket's peer, or, from a trusted proxy, the
+    /// client it forwarded for. A list a trusted proxy sent that names no client it can be sure
+    /// of gives "unknown", which is no address, so it is nobody's (never loopback's).
+    public func client(peer: String, forwarded: [String]) -> String {
+        guard let address = IPAddress(peer), proxies.contains(address), !forwarded.isEmpty else { return peer }
+        let hops = forwarded.flatMap { $0.split(separator: ",") }.map { String($0.filter { !$0.isWhitespace }) }
+        for hop in hops.reversed() {
+            guard let hopAddress = IPAddress(hop) else { return Self.unknown }
+            if !proxies.contains(hopAddress) { return hopAddress.description }
+        }
+        return Self.unknown
+    }
+
+    public static let unknown = "unknown"
+}
