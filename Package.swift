@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(
             name: "CameraRollServerTests",
             dependencies: [
-                "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "Storage", "Imaging", "TestSupport",
+                "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "S3", "Storage", "Credentials", "IPAddress",
+                "Imaging", "TestSupport",
             ],
             swiftSettings: strict),
     ]

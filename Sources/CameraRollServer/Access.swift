@@ -25,8 +25,13 @@ package struct Access: Sendable {
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
 
-    init(dataFolder: URL, names: [String]) throws(CredentialsError) {
-        capabilities = CapabilityURLs(key: try CapabilityKey.kept(in: dataFolder))
+    /// `capabilityKey`: the one servers over a shared database share; by default the data folder's.
+    init(dataFolder: URL, names: [String], capabilityKey: CapabilityKey? = nil) throws(CredentialsError) {
+        if let capabilityKey {
+            capabilities = CapabilityURLs(key: capabilityKey)
+        } else {
+            capabilities = CapabilityURLs(key: try CapabilityKey.kept(in: dataFolder))
+        }
         owner = OwnerAccount(dataFolder: dataFolder)
         apps = AllowedApps(dataFolder: dataFolder)
         sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))

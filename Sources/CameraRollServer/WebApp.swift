@@ -1,4 +1,4 @@
-import Credentials
+public import Credentials
 import Foundation
 public import HTTPServer
 public import PhotoLibrary
@@ -19,10 +19,13 @@ public struct WebApp: Sendable {
     /// `names`: host names the server goes by besides its addresses, `localhost` and the
     /// computer's own name (a DNS name, a reverse proxy's); requests to other names are refused.
     /// Throws when the data folder's key for capability URLs can be neither read nor made.
-    public init(library: Library, authorityFile: String? = nil, names: [String] = []) throws {
+    /// `capabilityKey` signs the links to picked items: by default the data folder's own, and the
+    /// database's when several servers share one (`CapabilityKey.shared`), so a link one server
+    /// gave out opens on every other.
+    public init(library: Library, authorityFile: String? = nil, names: [String] = [], capabilityKey: CapabilityKey? = nil) throws {
         self.library = library
         self.authorityFile = authorityFile
-        access = try Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names)
+        access = try Access(dataFolder: URL(fileURLWithPath: library.folder.root), names: names, capabilityKey: capabilityKey)
     }
 
     /// The addresses of clients signed in lately, for `Configuration.trustedClients`: the server

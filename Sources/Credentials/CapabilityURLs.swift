@@ -61,6 +61,25 @@ public struct CapabilityKey: Sendable, Codable, Equatable {
         CapabilityKey(id: Crypto.randomBytes(4).hex, secret: Crypto.randomBytes(32))
     }
 
+    /// The key every server of a library shares, kept in the library's database: `stored` gives
+    /// the record kept there, or keeps the one it is offered (made here) when there is none.
+    public static func shared(_ stored: (_ offered: String) async throws -> String) async throws(CredentialsError) -> CapabilityKey {
+        guard let made = try? JSONEncoder().encode(random()) else {
+            throw CredentialsError("write_failed", "The key for picked items' links could not be made.")
+        }
+        let offered = String(decoding: made, as: UTF8.self)
+        let kept: String
+        do {
+            kept = try await stored(offered)
+        } catch {
+            throw CredentialsError("unreadable_capability_key", "The key for picked items' links cannot be read from the database.")
+        }
+        guard let key = try? JSONDecoder().decode(CapabilityKey.self, from: Data(kept.utf8)), key.secret.count == 32, !key.id.isEmpty else {
+            throw CredentialsError("unreadable_capability_key", "The key for picked items' links in the database is damaged.")
+        }
+        return key
+    }
+
     /// The data folder's key (`capability-key.json`, its owner's alone), made at first use.
     public static func kept(in dataFolder: URL) throws(CredentialsError) -> CapabilityKey {
         let file = dataFolder.appendingPathComponent("capability-key.json")

@@ -63,7 +63,9 @@ public enum LibrarySchema {
                     PRIMARY KEY (album_id, asset_id)
                 );
                 CREATE INDEX album_assets_by_asset ON album_assets (asset_id);
-                """)
+                """),
+            // What every server of a library must agree on, stored once (see Library.sharedRecord).
+            Migration("0002-shared-records", "CREATE TABLE shared_records (name TEXT PRIMARY KEY, value TEXT NOT NULL)"),
         ]
     }
 }

@@ -52,7 +52,8 @@ enum HelpText {
         --database postgresql://USER@HOST:PORT/DB keeps the library's rows in PostgreSQL instead,
         --storage s3://BUCKET the originals in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
         AWS_SECRET_ACCESS_KEY, AWS_REGION from the environment); the data folder then holds this
-        machine's caches and work files only. Sign-in and picker state stay per server for now.
+        machine's caches and work files only. Servers sharing a database share the key picked
+        items' links are signed with; sign-in and picker state stay per server for now.
         CAMERAROLL_FFMPEG and CAMERAROLL_FFPROBE name other ffmpeg and ffprobe programs.
         """
 }

@@ -26,7 +26,11 @@ enum ServeCommand {
             Terminal.error("Other devices sign in with the owner's password. Choose it now (at least 8 characters).")
             guard PasswordCommand.set(owner) else { return 1 }
         }
-        let app = try WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames)
+        // Servers sharing a database share the key their picked items' links are signed with.
+        let key: CapabilityKey? =
+            context.database == nil
+            ? nil : try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
+        let app = try WebApp(library: library, authorityFile: listening.authorityFile, names: listening.extraNames, capabilityKey: key)
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
         configuration.trustedClients = app.trustedClients

@@ -1,4 +1,5 @@
 import CameraRollServer
+import Credentials
 import Foundation
 import HTTPServer
 import PhotoLibrary
@@ -22,12 +23,18 @@ final class LiveServer: Sendable {
     }
 
     /// Over a library of the caller's, whose data folder is `directory`.
-    init(_ directory: TemporaryDirectory, library: Library) throws {
+    /// `forwardedFor`: proxies whose X-Forwarded-For names the client, so that a test on loopback
+    /// can ask as someone else.
+    init(
+        _ directory: TemporaryDirectory, library: Library, capabilityKey: CapabilityKey? = nil,
+        forwardedFor: ForwardedFor = ForwardedFor(proxies: [])
+    ) throws {
         self.directory = directory
         self.library = library
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
-        app = try WebApp(library: library)
+        configuration.forwardedFor = forwardedFor
+        app = try WebApp(library: library, capabilityKey: capabilityKey)
         server = Server(configuration: configuration, router: app.router)
         try server.start()
         let settings = URLSessionConfiguration.ephemeral

@@ -268,3 +268,20 @@ import Testing
         await #expect(throws: LibraryError.self) { _ = try await fixture.library.originalFile(of: asset) }
     }
 }
+
+@Suite struct SharedRecordTests {
+    /// Servers starting at once each offer a record of their own; all of them get the one stored first.
+    @Test(arguments: Engine.allCases) func theFirstRecordStoredIsEveryonesAndStays(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let library = fixture.library
+        let kept = try await withThrowingTaskGroup(of: String.self) { group in
+            for offer in 0..<8 { group.addTask { try await library.sharedRecord("key", orElse: "offer \(offer)") } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(kept.count == 1)
+        let first = try #require(kept.first)
+        #expect(first.hasPrefix("offer "))
+        #expect(try await library.sharedRecord("key", orElse: "later") == first)
+        #expect(try await library.sharedRecord("other", orElse: "later") == "later")
+    }
+}
