@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Storage", "Imaging", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CommandLineTests", dependencies: ["S3", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),

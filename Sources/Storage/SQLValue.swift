@@ -33,6 +33,9 @@ public struct Row: Sendable {
 
     public subscript(_ name: String) -> SQLValue { columns[name] ?? .null }
 
+    /// The columns the row has, for copying it whole.
+    public var columnNames: [String] { columns.keys.sorted() }
+
     // MARK: Strict reading
     //
     // What a row of ours holds is decided by our schema, so a column that is missing, NULL where

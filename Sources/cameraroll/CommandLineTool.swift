@@ -68,6 +68,7 @@ enum CommandLineTool {
             // Not for people: the child process an import's first decode of a HEIF or AVIF runs in.
             case ImportDecoder.command: return ImportDecoder.childMain(rest)
             case "passwd": return try PasswordCommand.run(rest, context)
+            case "migrate": return try await MigrateCommand.run(rest, context)
             case "apps": return try AppsCommand.run(rest, context)
             case "help", "-h":
                 Terminal.out(HelpText.overview)

@@ -44,6 +44,10 @@ enum HelpText {
                                               (seconds, or 10m, 1h, 7d; default 1h)
           apps list            The sites allowed to use the picker (--json).
           apps remove ID|ORIGIN  Forget a site; the links it was given stop working.
+          migrate --to URL     Copy the data folder's library into PostgreSQL (URL) and, with
+                               --to-storage s3://BUCKET, its originals into S3; --from URL
+                               [--from-storage s3://BUCKET] copies one back. Each original is
+                               checked against its hash; run it again to finish an interrupted copy.
           doctor               Check libvips, libheif, libexif, ffmpeg, SQLite and the data folder.
           help                 Show this text.
 

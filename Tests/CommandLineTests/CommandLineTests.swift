@@ -1,4 +1,5 @@
 import Foundation
+import S3
 import TestSupport
 import Testing
 
@@ -93,6 +94,36 @@ import Testing
         #expect(unreachable.status == 1 && unreachable.stderr.contains("storage_unavailable"), "\(unreachable.stderr)")
         let wrong = try await Executable.run(["--data", data, "--database", "mysql://x", "list"])
         #expect(wrong.status == 2)
+    }
+
+    /// `migrate --to` copies the folder's library into PostgreSQL and S3, where `--database` and
+    /// `--storage` find it from any folder; `--from` copies it into another folder.
+    @Test func migrateCopiesALibraryIntoTheClusterAndBack() async throws {
+        _ = try await importJSON([Corpus.path("photos/exifsamples__Canon_40D.jpg"), Corpus.path("videos/androidx-media__sample.mp4")])
+        let database = try await ThrowawayPostgres.newDatabase()
+        let gateway = try await ThrowawayCeph.start()
+        let bucket = ThrowawayCeph.newBucketName()
+        let s3 = [
+            "AWS_ENDPOINT_URL": gateway.endpoint, "AWS_ACCESS_KEY_ID": gateway.accessKeyID,
+            "AWS_SECRET_ACCESS_KEY": gateway.secretAccessKey,
+        ]
+        let client = S3Client(bucket: try S3Bucket.from(url: "s3://\(bucket)", environment: s3))
+        try await offThePool { try client.createBucket() }
+        let copied = try await Executable.run(
+            ["--data", data, "migrate", "--to", database, "--to-storage", "s3://\(bucket)"], environment: s3)
+        #expect(copied.status == 0 && copied.stdout.contains("Copied 2 assets"), "\(copied.stdout) \(copied.stderr)")
+        let again = try await Executable.run(
+            ["--data", data, "migrate", "--to", database, "--to-storage", "s3://\(bucket)"], environment: s3)
+        #expect(again.stdout.contains("Copied 0 assets") && again.stdout.contains("2 were there already"), "\(again.stdout)")
+        let cluster = ["--data", directory.file("elsewhere"), "--database", database, "--storage", "s3://\(bucket)"]
+        let listed = try await Executable.run(cluster + ["list"], environment: s3)
+        #expect(listed.stdout.contains("2 items"), "\(listed.stdout) \(listed.stderr)")
+        let back = try await Executable.run(
+            ["--data", directory.file("back"), "migrate", "--from", database, "--from-storage", "s3://\(bucket)"], environment: s3)
+        #expect(back.status == 0 && back.stdout.contains("Copied 2 assets"), "\(back.stdout) \(back.stderr)")
+        #expect(try await Executable.run(["--data", directory.file("back"), "list"]).stdout.contains("2 items"))
+        #expect(try await Executable.run(["--data", data, "migrate", "--to", database, "--from", database]).status == 2)
+        #expect(try await Executable.run(["--data", data, "--database", database, "migrate", "--to", database]).status == 2)
     }
 
     @Test func exportWritesTheOriginalBytes() async throws {
