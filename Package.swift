@@ -82,6 +82,8 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Imaging", "Video", "PhotoLibrary", "Credentials", "IPAddress", "HTTPServer", "CameraRollServer", "ImagePicker",
+                "PostgreSQL",
+                "S3", "Storage",
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),

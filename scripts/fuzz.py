@@ -190,7 +190,10 @@ def write_figures(rows, seconds):
               "aborting on a top-level box past the end of the file or smaller than its own header (`Assertion "
               "'success' failed`, bitstream.cc:169; an 851-byte AVIF took the server down), now refused by our box "
               "walk and contained by the import's decoder process (Fuzz/contained); a raw-uri invariant that compared "
-              "Characters where the router compares bytes (Fuzz/crashes/raw-uri).", ""]
+              "Characters where the router compares bytes (Fuzz/crashes/raw-uri); bytea text whose hex took a sign "
+              "(`\\x+f`, UInt8(radix:) accepts it), now read digit by digit; Foundation's XMLParser trapping on an "
+              "element name that is not UTF-8 in an S3 listing, now read by a scanner of ours (Fuzz/crashes/bytea-text, "
+              "s3-listing).", ""]
     section = "\n".join(lines)
     with open(FIGURES, "w") as handle:
         handle.write(section)

@@ -25,8 +25,13 @@ package struct Access: Sendable {
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
 
+    /// Whether a request from this machine is the owner's. Not when servers share a library: then
+    /// a load balancer or another server on this machine asks for everyone.
+    let loopbackIsOwner: Bool
+
     /// `capabilityKey`: the one servers over a shared database share; by default the data folder's.
-    init(dataFolder: URL, names: [String], capabilityKey: CapabilityKey? = nil) throws(CredentialsError) {
+    init(dataFolder: URL, names: [String], capabilityKey: CapabilityKey? = nil, loopbackIsOwner: Bool = true) throws(CredentialsError) {
+        self.loopbackIsOwner = loopbackIsOwner
         if let capabilityKey {
             capabilities = CapabilityURLs(key: capabilityKey)
         } else {
@@ -66,6 +71,11 @@ package struct Access: Sendable {
         address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") || address == "localhost"
     }
 
+    /// The request comes from this machine, and this machine is the owner's.
+    func isOwnersMachine(_ request: Request) -> Bool {
+        loopbackIsOwner && Self.isLocal(request.remoteAddress)
+    }
+
     static func changes(_ method: String) -> Bool { method != "GET" && method != "HEAD" }
 
     /// The signed-in session the request's cookie names, if any.
@@ -75,7 +85,7 @@ package struct Access: Sendable {
 
     /// The owner asks: from this computer, or signed in; never a page of another site.
     func isOwner(_ request: Request) -> Bool {
-        CrossSite(request) == nil && (Self.isLocal(request.remoteAddress) || session(of: request) != nil)
+        CrossSite(request) == nil && (isOwnersMachine(request) || session(of: request) != nil)
     }
 
     /// Whether the request carries a capability for what it asks: its asset, its kind of media
@@ -97,7 +107,7 @@ package struct Access: Sendable {
         if let site = CrossSite(request) {
             return site.admits(request, route, self) ? nil : CrossSite.refusal.response
         }
-        if Self.isLocal(request.remoteAddress) { return nil }
+        if isOwnersMachine(request) { return nil }
         switch Self.rule(method: route.method, pattern: route.pattern) {
         case .open:
             return nil

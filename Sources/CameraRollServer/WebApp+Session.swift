@@ -11,7 +11,7 @@ extension WebApp {
             let session = access.session(of: request)
             return .json(
                 SessionStateJSON(
-                    local: Access.isLocal(request.remoteAddress), signedIn: session != nil, csrfToken: session?.csrfToken,
+                    local: access.isOwnersMachine(request), signedIn: session != nil, csrfToken: session?.csrfToken,
                     passwordSet: access.owner.hasPassword))
         }
         router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }

@@ -32,7 +32,9 @@ public struct FuzzTarget: Sendable {
         self.run = run
     }
 
-    public static let all: [FuzzTarget] = imagingTargets + videoTargets + libraryTargets + credentialsTargets + httpTargets + serverTargets
+    public static let all: [FuzzTarget] =
+        imagingTargets + videoTargets + libraryTargets + credentialsTargets + httpTargets + serverTargets
+        + storageTargets
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }

@@ -1,8 +1,8 @@
 /// The library writes `?` for each argument, as SQLite takes it; PostgreSQL numbers them (`$1`).
 /// A `?` inside a string literal ('…'), a quoted name ("…") or a comment is text, not a
 /// parameter, and stays as it is.
-enum Placeholders {
-    static func numbered(_ sql: String) -> String {
+package enum Placeholders {
+    package static func numbered(_ sql: String) -> String {
         var output = ""
         output.reserveCapacity(sql.utf8.count + 8)
         var count = 0

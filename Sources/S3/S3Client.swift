@@ -1,10 +1,6 @@
 public import Foundation
 public import Storage
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Where a bucket is and who signs for it: `AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`,
 /// `AWS_SECRET_ACCESS_KEY` and `AWS_REGION`, as every S3 tool reads them.
 public struct S3Bucket: Sendable {
@@ -161,43 +157,58 @@ public struct S3Client: Sendable {
     }
 }
 
-/// One page of ListObjectsV2's XML.
-private final class ListingPage: NSObject, XMLParserDelegate {
-    private(set) var objects: [(key: String, modified: Date)] = []
-    private(set) var isTruncated = false
-    private(set) var nextToken: String?
-    private(set) var isWellFormed = false
-    private var text = ""
-    private var key: String?
-    private var modified: Date?
+/// One page of ListObjectsV2's XML, read by a scanner of ours: the answer's shape is fixed and
+/// flat, and Foundation's XMLParser traps on an element name that is not UTF-8 (found by
+/// `make fuzz`), which a broken or hostile endpoint would turn into a crash of the server.
+package struct ListingPage: Sendable {
+    package private(set) var objects: [(key: String, modified: Date)] = []
+    package private(set) var isTruncated = false
+    package private(set) var nextToken: String?
+    package private(set) var isWellFormed = false
 
-    init(_ body: [UInt8]) {
-        super.init()
-        let parser = XMLParser(data: Data(body))
-        parser.delegate = self
-        isWellFormed = parser.parse()
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
-    ) {
-        text = ""
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        switch name {
-        case "Key": key = text
-        case "LastModified": modified = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        case "Contents":
-            if let key { objects.append((key, modified ?? .distantPast)) }
-            (key, modified) = (nil, nil)
-        case "IsTruncated": isTruncated = text == "true"
-        case "NextContinuationToken": nextToken = text
-        default: break
+    package init(_ body: [UInt8]) {
+        guard let text = String(validating: body, as: UTF8.self), text.contains("<ListBucketResult") else { return }
+        for contents in Self.elements("Contents", in: Substring(text)) {
+            guard let key = Self.elements("Key", in: contents).first.map(Self.unescaped) else { return }
+            let modified = Self.elements("LastModified", in: contents).first.flatMap {
+                try? Date(String($0), strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            }
+            objects.append((key, modified ?? .distantPast))
         }
+        // Outside the objects, so that a key that spells a tag is never taken for one.
+        let rest = Self.removing("Contents", from: Substring(text))
+        isTruncated = Self.elements("IsTruncated", in: rest[...]).first == "true"
+        nextToken = Self.elements("NextContinuationToken", in: rest[...]).first.map(Self.unescaped)
+        isWellFormed = !isTruncated || nextToken != nil
+    }
+
+    /// The text of every `<name>…</name>` in `text`, in order.
+    private static func elements(_ name: String, in text: Substring) -> [Substring] {
+        var found: [Substring] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+            found.append(rest[open.upperBound..<close.lowerBound])
+            rest = rest[close.upperBound...]
+        }
+        return found
+    }
+
+    private static func removing(_ name: String, from text: Substring) -> String {
+        var kept = ""
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+            kept += rest[..<open.lowerBound]
+            rest = rest[close.upperBound...]
+        }
+        return kept + rest
+    }
+
+    /// XML's five predefined entities, the only ones S3 writes.
+    private static func unescaped(_ text: Substring) -> String {
+        var result = String(text)
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            result = result.replacingOccurrences(of: entity, with: character)
+        }
+        return result
     }
 }

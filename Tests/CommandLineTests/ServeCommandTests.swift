@@ -248,6 +248,26 @@ import Testing
         #expect(try await Executable.run(["--data", directory.file("data"), "serve", "--trusted-proxy", "balancer"]).status == 2)
     }
 
+    /// A library servers share is asked through balancers and other servers on this machine, so
+    /// loopback is nobody's: serving it needs the owner's password, and everyone signs in.
+    @Test func overASharedDatabaseLoopbackIsNotTheOwner() async throws {
+        let directory = TemporaryDirectory("cameraroll-shared")
+        let database = try await ThrowawayPostgres.newDatabase()
+        let data = ["--data", directory.file("data"), "--database", database]
+        let refused = try await Executable.run(data + ["serve", "--port", "0"])
+        #expect(refused.status == 2 && refused.stderr.contains("everyone"), "\(refused.stderr)")
+        #expect(try await Executable.run(data + ["passwd"], input: "a long password\n").status == 0)
+        let (process, output, _) = try launch(data + ["serve", "--port", "0"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = try await firstLine(of: output.fileHandleForReading)
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
+        let session = try await curl(["\(base)/api/session"])
+        #expect(session.stdout.contains("\"local\":false"), "\(session.stdout)")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/assets"]).stdout == "401")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await exitStatus(of: process) == 0)
+    }
+
     @Test func optionsThatDoNotGoTogetherAreRefused() async throws {
         let directory = TemporaryDirectory("cameraroll-options")
         let data = directory.file("data")

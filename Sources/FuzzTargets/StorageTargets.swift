@@ -1,0 +1,42 @@
+import Foundation
+import HTTPServer
+import IPAddress
+import PostgreSQL
+import S3
+import Storage
+
+extension FuzzTarget {
+    static let storageTargets: [FuzzTarget] = [
+        FuzzTarget(
+            "sql-placeholders", "the library's SQL with ? parameters, numbered for PostgreSQL",
+            examples: ["SELECT 'it''s ?', \"a?\" FROM t WHERE a = ? -- why?\nAND b IN (?, ?)"]
+        ) { bytes in
+            let numbered = Placeholders.numbered(text(bytes))
+            require(Placeholders.numbered(numbered) == numbered, "numbering leaves no parameter to number")
+        },
+        FuzzTarget("bytea-text", "a bytea value as libpq's text format gives it", examples: ["\\x00ff10", "\\x", "\\xzz"]) { bytes in
+            let given = text(bytes)
+            guard case .blob(let value)? = try? ColumnType.value(given, type: ColumnType.bytea, "fuzz") else { return }
+            require("\\x" + value.map { String(format: "%02x", $0) }.joined() == given.lowercased(), "bytes read back as their text")
+        },
+        FuzzTarget(
+            "s3-listing", "a page of an object store's ListObjectsV2 answer",
+            examples: [
+                "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>blobs/aa/bb/x</Key><LastModified>2026-12-01T10:00:00.000Z</LastModified></Contents><NextContinuationToken>t</NextContinuationToken></ListBucketResult>"
+            ]
+        ) { bytes in
+            let page = ListingPage(Array(bytes))
+            // An object needs a <Key></Key> and a </Contents> of its own: a key is never used twice.
+            require(page.objects.count * 22 <= bytes.count, "each object was in the page")
+        },
+        FuzzTarget(
+            "forwarded-for", "X-Forwarded-For headers a trusted proxy passed on",
+            examples: ["198.51.100.7", "127.0.0.1, 198.51.100.7\u{0}10.0.0.3", "2001:db8::1, unknown"]
+        ) { bytes in
+            let headers = text(bytes).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            let proxies: Set<IPAddress> = [IPAddress("10.0.0.2")!, IPAddress("10.0.0.3")!]
+            let client = ForwardedFor(proxies: proxies).client(peer: "10.0.0.2", forwarded: headers)
+            require(client == ForwardedFor.unknown || IPAddress(client).map { !proxies.contains($0) } == true, "the client is no proxy")
+        },
+    ]
+}
