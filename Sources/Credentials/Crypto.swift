@@ -1,4 +1,5 @@
 internal import CCrypto
+import Storage
 
 /// The libcrypto calls sign-in needs: random bytes, scrypt, SHA-256, HMAC-SHA-256 and a comparison
 /// that takes the same time whatever the bytes.
@@ -45,16 +46,7 @@ extension Array where Element == UInt8 {
     var hex: String { map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
 
     init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-            index += 2
-        }
+        guard let bytes = Hex.bytes(hex.utf8) else { return nil }
         self = bytes
     }
 }

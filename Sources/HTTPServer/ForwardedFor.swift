@@ -16,7 +16,7 @@ public struct ForwardedFor: Sendable {
     /// client it forwarded for. A list a trusted proxy sent that names no client it can be sure
     /// of gives "unknown", which is no address, so it is nobody's (never loopback's).
     public func client(peer: String, forwarded: [String]) -> String {
-        guard let address = IPAddress(peer), proxies.contains(address), !forwarded.isEmpty else { return peer }
+        guard !forwarded.isEmpty, let address = IPAddress(peer), proxies.contains(address) else { return peer }
         let hops = forwarded.flatMap { $0.split(separator: ",") }.map { String($0.filter { !$0.isWhitespace }) }
         for hop in hops.reversed() {
             guard let hopAddress = IPAddress(hop) else { return Self.unknown }

@@ -25,28 +25,11 @@ package enum ColumnType {
         }
     }
 
-    /// bytea's text form: `\x` and two lowercase hex digits a byte.
+    /// bytea's text form: `\x` and two hex digits a byte.
     private static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"), digits.count % 2 == 0 else { return nil }
-        // Digit by digit: UInt8(_:radix:) would also take a sign ("+f").
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((digits.count - 2) / 2)
-        var index = 2
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
+        let digits = text.utf8
+        guard digits.starts(with: "\\x".utf8) else { return nil }
+        return Hex.bytes(digits.dropFirst(2))
     }
 
     private static func unreadable(_ column: String) -> StorageError {

@@ -61,8 +61,7 @@ public final class PostgresConnection: SQLConnection {
         try run("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [name])
     }
 
-    /// Runs statements without arguments (a migration's several statements at once).
-    func executeScript(_ sql: String) throws(StorageError) {
+    public func execute(_ sql: String) throws(StorageError) {
         guard let result = PQexec(handle, sql) else { throw failure(nil) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)

@@ -44,14 +44,14 @@ public final class PostgresDatabase: SQLDatabase {
         -> T
     {
         try await writers.run { [connect] (lane: inout Lane) throws(StorageError) -> T in
-            try Self.transaction(try Self.connection(&lane, connect), begin: "BEGIN", body)
+            try Self.connection(&lane, connect).transaction(begin: "BEGIN", body)
         }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
     {
         try await readers.run { [connect] (lane: inout Lane) throws(StorageError) -> T in
-            try Self.transaction(try Self.connection(&lane, connect), begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+            try Self.connection(&lane, connect).transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
         }
     }
 
@@ -77,25 +77,11 @@ public final class PostgresDatabase: SQLDatabase {
         return try lane.get()
     }
 
-    private static func transaction<T>(
-        _ connection: PostgresConnection, begin: String, _ body: (any SQLConnection) throws(StorageError) -> T
-    ) throws(StorageError) -> T {
-        try connection.executeScript(begin)
-        do {
-            let result = try body(connection)
-            try connection.executeScript("COMMIT")
-            return result
-        } catch {
-            if connection.isUsable { try? connection.executeScript("ROLLBACK") }
-            throw error
-        }
-    }
-
     private static func migrate(_ connection: PostgresConnection, _ migrations: [Migration]) throws(StorageError) {
-        _ = try transaction(connection, begin: "BEGIN") { _ throws(StorageError) in
+        _ = try connection.transaction(begin: "BEGIN") { connection throws(StorageError) in
             // One server migrates at a time; the others wait here, then find nothing to do.
             try connection.lock("cameraroll schema migrations")
-            try connection.executeScript(
+            try connection.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL)"
             )
             let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY position").map { row throws(StorageError) in
@@ -107,7 +93,7 @@ public final class PostgresDatabase: SQLDatabase {
                     .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
             }
             for (position, migration) in migrations.enumerated().dropFirst(applied.count) {
-                try connection.executeScript(migration.sql)
+                try connection.execute(migration.sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (position, name, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))",
                     [position, migration.name])

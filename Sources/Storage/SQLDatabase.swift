@@ -28,6 +28,9 @@ public protocol SQLConnection {
     @discardableResult
     func run(_ sql: String, _ arguments: [any SQLBindable]) throws(StorageError) -> Int
 
+    /// Runs statements without arguments (a migration's several at once, BEGIN and COMMIT).
+    func execute(_ sql: String) throws(StorageError)
+
     /// Holds the lock named `name` until the transaction ends: writers that take the same
     /// name take turns, whichever server they run on (a blob's commit and its row, a row's
     /// delete and its blob).
@@ -35,6 +38,21 @@ public protocol SQLConnection {
 }
 
 extension SQLConnection {
+    /// `body` between `begin` and COMMIT, rolled back if it throws: how each engine runs the
+    /// transactions of `SQLDatabase.read {}` and `write {}` on its connection's thread.
+    public func transaction<T>(begin: String, _ body: (Self) throws(StorageError) -> T) throws(StorageError) -> T {
+        try execute(begin)
+        do {
+            let result = try body(self)
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A connection that broke has no transaction left to roll back; the attempt fails fast.
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     @discardableResult
     public func query(_ sql: String) throws(StorageError) -> [Row] { try query(sql, []) }
 

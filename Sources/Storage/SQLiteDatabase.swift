@@ -52,7 +52,7 @@ public final class SQLiteDatabase: SQLDatabase {
         -> T
     {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) -> T in
-            try Self.transaction(try Self.connection(&lane, path, writer: true), begin: "BEGIN IMMEDIATE", body)
+            try Self.connection(&lane, path, writer: true).transaction(begin: "BEGIN IMMEDIATE", body)
         }
     }
 
@@ -60,7 +60,7 @@ public final class SQLiteDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
     {
         try await readers.run { [path] (lane: inout Lane) throws(StorageError) -> T in
-            try Self.transaction(try Self.connection(&lane, path, writer: false), begin: "BEGIN", body)
+            try Self.connection(&lane, path, writer: false).transaction(begin: "BEGIN", body)
         }
     }
 
@@ -89,20 +89,6 @@ public final class SQLiteDatabase: SQLDatabase {
         for file in [path, "\(path)-wal", "\(path)-shm"] { FileIO.restrict(file, to: 0o600) }
     }
 
-    private static func transaction<T>(
-        _ connection: SQLiteConnection, begin: String, _ body: (any SQLConnection) throws(StorageError) -> T
-    ) throws(StorageError) -> T {
-        try connection.execute(begin)
-        do {
-            let result = try body(connection)
-            try connection.execute("COMMIT")
-            return result
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
-    }
-
     private static func migrate(_ connection: SQLiteConnection, _ migrations: [Migration]) throws(StorageError) {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
@@ -115,7 +101,7 @@ public final class SQLiteDatabase: SQLDatabase {
                 .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
         }
         for migration in migrations.dropFirst(applied.count) {
-            _ = try transaction(connection, begin: "BEGIN IMMEDIATE") { _ throws(StorageError) in
+            _ = try connection.transaction(begin: "BEGIN IMMEDIATE") { connection throws(StorageError) in
                 try connection.execute(migration.sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",

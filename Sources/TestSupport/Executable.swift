@@ -51,8 +51,8 @@ public enum Executable {
                 let group = DispatchGroup()
                 nonisolated(unsafe) var output = Data()
                 nonisolated(unsafe) var errors = Data()
-                DispatchQueue.global().async(group: group) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
-                DispatchQueue.global().async(group: group) { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
+                DispatchQueue.global().async(group: group) { output = stdout.fileHandleForReading.readAllRetryingInterrupts() }
+                DispatchQueue.global().async(group: group) { errors = stderr.fileHandleForReading.readAllRetryingInterrupts() }
                 process.waitUntilExit()
                 group.wait()
                 continuation.resume(

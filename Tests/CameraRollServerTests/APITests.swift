@@ -220,7 +220,7 @@ import Testing
         let pipe = Pipe()
         probe.standardOutput = pipe
         try probe.run()
-        let codec = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let codec = String(decoding: pipe.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         probe.waitUntilExit()
         #expect(codec.trimmingCharacters(in: .whitespacesAndNewlines) == "h264")
     }

@@ -25,7 +25,7 @@ import Testing
         kill(process.processIdentifier, signal)
         let status = await exitStatus(of: process)
         #expect(status == 0)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: errors.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         #expect(log.contains("GET /healthz 200"))
         #expect(log.contains("Stopped."))
     }
@@ -70,7 +70,7 @@ import Testing
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
         let status = await exitStatus(of: pick)
-        let printed = String(decoding: pickOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: pickOutput.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         if finish {
             #expect(status == 0)
             let info = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
@@ -221,7 +221,7 @@ import Testing
 
         kill(process.processIdentifier, SIGTERM)
         #expect(await exitStatus(of: process) == 0)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: errors.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         // What ffmpeg said is the operator's, in the log; the client got only the message above.
         #expect(log.contains("mpegh_3d_audio"))
         #expect(!message.contains("mpegh") && !message.contains("ffmpeg"))
@@ -327,7 +327,7 @@ import Testing
             DispatchQueue.global().async {
                 var bytes: [UInt8] = []
                 while true {
-                    let chunk = handle.readData(ofLength: 1)
+                    let chunk = handle.readAllRetryingInterrupts(upTo: 1)
                     guard let byte = chunk.first else { break }
                     if byte == UInt8(ascii: "\n") { break }
                     bytes.append(byte)

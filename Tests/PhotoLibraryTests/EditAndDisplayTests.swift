@@ -123,7 +123,7 @@ enum VideoProbe {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
