@@ -14,13 +14,13 @@ package struct Access: Sendable {
     package static let cookie = "cameraroll_session"
     let sessions: SignInSessions
     let capabilities: CapabilityURLs
-    let lockOut = LockOut()
+    let lockOut: LockOut
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
     let apps: AllowedApps
     let owner: OwnerAccount
-    /// Where the owner's, the sessions' and the apps' files are read and written: a thread of
-    /// their own, not the cooperative pool.
+    /// Where the owner's password is read for a sign-in: a thread of its own, not the
+    /// cooperative pool.
     let disk = BlockingExecutor(name: "credentials", threads: 1)
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
     let names: Set<String>
@@ -30,16 +30,27 @@ package struct Access: Sendable {
     let loopbackIsOwner: Bool
 
     /// `capabilityKey`: the one servers over a shared database share; by default the data folder's.
-    init(dataFolder: URL, names: [String], capabilityKey: CapabilityKey? = nil, loopbackIsOwner: Bool = true) throws(CredentialsError) {
-        self.loopbackIsOwner = loopbackIsOwner
+    /// `shared`: when servers share a library, what they keep together to sign people in (the
+    /// password, sessions signed out, failures counted, the allowed apps); nil for the data folder's.
+    init(dataFolder: URL, names: [String], capabilityKey: CapabilityKey? = nil, shared: SharedCredentials? = nil) throws(CredentialsError) {
+        loopbackIsOwner = shared == nil
+        let key: CapabilityKey
         if let capabilityKey {
-            capabilities = CapabilityURLs(key: capabilityKey)
+            key = capabilityKey
         } else {
-            capabilities = CapabilityURLs(key: try CapabilityKey.kept(in: dataFolder))
+            key = try CapabilityKey.kept(in: dataFolder)
         }
-        owner = OwnerAccount(dataFolder: dataFolder)
-        apps = AllowedApps(dataFolder: dataFolder)
-        sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
+        capabilities = CapabilityURLs(key: key)
+        lockOut = LockOut(shared: shared)
+        if let shared {
+            owner = OwnerAccount(shared: shared)
+            apps = AllowedApps(shared: shared)
+            sessions = SignInSessions(signedWith: key, shared: shared)
+        } else {
+            owner = OwnerAccount(dataFolder: dataFolder)
+            apps = AllowedApps(dataFolder: dataFolder)
+            sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
+        }
         let host = ProcessInfo.processInfo.hostName.lowercased()
         self.names = Set(["localhost", host, "\(host).local"] + names.map { $0.lowercased() })
     }

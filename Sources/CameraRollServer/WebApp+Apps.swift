@@ -14,28 +14,19 @@ extension WebApp {
                 var linkLifetime: Int?
             }
             let body = try Self.decode(Body.self, request.body)
-            let app = try await onDisk { () throws(CredentialsError) in
+            let app = try await answering { () async throws(CredentialsError) in
                 let origin = try WebOrigin(body.origin)
-                return try access.apps.add(
+                return try await access.apps.add(
                     origin, name: body.name ?? origin.authority, linkLifetime: body.linkLifetime ?? AllowedApps.defaultLinkLifetime)
             }
             return .json(AppJSON(app), status: 201)
         }
         router.delete("/api/apps/:id") { request in
             let key = request.parameter("id")
-            guard let removed = try await onDisk({ () throws(CredentialsError) in try access.apps.remove(key) }) else {
+            guard let removed = try await answering({ () async throws(CredentialsError) in try await access.apps.remove(key) }) else {
                 throw HTTPError.notFound("There is no allowed app with that id.")
             }
             return .json(AppJSON(removed))
-        }
-    }
-
-    /// The list's file is read and replaced (fsync and all) on the credentials' own thread.
-    private func onDisk<T: Sendable>(_ body: @escaping @Sendable () throws(CredentialsError) -> T) async throws(HTTPError) -> T {
-        do {
-            return try await access.disk.run(body)
-        } catch {
-            throw HTTPError(error.code == "write_failed" ? 507 : 400, error.code, error.message)
         }
     }
 }

@@ -16,7 +16,7 @@ extension WebApp {
     func addPickerRoutes(to router: inout Router) {
         router.post("/api/picker/sessions", body: .file(maxBytes: 16 * 1024)) { request in
             let configuration = try Self.decode(PickerConfiguration.self, request.body)
-            let client = try client(for: request)
+            let client = try await client(for: request)
             let creator = access.isOwner(request) ? nil : request.remoteAddress
             let (id, session) = try await Self.picker { () throws(PickerError) in
                 try await pickers.create(configuration, creator: creator, client: client)
@@ -53,7 +53,7 @@ extension WebApp {
 
     /// The site a new session is for: the allowed app whose page asks itself, or the one the
     /// owner's chooser page names, allowed before or now, once.
-    private func client(for request: Request) throws -> AllowedApps.App? {
+    private func client(for request: Request) async throws -> AllowedApps.App? {
         if let site = CrossSite(request) {
             guard let origin = site.origin, let app = access.apps.app(origin: origin) else {
                 throw HTTPError(
@@ -76,7 +76,9 @@ extension WebApp {
         guard asked.once == true else {
             throw HTTPError(403, "app_not_allowed", "\(origin.authority) is not among the sites allowed to use the picker.")
         }
-        return access.apps.allowOnce(origin, duration: PickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
+        return try await answering { () async throws(CredentialsError) in
+            try await access.apps.allowOnce(origin, duration: PickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
+        }
     }
 
     /// The session's site, after checking that a page of another site asks about its own

@@ -16,7 +16,11 @@ extension WebApp {
         }
         router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }
         router.delete("/api/session") { request in
-            if let token = Access.cookie(Access.cookie, in: request) { await access.disk.run { access.sessions.end(token) } }
+            if let token = Access.cookie(Access.cookie, in: request) {
+                try await answering { () async throws(CredentialsError) in
+                    try await access.sessions.end(token, passwordStamp: access.owner.stamp())
+                }
+            }
             var response = Response.json(["signedIn": false])
             response.headers["Set-Cookie"] = "\(Access.cookie)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict"
             return response
@@ -25,7 +29,7 @@ extension WebApp {
 
     private func signIn(_ request: Request) async throws -> Response {
         let address = request.remoteAddress
-        if let wait = access.lockOut.wait(for: address) {
+        if let wait = try await answering({ () async throws(CredentialsError) in try await access.lockOut.check(address) }) {
             let minutes = Int((wait / 60).rounded(.up))
             var response = HTTPError(
                 429, "locked_out", "Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
@@ -36,23 +40,21 @@ extension WebApp {
         struct Body: Decodable { var password: String }
         let password = try Self.decode(Body.self, request.body).password
         let hash: PasswordHash?
-        do {
-            hash = try await access.disk.run { () throws(CredentialsError) in try access.owner.passwordHash() }
-        } catch {
-            throw HTTPError(409, error.code, error.message)
+        hash = try await answering { () async throws(CredentialsError) in
+            try await access.disk.run { () throws(CredentialsError) in try access.owner.passwordHash() }
         }
         guard let hash else {
             throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
         }
         // Counted as a failure before the slow check, so that guesses sent at once all count.
-        let attempt = access.lockOut.attempt(from: address)
+        let attempt = try await answering { () async throws(CredentialsError) in try await access.lockOut.count(address) }
         // Waiting holds no thread; a cancelled wait only ends sooner.
         try? await Task.sleep(for: .seconds(attempt.delay))
         guard await access.passwordChecks.verify(password, against: hash, suspicion: attempt.suspicion) else {
             throw HTTPError(401, "wrong_password", "That is not the owner's password.")
         }
-        access.lockOut.succeeded(address)
-        let (token, session) = await access.disk.run { access.sessions.create(passwordStamp: access.owner.stamp() ?? "") }
+        try await answering { () async throws(CredentialsError) in try await access.lockOut.succeeded(address) }
+        let (token, session) = await access.sessions.create(passwordStamp: access.owner.stamp() ?? "")
         var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"

@@ -22,16 +22,17 @@ public struct WebApp: Sendable {
     /// `capabilityKey` signs the links to picked items: by default the data folder's own, and the
     /// database's when several servers share one (`CapabilityKey.shared`), so a link one server
     /// gave out opens on every other.
-    /// `loopbackIsOwner`: false when servers share the library, so that everyone signs in.
+    /// `shared`: when servers share the library, what they keep together to sign people in;
+    /// then everyone signs in, loopback too.
     public init(
         library: Library, authorityFile: String? = nil, names: [String] = [], capabilityKey: CapabilityKey? = nil,
-        loopbackIsOwner: Bool = true
+        shared: SharedCredentials? = nil
     ) throws {
         self.library = library
         self.authorityFile = authorityFile
         access = try Access(
             dataFolder: URL(fileURLWithPath: library.folder.root), names: names, capabilityKey: capabilityKey,
-            loopbackIsOwner: loopbackIsOwner)
+            shared: shared)
     }
 
     /// The addresses of clients signed in lately, for `Configuration.trustedClients`: the server

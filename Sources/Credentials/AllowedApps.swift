@@ -2,13 +2,14 @@ public import Foundation
 import Storage
 internal import Synchronization
 
-/// The web sites the owner lets open the picker (`apps.json` in the data folder): each an origin
+/// The web sites the owner lets open the picker (`apps.json` in the data folder, or a record of
+/// the database servers share, see `SharedCredentials`): each an origin
 /// with a name the owner gave it and how long the links to what it is given stay good. Removing
 /// a site ends its links at once. A site allowed once ("Allow once") is kept in memory only, for
 /// as long as the one pick and its links need.
 ///
-/// The command line changes the file while a server runs; the server sees the change at its
-/// next look, by the file's stamp, and writers take turns under a lock file.
+/// The command line changes the list while a server runs; the server sees the change at its
+/// next look (see `KeptRecord`).
 public final class AllowedApps: Sendable {
     public struct App: Codable, Sendable, Equatable {
         /// Named in the links the site gets (`app=`), so they die with the app.
@@ -25,26 +26,37 @@ public final class AllowedApps: Sendable {
     public static let defaultLinkLifetime = 3600
     public static let linkLifetimes = 1...(30 * 24 * 3600)
 
-    public let file: URL
-    private let lock: URL
+    private let kept: any KeptRecord
+    /// Where apps allowed once are kept: nil for this process's memory (one server), a record
+    /// when servers share a library, since the pick and its links may reach any of them.
+    private let once: (any KeptRecord)?
     private struct Cache {
         var stamp: String?
         var apps: [App] = []
+        var onceStamp: String?
         var once: [String: App] = [:]
     }
     private let cache = Mutex(Cache())
 
     public init(dataFolder: URL) {
-        file = dataFolder.appendingPathComponent("apps.json")
-        lock = dataFolder.appendingPathComponent("apps.lock")
+        kept = FileRecord(file: dataFolder.appendingPathComponent("apps.json"), lock: dataFolder.appendingPathComponent("apps.lock"))
+        once = nil
     }
+
+    public init(shared: SharedCredentials) {
+        kept = SharedRecord(store: shared, name: "allowed-apps")
+        once = SharedRecord(store: shared, name: "allowed-once")
+    }
+
+    /// Where the apps are kept, in words for a person.
+    public var location: String { kept.location }
 
     /// The apps the owner keeps, in the order they were added.
     public func list() -> [App] {
-        let stamp = Self.stamp(file)
+        let stamp = kept.stamp()
         return cache.withLock { cache in
             if cache.stamp != stamp {
-                cache.apps = stamp == nil ? [] : Self.read(file)
+                cache.apps = Self.decode(kept.text())
                 cache.stamp = stamp
             }
             return cache.apps
@@ -57,29 +69,37 @@ public final class AllowedApps: Sendable {
     /// A kept app, or one allowed once that is not yet forgotten.
     public func app(id: String, now: Date = Date()) -> App? {
         if let kept = list().first(where: { $0.id == id }) { return kept }
+        return allowedOnce(now)[id]
+    }
+
+    /// The apps allowed once that are not yet forgotten, by id.
+    private func allowedOnce(_ now: Date) -> [String: App] {
+        let stamp = once?.stamp()
         return cache.withLock { cache in
-            cache.once = cache.once.filter { ($0.value.expires ?? now) > now }
-            return cache.once[id]
+            if let once, cache.onceStamp != stamp {
+                cache.once = Dictionary(Self.decode(once.text()).map { ($0.id, $0) }) { first, _ in first }
+                cache.onceStamp = stamp
+            }
+            return cache.once.filter { ($0.value.expires ?? now) > now }
         }
     }
 
     /// Whether the origin may use the picker now: kept, or allowed once and not yet forgotten.
     public func allows(_ origin: WebOrigin, now: Date = Date()) -> Bool {
-        if app(origin: origin) != nil { return true }
-        return cache.withLock { cache in cache.once.values.contains { $0.origin == origin && ($0.expires ?? now) > now } }
+        app(origin: origin) != nil || allowedOnce(now).values.contains { $0.origin == origin }
     }
 
     /// Keeps an app, or changes the name and link lifetime of the one kept for the origin (its
     /// links stay good).
     @discardableResult
-    public func add(_ origin: WebOrigin, name: String, linkLifetime: Int = defaultLinkLifetime, now: Date = Date()) throws(CredentialsError)
-        -> App
+    public func add(_ origin: WebOrigin, name: String, linkLifetime: Int = defaultLinkLifetime, now: Date = Date())
+        async throws(CredentialsError) -> App
     {
         let name = try Self.checked(name: name)
         guard Self.linkLifetimes.contains(linkLifetime) else {
             throw CredentialsError("invalid_link_lifetime", "A link lifetime is between 1 second and 30 days.")
         }
-        return try change { apps in
+        return try await change(kept) { apps in
             if let index = apps.firstIndex(where: { $0.origin == origin }) {
                 apps[index].name = name
                 apps[index].linkLifetime = linkLifetime
@@ -96,25 +116,34 @@ public final class AllowedApps: Sendable {
     /// Forgets the app with this id or origin, and so every link it was given; nil when there
     /// was none.
     @discardableResult
-    public func remove(_ key: String) throws(CredentialsError) -> App? {
+    public func remove(_ key: String) async throws(CredentialsError) -> App? {
         let origin = try? WebOrigin(key)
-        return try change { apps in
+        return try await change(kept) { apps in
             guard let index = apps.firstIndex(where: { $0.id == key || $0.origin == origin }) else { return nil }
             return apps.remove(at: index)
         }
     }
 
     /// Lets an origin that is not kept use the picker for one pick: the app lives `duration`
-    /// seconds (the pick and its links), in this process only.
-    public func allowOnce(_ origin: WebOrigin, duration: TimeInterval, now: Date = Date()) -> App {
+    /// seconds (the pick and its links), in this process only, or, when servers share a library,
+    /// in its database. Never among the kept apps.
+    public func allowOnce(_ origin: WebOrigin, duration: TimeInterval, now: Date = Date()) async throws(CredentialsError) -> App {
+        // Whole seconds, as a record keeps them.
+        let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let app = App(
-            id: Crypto.randomBytes(12).hex, origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime, added: now,
-            expires: now.addingTimeInterval(duration))
-        cache.withLock { cache in
-            cache.once = cache.once.filter { ($0.value.expires ?? now) > now }
-            cache.once[app.id] = app
+            id: Crypto.randomBytes(12).hex, origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime, added: added,
+            expires: added.addingTimeInterval(duration.rounded(.up)))
+        guard let once else {
+            cache.withLock { cache in
+                cache.once = cache.once.filter { ($0.value.expires ?? now) > now }
+                cache.once[app.id] = app
+            }
+            return app
         }
-        return app
+        return try await change(once) { apps in
+            apps = apps.filter { ($0.expires ?? now) > now } + [app]
+            return app
+        }
     }
 
     private static func checked(name: String) throws(CredentialsError) -> String {
@@ -126,37 +155,35 @@ public final class AllowedApps: Sendable {
         return trimmed
     }
 
-    /// Reads the file afresh under the lock, changes it, and replaces it whole.
-    private func change<T>(_ body: (inout [App]) -> T) throws(CredentialsError) -> T {
-        try FileLock.holding(lock) { () throws(CredentialsError) -> T in
-            var apps = Self.read(file)
+    /// Reads the record afresh, changes it and replaces it whole, taking turns with every writer.
+    private func change<T: Sendable>(_ record: any KeptRecord, _ body: @escaping @Sendable (inout [App]) -> T)
+        async throws(CredentialsError)
+        -> T
+    {
+        let result = try await record.change { text throws(CredentialsError) -> (String?, T) in
+            var apps = Self.decode(text)
             let result = body(&apps)
-            do {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                try PrivateFile.replace(Array(try encoder.encode(apps)), at: file.path)
-            } catch {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            guard let data = try? encoder.encode(apps) else {
                 throw CredentialsError("write_failed", "The list of apps could not be saved.")
             }
-            cache.withLock { $0.stamp = nil }
-            return result
+            return (String(decoding: data, as: UTF8.self), result)
         }
+        cache.withLock { cache in
+            cache.stamp = nil
+            cache.onceStamp = nil
+        }
+        return result
     }
 
-    /// The kept apps; none when there is no file. An unreadable file allows nobody, which is
-    /// the safe way to be wrong, and the next change writes a good one.
-    private static func read(_ file: URL) -> [App] {
-        guard let data = try? Data(contentsOf: file) else { return [] }
+    /// The apps a record holds; none when there is none. An unreadable record allows nobody,
+    /// which is the safe way to be wrong, and the next change writes a good one.
+    private static func decode(_ text: String?) -> [App] {
+        guard let text else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return (try? decoder.decode([App].self, from: data)) ?? []
-    }
-
-    /// The file's inode, change time and size: it is replaced whole on every change.
-    private static func stamp(_ file: URL) -> String? {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
-        return "\(info.st_ino)-\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)-\(info.st_size)"
+        return (try? decoder.decode([App].self, from: Data(text.utf8))) ?? []
     }
 }

@@ -12,6 +12,9 @@ internal import Synchronization
 ///
 /// Every counted failure is a try that is checked (tries from a locked-out client are refused
 /// before they are counted), so how many are kept is bounded by how fast passwords are checked.
+///
+/// Servers sharing a library count together (`shared`): each keeps its own failures in memory
+/// and in the database, and adds the others' from there to its own before it decides.
 public final class LockOut: Sendable {
     public let limit: Int
     public let networkLimit: Int
@@ -20,11 +23,13 @@ public final class LockOut: Sendable {
     public let delayStep: TimeInterval
     public let maxDelay: TimeInterval
     private let failures = Mutex(Failures())
+    let shared: SharedCredentials?
 
     public init(
         limit: Int = 5, networkLimit: Int = 10, window: TimeInterval = 15 * 60, freeFailures: Int = 10, delayStep: TimeInterval = 0.1,
-        maxDelay: TimeInterval = 3
+        maxDelay: TimeInterval = 3, shared: SharedCredentials? = nil
     ) {
+        self.shared = shared
         self.limit = limit
         self.networkLimit = networkLimit
         self.window = window
@@ -41,16 +46,38 @@ public final class LockOut: Sendable {
         public var delay: TimeInterval
     }
 
-    /// Seconds the address must still wait (it, or its network, is locked out), or nil when it may try.
-    public func wait(for address: String, now: Date = Date()) -> TimeInterval? {
+    /// Failures the other servers sharing the library counted.
+    struct Elsewhere: Sendable {
+        var address: [Date] = []
+        var network: [Date] = []
+        var total = 0
+    }
+
+    /// Seconds the address must still wait (it, or its network, is locked out), or nil when it
+    /// may try; with `shared`, counting the other servers' failures too.
+    public func check(_ address: String, now: Date = Date()) async throws(CredentialsError) -> TimeInterval? {
         let client = Client(address)
-        return failures.withLock { failures in
+        return wait(for: client, elsewhere: try await elsewhere(client, now), now: now)
+    }
+
+    /// `check` by this server's failures alone.
+    public func wait(for address: String, now: Date = Date()) -> TimeInterval? {
+        wait(for: Client(address), elsewhere: Elsewhere(), now: now)
+    }
+
+    private func wait(for client: Client, elsewhere: Elsewhere, now: Date) -> TimeInterval? {
+        failures.withLock { failures in
             forget(&failures, now)
-            let waits = [(failures.byAddress[client.address], limit), (failures.byNetwork[client.network], networkLimit)].compactMap {
-                dates, limit in dates.flatMap { lockedFor($0, limit: limit, now: now) }
-            }
+            let waits = [
+                ((failures.byAddress[client.address] ?? []) + elsewhere.address, limit),
+                ((failures.byNetwork[client.network] ?? []) + elsewhere.network, networkLimit),
+            ].compactMap { dates, limit in lockedFor(dates, limit: limit, now: now) }
             return waits.max()
         }
+    }
+
+    private func elsewhere(_ client: Client, _ now: Date) async throws(CredentialsError) -> Elsewhere {
+        try await shared?.failuresElsewhere(client, since: now.addingTimeInterval(-2 * window)) ?? Elsewhere()
     }
 
     /// How long failures at `dates` still lock out: `limit` of them within `window`, until
@@ -67,31 +94,46 @@ public final class LockOut: Sendable {
     }
 
     /// Counts a try as failed before its (slow) check, so that tries sent at once all count;
-    /// `succeeded` takes it back.
+    /// `succeeded` takes it back. With `shared`, the other servers' failures count too, and this
+    /// one is counted for them.
+    public func count(_ address: String, now: Date = Date()) async throws(CredentialsError) -> Attempt {
+        let client = Client(address)
+        let elsewhere = try await elsewhere(client, now)
+        try await shared?.countFailure(client, at: now, forgetBefore: now.addingTimeInterval(-2 * window))
+        return attempt(client, elsewhere: elsewhere, now: now)
+    }
+
+    /// `count` on this server alone.
     @discardableResult
     public func attempt(from address: String, now: Date = Date()) -> Attempt {
-        let client = Client(address)
+        attempt(Client(address), elsewhere: Elsewhere(), now: now)
+    }
+
+    private func attempt(_ client: Client, elsewhere: Elsewhere, now: Date) -> Attempt {
         let since = now.addingTimeInterval(-window)
         return failures.withLock { failures in
             forget(&failures, now)
-            let suspicion = failures.byNetwork[client.network]?.count(where: { $0 > since }) ?? 0
+            let suspicion =
+                (failures.byNetwork[client.network]?.count(where: { $0 > since }) ?? 0) + elsewhere.network.count(where: { $0 > since })
             failures.add(client, at: now)
-            let delay = min(maxDelay, Double(max(0, failures.count(since: since) - freeFailures)) * delayStep)
+            let everyone = failures.count(since: since) + elsewhere.total
+            let delay = min(maxDelay, Double(max(0, everyone - freeFailures)) * delayStep)
             return Attempt(suspicion: suspicion, delay: delay)
         }
     }
 
-    /// The right password: the address's failures (its typos, and this try) no longer count.
-    /// Other addresses of its network keep theirs.
-    public func succeeded(_ address: String) {
+    /// The right password: the address's failures (its typos, and this try) no longer count,
+    /// on any server. Other addresses of its network keep theirs.
+    public func succeeded(_ address: String) async throws(CredentialsError) {
         let client = Client(address)
         failures.withLock { $0.remove(client) }
+        try await shared?.forgetFailures(of: client)
     }
 }
 
 /// The failures kept, oldest first, and by address and network.
 private struct Failures {
-    private var log: [(date: Date, client: Client)] = []
+    private var log: [(date: Date, client: LockOut.Client)] = []
     /// Where the log's live part starts: forgetting moves it on, and the array is compacted now and then.
     private var start = 0
     private(set) var byAddress: [String: [Date]] = [:]
@@ -108,7 +150,7 @@ private struct Failures {
         return log.count - low
     }
 
-    mutating func add(_ client: Client, at date: Date) {
+    mutating func add(_ client: LockOut.Client, at date: Date) {
         log.append((date, client))
         byAddress[client.address, default: []].append(date)
         byNetwork[client.network, default: []].append(date)
@@ -129,7 +171,7 @@ private struct Failures {
         }
     }
 
-    mutating func remove(_ client: Client) {
+    mutating func remove(_ client: LockOut.Client) {
         log = log[start...].filter { $0.client.address != client.address }
         start = 0
         byAddress[client.address] = nil
@@ -143,15 +185,17 @@ private struct Failures {
     }
 }
 
-/// A client as the lock-out counts it: its address, and the network whose every address the same
-/// client may use. What is not an address (a test's name) is counted as what it says.
-private struct Client {
-    let address: String
-    let network: String
+extension LockOut {
+    /// A client as the lock-out counts it: its address, and the network whose every address the
+    /// same client may use. What is not an address (a test's name) is counted as what it says.
+    struct Client: Sendable {
+        let address: String
+        let network: String
 
-    init(_ text: String) {
-        let parsed = IPAddress(text)
-        address = parsed?.description ?? text
-        network = parsed.map { $0.isIPv4 ? $0.description : "\($0.network)/64" } ?? text
+        init(_ text: String) {
+            let parsed = IPAddress(text)
+            address = parsed?.description ?? text
+            network = parsed.map { $0.isIPv4 ? $0.description : "\($0.network)/64" } ?? text
+        }
     }
 }

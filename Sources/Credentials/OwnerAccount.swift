@@ -1,41 +1,46 @@
 public import Foundation
 import Storage
 
-/// The owner's password hash in the data folder (`owner.json`, readable by the owner only).
-/// There is one owner: whoever runs the server on this machine sets it.
+/// The owner's password hash: the data folder's `owner.json` (readable by the owner only), or,
+/// when servers share a library, a record of its database (`SharedCredentials`), so that the
+/// owner signs in on every server with one password. There is one owner: whoever runs the
+/// server sets it.
 public struct OwnerAccount: Sendable {
-    public let file: URL
+    let record: any KeptRecord
 
     public init(dataFolder: URL) {
-        file = dataFolder.appendingPathComponent("owner.json")
+        record = FileRecord(file: dataFolder.appendingPathComponent("owner.json"), lock: dataFolder.appendingPathComponent("owner.lock"))
     }
 
+    public init(shared: SharedCredentials) {
+        record = SharedRecord(store: shared, name: "owner-password")
+    }
+
+    /// Where the password is kept, in words for a person.
+    public var location: String { record.location }
+
     public func passwordHash() throws(CredentialsError) -> PasswordHash? {
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        do {
-            return try JSONDecoder().decode(PasswordHash.self, from: Data(contentsOf: file))
-        } catch {
-            throw CredentialsError("unreadable_owner", "\(file.path) cannot be read; set the password again with `cameraroll passwd`.")
+        guard let text = record.text() else { return nil }
+        guard let hash = try? JSONDecoder().decode(PasswordHash.self, from: Data(text.utf8)) else {
+            throw CredentialsError("unreadable_owner", "\(location) cannot be read; set the password again with `cameraroll passwd`.")
         }
+        return hash
     }
 
     public var hasPassword: Bool { (try? passwordHash()) != nil }
 
-    /// Names this version of the password file (inode and change time): the file is replaced
-    /// whole whenever the password changes, so the stamp changes with it. nil without a file.
-    public func stamp() -> String? {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
-        return "\(info.st_ino)-\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-    }
+    /// Names this version of the password: it changes with every new password (each has a new
+    /// salt), so sessions that carry it end with the password. nil without one.
+    public func stamp() -> String? { record.stamp() }
 
-    /// Replaces the password (a PrivateFile: readable by the owner only, replaced whole).
-    public func setPassword(_ password: String) throws(CredentialsError) {
-        let hash = try PasswordHash(password: password)
-        do {
-            try PrivateFile.replace(Array(try JSONEncoder().encode(hash)), at: file.path)
-        } catch {
-            throw CredentialsError("write_failed", "The password could not be saved: \(error).")
+    /// Replaces the password; scrypt runs off the cooperative pool.
+    public func setPassword(_ password: String) async throws(CredentialsError) {
+        try await record.change { _ throws(CredentialsError) -> (String?, Void) in
+            let hash = try PasswordHash(password: password)
+            guard let data = try? JSONEncoder().encode(hash) else {
+                throw CredentialsError("write_failed", "The password could not be saved.")
+            }
+            return (String(decoding: data, as: UTF8.self), ())
         }
     }
 }

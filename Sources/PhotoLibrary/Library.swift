@@ -49,7 +49,9 @@ public final class Library: Sendable {
 
     public let folder: DataFolder
     public let options: Options
-    let database: any SQLDatabase
+    /// Where the rows are; servers sharing the library keep what else they share there too
+    /// (sign-in, see Credentials.SharedCredentials).
+    public let database: any SQLDatabase
     let blobs: any BlobStore
     /// This process's folder for work files, inside `folder.temporary`.
     let workFolder: WorkFolder

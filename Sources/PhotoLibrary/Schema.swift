@@ -66,6 +66,20 @@ public enum LibrarySchema {
                 """),
             // What every server of a library must agree on, stored once (see Library.sharedRecord).
             Migration("0002-shared-records", "CREATE TABLE shared_records (name TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+            // Sign-in across servers (see Credentials.SharedCredentials): sessions signed out
+            // before they expire, and each server's counted failures.
+            Migration(
+                "0003-sign-in-state",
+                """
+                CREATE TABLE ended_sessions (id TEXT PRIMARY KEY, expires \(types.bigInteger) NOT NULL);
+                CREATE TABLE sign_in_failures (
+                    server TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    network TEXT NOT NULL,
+                    failed_at \(types.real) NOT NULL
+                );
+                CREATE INDEX sign_in_failures_by_network ON sign_in_failures (network, failed_at);
+                """),
         ]
     }
 }

@@ -61,6 +61,35 @@ public final class PostgresConnection: SQLConnection {
         try run("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [name])
     }
 
+    /// NOTIFY on the one channel every CameraRoll server listens to; PostgreSQL delivers it at commit.
+    public func announce(_ topic: String) throws(StorageError) {
+        try run("SELECT pg_notify(?, ?)", [Self.channel, topic])
+    }
+
+    static let channel = "cameraroll"
+
+    /// Starts listening on `channel`, outside any transaction.
+    func listen() throws(StorageError) {
+        try execute("LISTEN \(Self.channel)")
+    }
+
+    /// Waits up to `milliseconds` for notifications and returns their payloads (none when the
+    /// time passed); throws `unavailable` when the connection broke.
+    func notifications(waitingUpTo milliseconds: Int32) throws(StorageError) -> [String] {
+        var ready = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard ready.fd >= 0 else { throw failure(nil) }
+        if poll(&ready, 1, milliseconds) > 0 {
+            guard PQconsumeInput(handle) == 1 else { throw failure(nil) }
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        guard isUsable else { throw failure(nil) }
+        return payloads
+    }
+
     public func execute(_ sql: String) throws(StorageError) {
         guard let result = PQexec(handle, sql) else { throw failure(nil) }
         defer { PQclear(result) }

@@ -65,6 +65,15 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    /// A stream fed by a LISTEN connection of its own, which ends when the stream is dropped.
+    public func announcements() -> AsyncStream<Announcement>? {
+        let (stream, continuation) = AsyncStream.makeStream(of: Announcement.self, bufferingPolicy: .bufferingNewest(4096))
+        let listener = PostgresListener(connect: connect)
+        continuation.onTermination = { _ in listener.stop() }
+        listener.start(continuation)
+        return stream
+    }
+
     /// Nothing to do: a commit PostgreSQL acknowledged is in its write-ahead log, on its disk.
     public func flush() async throws(StorageError) {}
 

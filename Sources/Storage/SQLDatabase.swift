@@ -16,6 +16,20 @@ public protocol SQLDatabase: Sendable {
 
     /// Leaves everything committed in the database's main files, for a clean stop.
     func flush() async throws(StorageError)
+
+    /// What the servers sharing this database announce (`SQLConnection.announce`) as their
+    /// transactions commit, this server's own included, until the stream is dropped; nil for an
+    /// engine that one process keeps (SQLite), where nobody else writes.
+    func announcements() -> AsyncStream<Announcement>?
+}
+
+/// What a server told the others sharing its database, or that it may have missed some.
+public enum Announcement: Sendable, Equatable {
+    /// A topic was announced (what changed, named by whoever changed it).
+    case topic(String)
+    /// The stream was connected again (or for the first time): whatever was announced meanwhile
+    /// is lost, so what the listener keeps must be read again.
+    case resumed
 }
 
 /// A connection inside one transaction of `SQLDatabase.read {}` or `write {}`, and only there.
@@ -35,6 +49,10 @@ public protocol SQLConnection {
     /// name take turns, whichever server they run on (a blob's commit and its row, a row's
     /// delete and its blob).
     func lock(_ name: String) throws(StorageError)
+
+    /// Tells every server listening (`SQLDatabase.announcements`) about `topic` when, and only
+    /// if, this transaction commits.
+    func announce(_ topic: String) throws(StorageError)
 }
 
 extension SQLConnection {

@@ -73,6 +73,12 @@ public struct Row: Sendable {
         }
     }
 
+    /// The column's number; an error when it is missing, NULL or not a number.
+    public func real(_ name: String) throws(StorageError) -> Double {
+        guard let value = try optionalReal(name) else { throw Self.damaged(name, "is empty") }
+        return value
+    }
+
     /// The column's number (an integer is a number too), nil for NULL.
     public func optionalReal(_ name: String) throws(StorageError) -> Double? {
         switch try value(name) {

@@ -63,6 +63,9 @@ public final class SQLiteConnection: SQLConnection {
     /// take turns on its one thread.
     public func lock(_ name: String) {}
 
+    /// Nobody listens: one process keeps an SQLite database.
+    public func announce(_ topic: String) {}
+
     private func prepared(_ sql: String) throws(StorageError) -> Statement {
         if let statement = statements[sql] { return statement }
         var raw: OpaquePointer?

@@ -64,6 +64,9 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// None: one process keeps the database, so nobody else announces anything.
+    public func announcements() -> AsyncStream<Announcement>? { nil }
+
     /// Moves the write-ahead log into the database file.
     public func flush() async throws(StorageError) {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) in

@@ -5,9 +5,9 @@ import Foundation
 /// `apps remove ID|ORIGIN`: the web sites allowed to open the picker, as the settings page
 /// shows them. A running server sees a change at once; removing a site ends its links.
 enum AppsCommand {
-    static func run(_ words: [String], _ context: Context) throws -> Int32 {
+    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
         let arguments = try Arguments(words, valued: ["name", "link-lifetime"])
-        let apps = AllowedApps(dataFolder: URL(fileURLWithPath: context.folder.root))
+        let apps = try await context.credentials().apps
         guard let action = arguments.positional.first else {
             throw UsageError("apps add ORIGIN [--name NAME] [--link-lifetime 1h], apps list [--json] or apps remove ID|ORIGIN.")
         }
@@ -19,7 +19,7 @@ enum AppsCommand {
                 guard rest.count == 1 else { throw UsageError("apps add takes one origin, such as https://blog.example.") }
                 let origin = try WebOrigin(rest[0])
                 let lifetime = try arguments.value("link-lifetime").map(duration) ?? AllowedApps.defaultLinkLifetime
-                let app = try apps.add(origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime)
+                let app = try await apps.add(origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime)
                 Terminal.out(
                     "\(app.name) (\(app.origin)) may use the picker; links to what it is given last \(describe(app.linkLifetime)).")
             case "list":
@@ -38,7 +38,7 @@ enum AppsCommand {
             case "remove":
                 try arguments.allowOnly([])
                 guard rest.count == 1 else { throw UsageError("apps remove takes one app id or origin.") }
-                guard let removed = try apps.remove(rest[0]) else {
+                guard let removed = try await apps.remove(rest[0]) else {
                     Terminal.error("cameraroll apps: no allowed app has the id or origin \(rest[0]).")
                     return 1
                 }

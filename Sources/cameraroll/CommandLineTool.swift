@@ -1,3 +1,4 @@
+import Credentials
 import Foundation
 import HTTPServer
 import ImagePicker
@@ -67,9 +68,9 @@ enum CommandLineTool {
             case "doctor": return await DoctorCommand.run(rest, context)
             // Not for people: the child process an import's first decode of a HEIF or AVIF runs in.
             case ImportDecoder.command: return ImportDecoder.childMain(rest)
-            case "passwd": return try PasswordCommand.run(rest, context)
+            case "passwd": return try await PasswordCommand.run(rest, context)
             case "migrate": return try await MigrateCommand.run(rest, context)
-            case "apps": return try AppsCommand.run(rest, context)
+            case "apps": return try await AppsCommand.run(rest, context)
             case "help", "-h":
                 Terminal.out(HelpText.overview)
                 return 0
@@ -114,6 +115,23 @@ struct Context {
         return VideoTools(
             ffmpeg: environment["CAMERAROLL_FFMPEG"] ?? "/usr/bin/ffmpeg",
             ffprobe: environment["CAMERAROLL_FFPROBE"] ?? "/usr/bin/ffprobe")
+    }
+
+    /// Where the owner's password and the allowed apps are: the data folder's files, or with
+    /// `--database` the records every server over that database shares.
+    func credentials() async throws -> (owner: OwnerAccount, apps: AllowedApps) {
+        guard let database else {
+            let root = URL(fileURLWithPath: folder.root)
+            return (OwnerAccount(dataFolder: root), AllowedApps(dataFolder: root))
+        }
+        let metadata: PostgresDatabase
+        do {
+            metadata = try await PostgresDatabase(url: database, migrations: LibrarySchema.postgreSQL)
+        } catch {
+            throw LibraryError(error)
+        }
+        let shared = try await SharedCredentials.open(database: metadata)
+        return (OwnerAccount(shared: shared), AllowedApps(shared: shared))
     }
 
     /// `log` gets what a failing ffmpeg or ffprobe said (the server's log; other commands

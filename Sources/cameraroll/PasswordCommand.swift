@@ -2,21 +2,21 @@ import Credentials
 import Foundation
 
 /// `cameraroll passwd`: sets or changes the owner's password, which anyone not on this
-/// computer signs in with. Asked twice without echo at a terminal; a script pipes it in on one
-/// line of standard input.
+/// computer signs in with (with `--database`, everyone, on every server sharing it). Asked
+/// twice without echo at a terminal; a script pipes it in on one line of standard input.
 enum PasswordCommand {
-    static func run(_ words: [String], _ context: Context) throws -> Int32 {
+    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
         guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
-        let account = OwnerAccount(dataFolder: URL(fileURLWithPath: context.folder.root))
-        guard set(account) else { return 1 }
-        // Sessions carry a stamp of the password file, so the old password's end here and now.
-        Terminal.out("The owner password is set (\(account.file.path)). Devices signed in with the old one are signed out.")
+        let account = try await context.credentials().owner
+        guard await set(account) else { return 1 }
+        // Sessions carry a stamp of the password, so the old password's end here and now.
+        Terminal.out("The owner password is set (\(account.location)). Devices signed in with the old one are signed out.")
         return 0
     }
 
     /// Asks for the password (twice at a terminal, else one line of standard input) and stores
     /// it; false, having said why, when nothing was changed.
-    static func set(_ account: OwnerAccount) -> Bool {
+    static func set(_ account: OwnerAccount) async -> Bool {
         let password: String
         if isatty(STDIN_FILENO) == 1 {
             guard let first = prompt("New owner password: "), let second = prompt("Again: ") else { return false }
@@ -33,7 +33,7 @@ enum PasswordCommand {
             password = line
         }
         do {
-            try account.setPassword(password)
+            try await account.setPassword(password)
             return true
         } catch {
             Terminal.error("cameraroll: \(error.message)")

@@ -18,19 +18,19 @@ enum ServeCommand {
         let listening = try Listening(arguments, certificateFolder: library.folder.tls)
         // Everyone but this computer signs in with the owner's password, so serving beyond it
         // without one would lock everybody out: at a terminal it is set here, at first start.
-        let owner = OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root))
         // Servers sharing a library are asked through balancers and each other, so this computer
-        // is nobody's in particular: everyone signs in.
-        let shared = context.database != nil
-        if (!listening.onlyThisComputer || shared) && !owner.hasPassword {
-            let who = shared ? "everyone (the library is shared)" : "every device but this one"
+        // is nobody's in particular: everyone signs in, with the password they share.
+        let shared = context.database == nil ? nil : try await SharedCredentials.open(database: library.database)
+        let owner = shared.map(OwnerAccount.init(shared:)) ?? OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root))
+        if (!listening.onlyThisComputer || shared != nil) && !owner.hasPassword {
+            let who = shared != nil ? "everyone (the library is shared)" : "every device but this one"
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("Set the owner's password first (cameraroll passwd): \(who) signs in with it.")
             }
             Terminal.error(
                 "\(who.prefix(1).uppercased() + who.dropFirst()) signs in with the owner's password. Choose it now (at least 8 characters)."
             )
-            guard PasswordCommand.set(owner) else { return 1 }
+            guard await PasswordCommand.set(owner) else { return 1 }
         }
         // Servers sharing a database share the key their picked items' links are signed with.
         let key: CapabilityKey? =
@@ -38,7 +38,7 @@ enum ServeCommand {
             ? nil : try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
         let app = try WebApp(
             library: library, authorityFile: listening.authorityFile, names: listening.extraNames, capabilityKey: key,
-            loopbackIsOwner: !shared)
+            shared: shared)
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.log = { line in Terminal.error(line) }
         configuration.trustedClients = app.trustedClients

@@ -81,7 +81,7 @@ import Testing
     @Test func signingInGivesACookieAndChangesNeedTheCSRFToken() async throws {
         let before = try await signIn("anything at all")
         #expect(before.status == 409 && before.json["code"] as? String == "no_password")
-        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         #expect(try await signIn("not the secret").status == 401)
         let signedIn = try await signIn("owner's secret")
         #expect(signedIn.status == 200)
@@ -130,7 +130,7 @@ import Testing
     /// address nobody has guessed from, gets in while the guesses are still being checked, and
     /// after them.
     @Test func guessesFromFiftyFreshIPv6NetworksDoNotLockTheOwnerOut() async throws {
-        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         let (guesses, during) = try await withThrowingTaskGroup(of: (Bool, Response).self) { group in
             for index in 0..<50 {
                 group.addTask { (false, try await signIn("guess \(index)", from: "2001:db8:\(String(index, radix: 16))::\(index + 1)")) }
@@ -156,7 +156,7 @@ import Testing
     /// the others; an IPv4 client seen through a dual-stack socket (`::ffff:a.b.c.d`) is that
     /// IPv4 address. A locked-out client is refused even the right password.
     @Test func failuresCountPerAddressAndPerIPv6Network() async throws {
-        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         for index in 1...10 {
             #expect(code(try await signIn("guess", from: "2001:db8:7:8:\(index)::\(index)")) == "wrong_password")
         }
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func repeatedWrongPasswordsLockTheAskerOut() async throws {
-        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         for _ in 0..<5 { #expect(try await signIn("guess").status == 401) }
         let locked = try await signIn("owner's secret")
         #expect(locked.status == 429)
@@ -193,7 +193,7 @@ import Testing
         #expect(read?.status == 403 && code(read) == "cross_origin")
     }
 
-    @Test func pagesOfOtherSitesGetTheChooserScriptAndTheirAppsPickerOnly() throws {
+    @Test func pagesOfOtherSitesGetTheChooserScriptAndTheirAppsPickerOnly() async throws {
         let evil = [("Origin", "http://evil.example")]
         #expect(try gate("GET", "/app/chooser.js", from: "127.0.0.1", headers: evil) == nil)
         #expect(code(try gate("GET", "/app/picker.js", from: "127.0.0.1", headers: evil)) == "cross_origin")
@@ -209,7 +209,8 @@ import Testing
         #expect(
             try gate("GET", "/", from: "127.0.0.1", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")]) == nil)
 
-        try AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(try WebOrigin("https://blog.example"), name: "Blog")
+        try await AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(
+            try WebOrigin("https://blog.example"), name: "Blog")
         let blog = [("Origin", "https://blog.example")]
         #expect(try gate("OPTIONS", "/api/picker/sessions", headers: blog) == nil)
         #expect(try gate("POST", "/api/picker/sessions", headers: blog) == nil)
@@ -224,7 +225,7 @@ import Testing
     @Test func anAllowedSitesPickerOverTheWire() async throws {
         let photo = try #require(try await live.upload("photos/exifsamples__jolla.jpg").json["id"] as? String)
         let apps = AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path))
-        let app = try apps.add(try WebOrigin("https://blog.example"), name: "My blog", linkLifetime: 120)
+        let app = try await apps.add(try WebOrigin("https://blog.example"), name: "My blog", linkLifetime: 120)
         let blog = ["Origin": "https://blog.example"]
         let preflight = try await live.request(
             "OPTIONS", "/api/picker/sessions", headers: blog.merging(["Access-Control-Request-Method": "POST"]) { $1 })
@@ -241,7 +242,7 @@ import Testing
         let id = try #require(created.json["id"] as? String)
         let other = try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://evil.example"])
         #expect(other.status == 403, "another site is refused before it can ask")
-        try apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        try await apps.add(try WebOrigin("https://shop.example"), name: "Shop")
         #expect(
             try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://shop.example"]).status == 404, "not its session")
         let choose = try JSONEncoder().encode(["event": "choose", "assetID": photo])
@@ -262,7 +263,7 @@ import Testing
         #expect(bytes.header("Cross-Origin-Resource-Policy") == "cross-origin" && bytes.header("Cache-Control") == "private, no-cache")
         #expect(try await live.get(link, headers: ["Origin": "https://shop.example"]).status == 403, "another app's page")
 
-        try apps.remove(app.id)
+        try await apps.remove(app.id)
         let revoked = try await live.get(link, headers: blog)
         #expect(revoked.status == 403 && revoked.header("Access-Control-Allow-Origin") == nil)
         #expect(try await live.get(link).status == 200, "the owner, on this computer, still sees the photo")
@@ -306,7 +307,7 @@ import Testing
     }
 
     @Test func guessesSentAtOnceAllCountTowardsTheLockOut() async throws {
-        try OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 { group.addTask { try await signIn("guess \(index)").status } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -318,11 +319,11 @@ import Testing
 
     @Test func aNewPasswordSignsEveryoneOutAtOnce() async throws {
         let owner = OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root))
-        try owner.setPassword("owner's secret")
+        try await owner.setPassword("owner's secret")
         let signedIn = try await signIn("owner's secret")
         let token = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         #expect(try gate("GET", "/api/assets", headers: [("Cookie", token)]) == nil)
-        try owner.setPassword("a new secret")
+        try await owner.setPassword("a new secret")
         #expect(code(try gate("GET", "/api/assets", headers: [("Cookie", token)])) == "sign_in_required")
     }
 }

@@ -25,8 +25,9 @@ final class LiveServer: Sendable {
     /// Over a library of the caller's, whose data folder is `directory`.
     /// `forwardedFor`: proxies whose X-Forwarded-For names the client, so that a test on loopback
     /// can ask as someone else.
+    /// `shared`: the sign-in state servers sharing the library keep together.
     init(
-        _ directory: TemporaryDirectory, library: Library, capabilityKey: CapabilityKey? = nil,
+        _ directory: TemporaryDirectory, library: Library, capabilityKey: CapabilityKey? = nil, shared: SharedCredentials? = nil,
         forwardedFor: ForwardedFor = ForwardedFor(proxies: [])
     ) throws {
         self.directory = directory
@@ -34,7 +35,7 @@ final class LiveServer: Sendable {
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
         configuration.forwardedFor = forwardedFor
-        app = try WebApp(library: library, capabilityKey: capabilityKey)
+        app = try WebApp(library: library, capabilityKey: capabilityKey, shared: shared)
         server = Server(configuration: configuration, router: app.router)
         try server.start()
         let settings = URLSessionConfiguration.ephemeral
@@ -74,15 +75,15 @@ final class LiveServer: Sendable {
     }
 
     /// Uploads a corpus file as a browser would: its bytes as the body, its name in X-Filename.
-    func upload(_ file: String, query: String = "") async throws -> Reply {
+    func upload(_ file: String, query: String = "", headers: [String: String] = [:]) async throws -> Reply {
         let data = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))
         let name = (file as NSString).lastPathComponent
         return try await request(
             "POST", "/api/assets\(query)", body: data,
-            headers: [
+            headers: headers.merging([
                 "Content-Type": "application/octet-stream",
                 "X-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
-            ])
+            ]) { $1 })
     }
 
     deinit {

@@ -10,12 +10,20 @@ import TestSupport
 import Testing
 
 /// Two servers over one library on PostgreSQL and an S3 bucket (radosgw), each with its own data
-/// folder: what one stores the other lists and serves with the same validators, and the links a
-/// picker on one gives out open on the other.
+/// folder: what one stores the other lists and serves with the same validators, the links a
+/// picker on one gives out open on the other, and signing in (sessions, signing out, the
+/// password, the lock-out, the allowed apps) is one thing across both. Loopback is nobody's here,
+/// so the tests sign in as the owner would.
 @Suite struct TwoServersTests {
+    static let password = "the owner's long password"
+
     final class Cluster: Sendable {
         let first: LiveServer
         let second: LiveServer
+        /// What the first server keeps of the shared sign-in state, for changing the password.
+        let credentials: SharedCredentials
+        /// The owner's cookie and CSRF token, signed in through the first server.
+        let owner: [String: String]
 
         init() async throws {
             let url = try await ThrowawayPostgres.newDatabase()
@@ -24,55 +32,87 @@ import Testing
                 endpoint: gateway.endpoint, name: ThrowawayCeph.newBucketName(), region: "us-east-1", accessKeyID: gateway.accessKeyID,
                 secretAccessKey: gateway.secretAccessKey)
             try await offThePool { try S3Client(bucket: bucket).createBucket() }
-            first = try await Self.server(url, bucket)
-            second = try await Self.server(url, bucket)
+            (first, credentials) = try await Self.server(url, bucket)
+            (second, _) = try await Self.server(url, bucket)
+            try await OwnerAccount(shared: credentials).setPassword(TwoServersTests.password)
+            owner = try await Self.signIn(on: first)
+        }
+
+        /// Signs in with the owner's password and returns the headers that ask as the owner.
+        static func signIn(on server: LiveServer, from address: String = "127.0.0.1") async throws -> [String: String] {
+            let reply = try await server.request(
+                "POST", "/api/session", body: try JSONEncoder().encode(["password": TwoServersTests.password]),
+                headers: ["X-Forwarded-For": address])
+            let cookie = try #require(reply.header("Set-Cookie")?.split(separator: ";").first.map(String.init), "\(reply.status)")
+            let csrf = try #require(reply.json["csrfToken"] as? String)
+            return ["Cookie": cookie, "X-CSRF-Token": csrf]
         }
 
         /// Both servers believe X-Forwarded-For from loopback, so a test can ask as a stranger.
-        private static func server(_ url: String, _ bucket: S3Bucket) async throws -> LiveServer {
+        private static func server(_ url: String, _ bucket: S3Bucket) async throws -> (LiveServer, SharedCredentials) {
             let directory = TemporaryDirectory("cameraroll-cluster")
             let folder = DataFolder(directory.path)
             let database = try await PostgresDatabase(url: url, migrations: LibrarySchema.postgreSQL)
             let blobs = try S3BlobStore(client: S3Client(bucket: bucket), cacheFolder: folder.originalsCache)
             let library = try Library(folder: folder, database: database, blobs: blobs)
             let key = try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
-            return try LiveServer(
-                directory, library: library, capabilityKey: key, forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
+            let shared = try await SharedCredentials.open(database: database)
+            let server = try LiveServer(
+                directory, library: library, capabilityKey: key, shared: shared,
+                forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
+            return (server, shared)
         }
+    }
+
+    /// Asks until `done` holds, for at most `seconds`: news between servers takes a notification
+    /// or, at worst, one `SharedCredentials.pollInterval`.
+    private func eventually(seconds: Double = 15, _ done: () async throws -> Bool) async throws -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try await done() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await done()
     }
 
     @Test func anUploadThroughOneIsListedAndServedByTheOtherWithTheSameValidator() async throws {
         let cluster = try await Cluster()
-        let uploaded = try await cluster.first.upload("photos/exifsamples__Canon_40D.jpg")
+        let uploaded = try await cluster.first.upload("photos/exifsamples__Canon_40D.jpg", headers: cluster.owner)
         #expect(uploaded.status == 201)
         let id = try #require(uploaded.json["id"] as? String)
-        let listed = try await cluster.second.get("/api/assets")
+        let listed = try await cluster.second.get("/api/assets", headers: cluster.owner)
         #expect((listed.json["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
 
-        let fromFirst = try await cluster.first.get("/media/\(id)/thumbnail?size=256")
-        let fromSecond = try await cluster.second.get("/media/\(id)/thumbnail?size=256")
+        let fromFirst = try await cluster.first.get("/media/\(id)/thumbnail?size=256", headers: cluster.owner)
+        let fromSecond = try await cluster.second.get("/media/\(id)/thumbnail?size=256", headers: cluster.owner)
         #expect(fromFirst.status == 200 && fromSecond.status == 200)
         let etag = try #require(fromFirst.header("ETag"))
         #expect(fromSecond.header("ETag") == etag, "the validator comes from the recipe, not the file")
-        #expect(try await cluster.second.get("/media/\(id)/thumbnail?size=256", headers: ["If-None-Match": etag]).status == 304)
-        let original = try await cluster.second.get("/media/\(id)/original")
+        #expect(
+            try await cluster.second.get("/media/\(id)/thumbnail?size=256", headers: cluster.owner.merging(["If-None-Match": etag]) { $1 })
+                .status == 304)
+        let original = try await cluster.second.get("/media/\(id)/original", headers: cluster.owner)
         #expect(original.body == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/exifsamples__Canon_40D.jpg")))))
     }
 
     @Test func aLinkOnePickerGaveOutOpensOnTheOther() async throws {
         let cluster = try await Cluster()
-        let id = try #require(try await cluster.first.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let id = try #require(
+            try await cluster.first.upload("photos/recurser__Landscape_1.jpg", headers: cluster.owner).json["id"] as? String)
         let session = try await cluster.first.request(
-            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8))
+            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8),
+            headers: cluster.owner)
         let sessionID = try #require(session.json["id"] as? String)
         for (event, asset) in [("open", nil), ("choose", id)] as [(String, String?)] {
             var body = ["event": event]
             body["assetID"] = asset
             #expect(
-                try await cluster.first.request("POST", "/api/picker/sessions/\(sessionID)/events", body: try JSONEncoder().encode(body))
-                    .status == 200)
+                try await cluster.first.request(
+                    "POST", "/api/picker/sessions/\(sessionID)/events", body: try JSONEncoder().encode(body), headers: cluster.owner
+                ).status == 200)
         }
-        let info = try #require(try await cluster.first.get("/api/picker/sessions/\(sessionID)").json["info"] as? [String: Any])
+        let info = try #require(
+            try await cluster.first.get("/api/picker/sessions/\(sessionID)", headers: cluster.owner).json["info"] as? [String: Any])
         let link = try #require(info["originalImage"] as? String)
         #expect(link.contains("cap="))
         let stranger = ["X-Forwarded-For": "198.51.100.7"]
@@ -82,5 +122,72 @@ import Testing
         let opened = try await cluster.second.get(link, headers: stranger)
         #expect(opened.status == 200, "the key that signed the link is the one both servers share")
         #expect(opened.body == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg")))))
+    }
+
+    @Test func aSignInOnOneWorksOnTheOtherAndSigningOutEndsItOnBoth() async throws {
+        let cluster = try await Cluster()
+        #expect(try await cluster.second.get("/api/assets").status == 401, "loopback is nobody's")
+        #expect(try await cluster.second.get("/api/assets", headers: cluster.owner).status == 200, "a session of the first")
+        let state = try await cluster.second.get("/api/session", headers: cluster.owner).json
+        #expect(state["signedIn"] as? Bool == true && state["csrfToken"] as? String == cluster.owner["X-CSRF-Token"])
+        let forged = cluster.owner.merging(["Cookie": String(cluster.owner["Cookie"]!.dropLast()) + "0"]) { $1 }
+        #expect(try await cluster.second.get("/api/assets", headers: forged).status == 401, "a token is checked, not looked up")
+
+        #expect(try await cluster.second.request("DELETE", "/api/session", headers: cluster.owner).status == 200)
+        #expect(try await cluster.second.get("/api/assets", headers: cluster.owner).status == 401, "ended where it was ended")
+        #expect(
+            try await eventually { try await cluster.first.get("/api/assets", headers: cluster.owner).status == 401 },
+            "and on the other server too")
+    }
+
+    @Test func aNewPasswordSignsEveryoneOutOnEveryServer() async throws {
+        let cluster = try await Cluster()
+        let onSecond = try await Cluster.signIn(on: cluster.second)
+        try await OwnerAccount(shared: cluster.credentials).setPassword("a brand new password")
+        #expect(
+            try await eventually {
+                let first = try await cluster.first.get("/api/assets", headers: cluster.owner).status
+                let second = try await cluster.second.get("/api/assets", headers: onSecond).status
+                return first == 401 && second == 401
+            })
+        let old = try await cluster.second.request(
+            "POST", "/api/session", body: try JSONEncoder().encode(["password": Self.password]), headers: ["X-Forwarded-For": "127.0.0.1"])
+        #expect(old.status == 401, "the old password is gone on the other server")
+    }
+
+    /// Five wrong passwords from one address lock it out, wherever they were sent.
+    @Test func theLockOutCountsTheFailuresOfBoth() async throws {
+        let cluster = try await Cluster()
+        let guesser = ["X-Forwarded-For": "203.0.113.9"]
+        let guess = try JSONEncoder().encode(["password": "not the password"])
+        for server in [cluster.first, cluster.second, cluster.first, cluster.second, cluster.first] {
+            #expect(
+                try await server.request("POST", "/api/session", body: guess, headers: guesser).json["code"] as? String == "wrong_password")
+        }
+        for server in [cluster.second, cluster.first] {
+            let locked = try await server.request(
+                "POST", "/api/session", body: try JSONEncoder().encode(["password": Self.password]), headers: guesser)
+            #expect(locked.status == 429 && locked.json["code"] as? String == "locked_out")
+        }
+        #expect(try await Cluster.signIn(on: cluster.second, from: "203.0.113.10")["Cookie"] != nil, "another address is not")
+    }
+
+    @Test func anAppAllowedThroughOneIsAllowedOnTheOtherAndRemovedFromBoth() async throws {
+        let cluster = try await Cluster()
+        let added = try await cluster.first.request(
+            "POST", "/api/apps", body: Data(#"{"origin":"https://blog.example","name":"My blog"}"#.utf8), headers: cluster.owner)
+        #expect(added.status == 201)
+        let id = try #require(added.json["id"] as? String)
+        let blog = ["Origin": "https://blog.example"]
+        let preflight = ["Access-Control-Request-Method": "POST"].merging(blog) { $1 }
+        func listed(on server: LiveServer) async throws -> [String] {
+            (try await server.get("/api/apps", headers: cluster.owner).json["apps"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+                ?? []
+        }
+        #expect(try await eventually { try await listed(on: cluster.second) == [id] })
+        #expect(try await cluster.second.request("OPTIONS", "/api/picker/sessions", headers: preflight).status == 204, "its pages may ask")
+        #expect(try await cluster.second.request("DELETE", "/api/apps/\(id)", headers: cluster.owner).status == 200)
+        #expect(try await eventually { try await listed(on: cluster.first).isEmpty })
+        #expect(try await cluster.first.request("OPTIONS", "/api/picker/sessions", headers: preflight).status == 403)
     }
 }

@@ -249,14 +249,23 @@ import Testing
     }
 
     /// A library servers share is asked through balancers and other servers on this machine, so
-    /// loopback is nobody's: serving it needs the owner's password, and everyone signs in.
+    /// loopback is nobody's: serving it needs the owner's password, and everyone signs in. The
+    /// password and the allowed apps are the database's, the same for every server's data folder.
     @Test func overASharedDatabaseLoopbackIsNotTheOwner() async throws {
         let directory = TemporaryDirectory("cameraroll-shared")
         let database = try await ThrowawayPostgres.newDatabase()
         let data = ["--data", directory.file("data"), "--database", database]
         let refused = try await Executable.run(data + ["serve", "--port", "0"])
         #expect(refused.status == 2 && refused.stderr.contains("everyone"), "\(refused.stderr)")
-        #expect(try await Executable.run(data + ["passwd"], input: "a long password\n").status == 0)
+        let set = try await Executable.run(
+            ["--data", directory.file("elsewhere"), "--database", database, "passwd"], input: "a long password\n")
+        #expect(set.status == 0 && set.stdout.contains("database"), "\(set.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere/owner.json")))
+        let added = try await Executable.run(
+            ["--data", directory.file("elsewhere"), "--database", database, "apps", "add", "https://blog.example", "--name", "Blog"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let listed = try await Executable.run(data + ["apps", "list"])
+        #expect(listed.stdout.contains("https://blog.example"), "\(listed.stdout)")
         let (process, output, _) = try launch(data + ["serve", "--port", "0"])
         defer { if process.isRunning { process.terminate() } }
         let line = try await firstLine(of: output.fileHandleForReading)
@@ -264,6 +273,8 @@ import Testing
         let session = try await curl(["\(base)/api/session"])
         #expect(session.stdout.contains("\"local\":false"), "\(session.stdout)")
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/assets"]).stdout == "401")
+        let signedIn = try await curl(["-d", #"{"password":"a long password"}"#, "\(base)/api/session"])
+        #expect(signedIn.stdout.contains("\"signedIn\":true"), "the password another data folder set: \(signedIn.stdout)")
         kill(process.processIdentifier, SIGTERM)
         #expect(await exitStatus(of: process) == 0)
     }

@@ -22,67 +22,69 @@ import Testing
         }
     }
 
-    @Test func theOwnersFileIsPrivateAndReplaced() throws {
+    @Test func theOwnersFileIsPrivateAndReplaced() async throws {
         let folder = TemporaryDirectory()
         let account = OwnerAccount(dataFolder: folder.url)
         #expect(!account.hasPassword)
-        try account.setPassword("first password")
-        try account.setPassword("second password")
+        try await account.setPassword("first password")
+        try await account.setPassword("second password")
         let hash = try #require(try account.passwordHash())
         #expect(hash.verifies("second password") && !hash.verifies("first password"))
-        let mode = try FileManager.default.attributesOfItem(atPath: account.file.path)[.posixPermissions] as? Int
+        let mode = try FileManager.default.attributesOfItem(atPath: account.location)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["owner.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["owner.json", "owner.lock"],
+            "no temporary left")
     }
 
     @Test func aDamagedFileSaysWhatToDo() throws {
         let folder = TemporaryDirectory()
         let account = OwnerAccount(dataFolder: folder.url)
-        try Data("{".utf8).write(to: account.file)
+        try Data("{".utf8).write(to: folder.url.appendingPathComponent("owner.json"))
         #expect(throws: CredentialsError.self) { try account.passwordHash() }
     }
 }
 
 @Suite struct SessionTests {
-    @Test func sessionsLastTheirLifetimeAndCanEnd() {
+    @Test func sessionsLastTheirLifetimeAndCanEnd() async throws {
         let sessions = SignInSessions()
         let start = Date(timeIntervalSince1970: 1_000_000)
-        let (token, session) = sessions.create(passwordStamp: "p1", now: start)
+        let (token, session) = await sessions.create(passwordStamp: "p1", now: start)
         #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(3600)) == session)
         #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(SignInSessions.lifetime + 1)) == nil)
-        let (other, _) = sessions.create(passwordStamp: "p1", now: start)
-        sessions.end(other)
+        let (other, _) = await sessions.create(passwordStamp: "p1", now: start)
+        try await sessions.end(other, passwordStamp: "p1")
         #expect(sessions.session(other, passwordStamp: "p1", now: start) == nil)
         #expect(sessions.session("not a token", passwordStamp: "p1", now: start) == nil)
     }
 
-    @Test func aNewPasswordEndsTheSessionsOfTheOldOne() throws {
+    @Test func aNewPasswordEndsTheSessionsOfTheOldOne() async throws {
         let folder = TemporaryDirectory()
         let account = OwnerAccount(dataFolder: folder.url)
-        try account.setPassword("the first password")
+        try await account.setPassword("the first password")
         let sessions = SignInSessions()
-        let (token, _) = sessions.create(passwordStamp: try #require(account.stamp()))
+        let (token, _) = await sessions.create(passwordStamp: try #require(account.stamp()))
         #expect(sessions.session(token, passwordStamp: account.stamp()) != nil)
-        try account.setPassword("the second password")
+        try await account.setPassword("the second password")
         #expect(sessions.session(token, passwordStamp: account.stamp()) == nil)
     }
 
-    @Test func sessionsOutliveARestartButTheirFileHoldsNoToken() throws {
+    @Test func sessionsOutliveARestartButTheirFileHoldsNoToken() async throws {
         let folder = TemporaryDirectory()
         let file = SignInSessions.file(in: folder.url)
-        let (token, session) = SignInSessions(file: file).create(passwordStamp: "p1")
-        let (ended, _) = SignInSessions(file: file).create(passwordStamp: "p1")
+        let (token, session) = await SignInSessions(file: file).create(passwordStamp: "p1")
+        let (ended, _) = await SignInSessions(file: file).create(passwordStamp: "p1")
         let restarted = SignInSessions(file: file)
         #expect(restarted.session(token, passwordStamp: "p1") == session)
-        restarted.end(ended)
+        try await restarted.end(ended, passwordStamp: "p1")
         #expect(SignInSessions(file: file).session(ended, passwordStamp: "p1") == nil)
         let stored = try String(contentsOf: file, encoding: .utf8)
         #expect(!stored.contains(token) && !stored.contains(ended))
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
     }
 
-    @Test func theCSRFTokenMustMatch() {
-        let (_, session) = SignInSessions().create(passwordStamp: "p1")
+    @Test func theCSRFTokenMustMatch() async throws {
+        let (_, session) = await SignInSessions().create(passwordStamp: "p1")
         #expect(SignInSessions.csrfMatches(session, session.csrfToken))
         #expect(!SignInSessions.csrfMatches(session, nil))
         #expect(!SignInSessions.csrfMatches(session, String(session.csrfToken.dropLast()) + "x"))
@@ -140,12 +142,12 @@ import Testing
         #expect(lockOut.attempt(from: "2001:db8:ffff::1", now: start.addingTimeInterval(61)).delay == 0, "old failures cost nothing")
     }
 
-    @Test func successClearsTheAddressesCountAndNoOther() {
+    @Test func successClearsTheAddressesCountAndNoOther() async throws {
         let lockOut = LockOut(limit: 2, networkLimit: 3, window: 60)
         lockOut.attempt(from: "2001:db8::1", now: start)
         lockOut.attempt(from: "2001:db8::2", now: start)
         lockOut.attempt(from: "2001:db8::2", now: start)
-        lockOut.succeeded("2001:db8::2")
+        try await lockOut.succeeded("2001:db8::2")
         lockOut.attempt(from: "2001:db8::2", now: start)
         #expect(lockOut.wait(for: "2001:db8::2", now: start) == nil)
         lockOut.attempt(from: "2001:db8::1", now: start)
@@ -261,57 +263,57 @@ extension CapabilityTests {
     let directory = TemporaryDirectory("cameraroll-apps")
     var folder: URL { URL(fileURLWithPath: directory.file("data")) }
 
-    @Test func appsAreKeptChangedAndRemovedByIdOrOrigin() throws {
+    @Test func appsAreKeptChangedAndRemovedByIdOrOrigin() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
         #expect(apps.list().isEmpty && !apps.allows(blog))
-        let added = try apps.add(blog, name: "  My blog ", linkLifetime: 60)
+        let added = try await apps.add(blog, name: "  My blog ", linkLifetime: 60)
         #expect(added.name == "My blog" && added.linkLifetime == 60 && apps.allows(blog))
-        let changed = try apps.add(blog, name: "Blog", linkLifetime: 120)
+        let changed = try await apps.add(blog, name: "Blog", linkLifetime: 120)
         #expect(changed.id == added.id, "a change keeps its links good")
         #expect(AllowedApps(dataFolder: folder).list() == [changed], "kept in the file")
-        let shop = try apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        let shop = try await apps.add(try WebOrigin("https://shop.example"), name: "Shop")
         #expect(shop.linkLifetime == AllowedApps.defaultLinkLifetime)
-        #expect(try apps.remove("https://blog.example/")?.id == added.id)
-        #expect(try apps.remove(shop.id)?.name == "Shop")
-        #expect(try apps.remove(shop.id) == nil)
+        #expect(try await apps.remove("https://blog.example/")?.id == added.id)
+        #expect(try await apps.remove(shop.id)?.name == "Shop")
+        #expect(try await apps.remove(shop.id) == nil)
         #expect(apps.list().isEmpty && apps.app(id: added.id) == nil)
         var info = stat()
-        #expect(stat(apps.file.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(apps.location, &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
 
-    @Test func badNamesAndLifetimesAreRefused() throws {
+    @Test func badNamesAndLifetimesAreRefused() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
-        #expect(throws: CredentialsError("invalid_app_name", "An app's name is 1 to 100 characters, without control characters.")) {
-            try apps.add(blog, name: "  ")
+        await #expect(throws: CredentialsError("invalid_app_name", "An app's name is 1 to 100 characters, without control characters.")) {
+            try await apps.add(blog, name: "  ")
         }
-        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "a\u{7}b") }
-        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "Blog", linkLifetime: 0) }
-        #expect(throws: CredentialsError.self) { try apps.add(blog, name: "Blog", linkLifetime: 31 * 86400) }
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "a\u{7}b") }
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 0) }
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 31 * 86400) }
         #expect(apps.list().isEmpty)
     }
 
-    @Test func anotherProcessesChangeIsSeenAtTheNextLook() throws {
+    @Test func anotherProcessesChangeIsSeenAtTheNextLook() async throws {
         let server = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
         #expect(!server.allows(blog))
-        let app = try AllowedApps(dataFolder: folder).add(blog, name: "Blog")
+        let app = try await AllowedApps(dataFolder: folder).add(blog, name: "Blog")
         #expect(server.app(id: app.id) == app)
-        try AllowedApps(dataFolder: folder).remove(app.id)
+        try await AllowedApps(dataFolder: folder).remove(app.id)
         #expect(server.app(id: app.id) == nil && !server.allows(blog))
     }
 
-    @Test func aSiteAllowedOnceIsForgottenAfterItsTimeAndNeverWritten() throws {
+    @Test func aSiteAllowedOnceIsForgottenAfterItsTimeAndNeverWritten() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let now = Date()
         let site = try WebOrigin("http://127.0.0.1:9090")
-        let once = apps.allowOnce(site, duration: 60, now: now)
+        let once = try await apps.allowOnce(site, duration: 60, now: now)
         #expect(once.name == "127.0.0.1:9090" && once.expires != nil)
         #expect(apps.allows(site, now: now.addingTimeInterval(59)) && apps.app(id: once.id, now: now.addingTimeInterval(59)) == once)
         #expect(apps.app(origin: site) == nil, "not among the kept apps")
         #expect(!apps.allows(site, now: now.addingTimeInterval(61)) && apps.app(id: once.id, now: now.addingTimeInterval(61)) == nil)
-        #expect(!FileManager.default.fileExists(atPath: apps.file.path))
+        #expect(!FileManager.default.fileExists(atPath: apps.location))
     }
 }
 

@@ -142,4 +142,27 @@ import Testing
         let after = try await database.write { connection throws(StorageError) in try connection.scalar("SELECT pg_backend_pid()") }
         #expect(after != pid)
     }
+
+    /// What a transaction announces reaches every listener when it commits, never when it rolls
+    /// back; a listener whose connection the server dropped connects again and says so.
+    @Test func announcementsComeWithTheCommitAndAListenerResumes() async throws {
+        let url = try await ThrowawayPostgres.newDatabase()
+        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let other = try await PostgresDatabase(url: url, migrations: migrations)
+        var heard = try #require(other.announcements()).makeAsyncIterator()
+        #expect(await heard.next() == .resumed, "listening")
+        _ = try? await database.write { connection throws(StorageError) in
+            try connection.announce("rolled back")
+            throw StorageError(.database, "no")
+        }
+        try await database.write { connection throws(StorageError) in try connection.announce("committed") }
+        #expect(await heard.next() == .topic("committed"), "the rolled-back one never came")
+
+        let killed = try await Executable.run(
+            program: "/usr/bin/psql", [url, "-qAtc", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"])
+        #expect(killed.stdout.hasPrefix("t"), "\(killed.stdout) \(killed.stderr)")
+        #expect(await heard.next() == .resumed)
+        try await database.write { connection throws(StorageError) in try connection.announce("after") }
+        #expect(await heard.next() == .topic("after"))
+    }
 }
