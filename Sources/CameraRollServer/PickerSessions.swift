@@ -5,7 +5,43 @@ import ImagePicker
 /// Picker sessions in progress: each a `PickerSession` state machine, found by an unguessable
 /// id, forgotten an hour after its last use. Whoever presented a picker long-polls its session
 /// until it is finished or cancelled.
-actor PickerSessions {
+protocol PickerSessionStore: Sendable {
+    /// A new session; `creator` is the address of a caller who is not the owner (for its
+    /// quota), `client` the other site the picker is for.
+    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?) async throws(PickerError) -> (
+        id: String, session: PickerSession
+    )
+    /// Waits until the session ends or `seconds` pass, and returns it as it then is; nil when
+    /// there is no such session.
+    func wait(_ id: String, seconds: Double) async throws(PickerError) -> PickerSession?
+    func handle(_ id: String, _ event: PickerSession.Event) async throws(PickerError) -> (PickerSession, [PickerSession.Action])
+    /// The other site the session is for.
+    func client(of id: String) async throws(PickerError) -> AllowedApps.App?
+}
+
+extension PickerSessionStore {
+    static var lifetime: TimeInterval { 3600 }
+    /// Anyone may present a picker, so open sessions are bounded: storage stays small whoever
+    /// asks, and callers who are not the owner can take only part of it, a little each.
+    static var limit: Int { 1000 }
+    static var strangersLimit: Int { 500 }
+    static var perStranger: Int { 10 }
+
+    /// An unguessable session id.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()
+    }
+
+    static var tooMany: PickerError {
+        PickerError("too_many_sessions", "Too many pickers are open; finish or cancel one, or try again later.")
+    }
+
+    static var notFound: PickerError { PickerError("not_found", "There is no picker session with that id (it may have expired).") }
+}
+
+/// The sessions of one server, in its memory.
+actor PickerSessions: PickerSessionStore {
     private struct Entry {
         var session: PickerSession
         var lastUsed: Date
@@ -17,12 +53,6 @@ actor PickerSessions {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    static let lifetime: TimeInterval = 3600
-    /// Anyone may present a picker, so open sessions are bounded: memory stays small whoever
-    /// asks, and callers who are not the owner can take only part of it, a little each.
-    static let limit = 1000
-    static let strangersLimit = 500
-    static let perStranger = 10
     private var entries: [String: Entry] = [:]
     private var nextToken = 0
 
@@ -34,16 +64,15 @@ actor PickerSessions {
         guard entries.count < Self.limit,
             creator == nil || (strangers.count < Self.strangersLimit && strangers.filter { $0.creator == creator }.count < Self.perStranger)
         else {
-            throw PickerError("too_many_sessions", "Too many pickers are open; finish or cancel one, or try again later.")
+            throw Self.tooMany
         }
         let session = try PickerSession(configuration: configuration)
-        var generator = SystemRandomNumberGenerator()
-        let id = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined()
+        let id = Self.newID()
         entries[id] = Entry(session: session, lastUsed: Date(), creator: creator, client: client)
         return (id, session)
     }
 
-    func session(_ id: String) -> PickerSession? {
+    private func session(_ id: String) -> PickerSession? {
         sweep()
         entries[id]?.lastUsed = Date()
         return entries[id]?.session
@@ -51,11 +80,8 @@ actor PickerSessions {
 
     func client(of id: String) -> AllowedApps.App? { entries[id]?.client }
 
-    /// Applies an event; long polls wake when the session ends.
     func handle(_ id: String, _ event: PickerSession.Event) throws(PickerError) -> (PickerSession, [PickerSession.Action]) {
-        guard var entry = entries[id] else {
-            throw PickerError("not_found", "There is no picker session with that id (it may have expired).")
-        }
+        guard var entry = entries[id] else { throw Self.notFound }
         let actions = try entry.session.handle(event)
         entry.lastUsed = Date()
         if entry.session.state.isFinal {
@@ -66,7 +92,6 @@ actor PickerSessions {
         return (entry.session, actions)
     }
 
-    /// Waits until the session ends or `seconds` pass, and returns it as it then is.
     func wait(_ id: String, seconds: Double) async -> PickerSession? {
         guard let entry = entries[id] else { return nil }
         if !entry.session.state.isFinal && seconds > 0 {

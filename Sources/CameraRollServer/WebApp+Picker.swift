@@ -29,7 +29,9 @@ extension WebApp {
             let id = request.parameter("id")
             let wait = Double(try request.integer("wait", in: 0...60) ?? 0)
             let client = try await caller(request, of: id)
-            guard let session = await pickers.wait(id, seconds: wait) else { throw Self.noSession }
+            guard let session = try await Self.picker({ () throws(PickerError) in try await pickers.wait(id, seconds: wait) }) else {
+                throw Self.noSession
+            }
             return .json(SessionJSON(id: id, session: session, client: client))
         }
         router.post("/api/picker/sessions/:id/events", body: .file(maxBytes: 16 * 1024)) { request in
@@ -84,7 +86,7 @@ extension WebApp {
     /// The session's site, after checking that a page of another site asks about its own
     /// session only (any other is, to it, not there).
     private func caller(_ request: Request, of id: String) async throws -> AllowedApps.App? {
-        let client = await pickers.client(of: id)
+        let client = try await Self.picker { () throws(PickerError) in try await pickers.client(of: id) }
         if let site = CrossSite(request), site.origin == nil || client?.origin != site.origin { throw Self.noSession }
         return client
     }
@@ -146,6 +148,8 @@ extension WebApp {
                 case "not_found": 404
                 case "invalid_transition": 409
                 case "too_many_sessions": 429
+                case "storage_unavailable": 503
+                case "storage_failed": 500
                 default: 400
                 }
             throw HTTPError(status, error.code, error.message)

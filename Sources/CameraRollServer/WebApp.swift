@@ -6,7 +6,8 @@ public import PhotoLibrary
 /// CameraRoll's web app: the JSON API, the media URLs and the pages, as routes over a library.
 public struct WebApp: Sendable {
     public let library: Library
-    let pickers = PickerSessions()
+    /// The server's own, or with `shared` the database's, which every server sharing it asks.
+    let pickers: any PickerSessionStore
     let access: Access
     /// The local authority's certificate that phones install, when the server's certificate is
     /// CameraRoll's own; nil when there is none to give (plain HTTP, or the user's certificate).
@@ -30,6 +31,7 @@ public struct WebApp: Sendable {
     ) throws {
         self.library = library
         self.authorityFile = authorityFile
+        pickers = shared == nil ? PickerSessions() : SharedPickerSessions(database: library.database)
         access = try Access(
             dataFolder: URL(fileURLWithPath: library.folder.root), names: names, capabilityKey: capabilityKey,
             shared: shared)

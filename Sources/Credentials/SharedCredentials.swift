@@ -34,8 +34,9 @@ public final class SharedCredentials: Sendable {
     /// Reads what is kept and starts following the changes.
     public static func open(database: any SQLDatabase) async throws(CredentialsError) -> SharedCredentials {
         let store = SharedCredentials(database: database)
-        try await store.refresh()
+        // Listening first, so that no change falls between the read and the listening.
         store.follow()
+        try await store.refresh()
         return store
     }
 

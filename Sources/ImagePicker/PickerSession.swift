@@ -3,8 +3,8 @@
 /// finished or cancelled. Each event gives the actions to carry out; any other transition is
 /// refused, so a late or doubled message (a second Choose, a Cancel after finishing) changes
 /// nothing.
-public struct PickerSession: Sendable, Equatable {
-    public enum State: Sendable, Equatable {
+public struct PickerSession: Sendable, Equatable, Codable {
+    public enum State: Sendable, Equatable, Codable {
         case presented
         case picking
         case capturing

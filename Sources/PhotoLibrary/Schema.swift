@@ -80,6 +80,18 @@ public enum LibrarySchema {
                 );
                 CREATE INDEX sign_in_failures_by_network ON sign_in_failures (network, failed_at);
                 """),
+            // Pickers in progress, which any server may be asked about (see SharedPickerSessions).
+            Migration(
+                "0004-picker-sessions",
+                """
+                CREATE TABLE picker_sessions (
+                    id TEXT PRIMARY KEY,
+                    session TEXT NOT NULL,
+                    creator TEXT,
+                    client TEXT,
+                    last_used \(types.real) NOT NULL
+                )
+                """),
         ]
     }
 }

@@ -14,6 +14,7 @@ public final class PostgresDatabase: SQLDatabase {
     private let writers: BlockingExecutor<Lane>
     private let readers: BlockingExecutor<Lane>
     private let connect: @Sendable () throws(StorageError) -> PostgresConnection
+    private let listener: PostgresListener
 
     public struct Options: Sendable {
         public var writers = 4
@@ -33,6 +34,7 @@ public final class PostgresDatabase: SQLDatabase {
             try PostgresConnection(url: url, connectTimeout: options.connectTimeout, statementTimeout: options.statementTimeout)
         }
         self.connect = connect
+        listener = PostgresListener(connect: connect)
         writers = BlockingExecutor(name: "pg-writer", threads: options.writers) { _ in Result(catching: connect) }
         readers = BlockingExecutor(name: "pg-reader", threads: options.readers) { _ in Result(catching: connect) }
         try await writers.run { [connect] (lane: inout Lane) throws(StorageError) in
@@ -65,14 +67,8 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    /// A stream fed by a LISTEN connection of its own, which ends when the stream is dropped.
-    public func announcements() -> AsyncStream<Announcement>? {
-        let (stream, continuation) = AsyncStream.makeStream(of: Announcement.self, bufferingPolicy: .bufferingNewest(4096))
-        let listener = PostgresListener(connect: connect)
-        continuation.onTermination = { _ in listener.stop() }
-        listener.start(continuation)
-        return stream
-    }
+    /// A stream fed by the database's one LISTEN connection, until the stream is dropped.
+    public func announcements() -> AsyncStream<Announcement>? { listener.subscribe() }
 
     /// Nothing to do: a commit PostgreSQL acknowledged is in its write-ahead log, on its disk.
     public func flush() async throws(StorageError) {}

@@ -3,13 +3,15 @@ import Foundation
 import Storage
 internal import Synchronization
 
-/// One connection per stream that LISTENs for the announcements of every server sharing the
-/// database, on a thread of its own: it waits on the socket, so nothing polls the database.
-/// When the connection breaks it is made again, a second later and then every few seconds, and
-/// the stream says `resumed`, since what was announced in between is lost.
+/// The one connection of a server that LISTENs for the announcements of every server sharing
+/// the database, on a thread of its own, handing each to every stream of `subscribe()`: it waits
+/// on the socket, so nothing polls the database. When the connection breaks it is made again,
+/// a second later and then every few seconds, and the streams say `resumed`, since what was
+/// announced in between is lost. It starts with the first stream and stops when the last ends.
 final class PostgresListener: Sendable {
     private let connect: @Sendable () throws(StorageError) -> PostgresConnection
-    private let stopped = Atomic(false)
+    private let subscribers = Mutex<(next: Int, streams: [Int: AsyncStream<Announcement>.Continuation])>((0, [:]))
+    private let stopped = Atomic(true)
     private let thread = BlockingExecutor(name: "pg-listen", threads: 1)
 
     init(connect: @escaping @Sendable () throws(StorageError) -> PostgresConnection) {
@@ -19,7 +21,31 @@ final class PostgresListener: Sendable {
     /// How long a wait on the socket lasts before the listener looks whether it was stopped.
     private static let tick: Int32 = 250
 
-    func start(_ continuation: AsyncStream<Announcement>.Continuation) {
+    func subscribe() -> AsyncStream<Announcement> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Announcement.self, bufferingPolicy: .bufferingNewest(4096))
+        let (token, first) = subscribers.withLock { subscribers in
+            subscribers.next += 1
+            subscribers.streams[subscribers.next] = continuation
+            return (subscribers.next, subscribers.streams.count == 1)
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(token) }
+        if first, stopped.exchange(false, ordering: .acquiringAndReleasing) { start() }
+        return stream
+    }
+
+    private func unsubscribe(_ token: Int) {
+        let last = subscribers.withLock { subscribers in
+            subscribers.streams[token] = nil
+            return subscribers.streams.isEmpty
+        }
+        if last { stopped.store(true, ordering: .releasing) }
+    }
+
+    private func yield(_ announcement: Announcement) {
+        for stream in subscribers.withLock({ Array($0.streams.values) }) { stream.yield(announcement) }
+    }
+
+    private func start() {
         thread.submit { [self] _ in
             var retry = 1.0
             while !stopped.load(ordering: .relaxed) {
@@ -27,20 +53,17 @@ final class PostgresListener: Sendable {
                     let connection = try connect()
                     try connection.listen()
                     retry = 1
-                    continuation.yield(.resumed)
+                    yield(.resumed)
                     while !stopped.load(ordering: .relaxed) {
-                        for topic in try connection.notifications(waitingUpTo: Self.tick) { continuation.yield(.topic(topic)) }
+                        for topic in try connection.notifications(waitingUpTo: Self.tick) { yield(.topic(topic)) }
                     }
                 } catch {
                     pause(seconds: retry)
                     retry = min(retry * 2, 5)
                 }
             }
-            continuation.finish()
         }
     }
-
-    func stop() { stopped.store(true, ordering: .relaxed) }
 
     /// Sleeps in ticks, so a stop is seen within one.
     private func pause(seconds: Double) {

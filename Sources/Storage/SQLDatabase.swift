@@ -18,8 +18,8 @@ public protocol SQLDatabase: Sendable {
     func flush() async throws(StorageError)
 
     /// What the servers sharing this database announce (`SQLConnection.announce`) as their
-    /// transactions commit, this server's own included, until the stream is dropped; nil for an
-    /// engine that one process keeps (SQLite), where nobody else writes.
+    /// transactions commit, this server's own included, from now until the stream is dropped;
+    /// nil for an engine that one process keeps (SQLite), where nobody else writes.
     func announcements() -> AsyncStream<Announcement>?
 }
 
@@ -27,7 +27,7 @@ public protocol SQLDatabase: Sendable {
 public enum Announcement: Sendable, Equatable {
     /// A topic was announced (what changed, named by whoever changed it).
     case topic(String)
-    /// The stream was connected again (or for the first time): whatever was announced meanwhile
+    /// The listening connection was made (again): whatever was announced while there was none
     /// is lost, so what the listener keeps must be read again.
     case resumed
 }

@@ -37,12 +37,14 @@ enum HelpText {
           delete ID...         Delete assets and their originals for good.
           gc                   Remove originals and derivatives nothing refers to.
           passwd               Set or change the owner's password, which anyone not on this computer
-                               signs in with (asked twice; or one line on standard input).
+                               signs in with (asked twice; or one line on standard input). With
+                               --database, the one every server sharing that database takes.
           apps add ORIGIN      Let a web site open the picker (CameraRoll.choose in /app/chooser.js).
                                --name NAME    what the picker calls it (default: its host)
                                --link-lifetime 1h  how long links to what it is given last
                                               (seconds, or 10m, 1h, 7d; default 1h)
-          apps list            The sites allowed to use the picker (--json).
+          apps list            The sites allowed to use the picker (--json). With --database, the
+                               apps commands change the list every server sharing it reads.
           apps remove ID|ORIGIN  Forget a site; the links it was given stop working.
           migrate --to URL     Copy the data folder's library into PostgreSQL (URL) and, with
                                --to-storage s3://BUCKET, its originals into S3; --from URL

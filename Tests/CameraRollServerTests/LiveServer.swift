@@ -58,8 +58,12 @@ final class LiveServer: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    /// `timeout`: seconds without an answer before the request fails (by default the session's).
+    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval? = nil)
+        async throws -> Reply
+    {
         var request = URLRequest(url: url(path))
+        if let timeout { request.timeoutInterval = timeout }
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

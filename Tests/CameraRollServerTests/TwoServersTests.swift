@@ -190,4 +190,36 @@ import Testing
         #expect(try await eventually { try await listed(on: cluster.first).isEmpty })
         #expect(try await cluster.first.request("OPTIONS", "/api/picker/sessions", headers: preflight).status == 403)
     }
+
+    /// A picker presented through one server, opened and finished through the other: the long
+    /// poll held by the first wakes with the info (the poll asks to wait a minute, the client
+    /// gives up after 20 s, so only a wake across servers answers it in time).
+    @Test func aPickerFinishedThroughOneWakesTheLongPollOnTheOther() async throws {
+        let cluster = try await Cluster()
+        let id = try #require(
+            try await cluster.first.upload("photos/recurser__Landscape_1.jpg", headers: cluster.owner).json["id"] as? String)
+        let created = try await cluster.first.request(
+            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8),
+            headers: cluster.owner)
+        let session = try #require(created.json["id"] as? String)
+        let owner = cluster.owner
+        let poll = Task { [first = cluster.first] in
+            try await first.request("GET", "/api/picker/sessions/\(session)?wait=60", headers: owner, timeout: 20)
+        }
+        #expect(try await cluster.second.get("/api/picker/sessions/\(session)", headers: owner).json["status"] as? String == "pending")
+        for (event, asset) in [("open", nil), ("choose", id)] as [(String, String?)] {
+            var body = ["event": event]
+            body["assetID"] = asset
+            let sent = try await cluster.second.request(
+                "POST", "/api/picker/sessions/\(session)/events", body: try JSONEncoder().encode(body), headers: owner)
+            #expect(sent.status == 200, "\(String(decoding: sent.body, as: UTF8.self))")
+        }
+        let answered = try await poll.value
+        #expect(answered.json["status"] as? String == "finished")
+        #expect((answered.json["info"] as? [String: Any])?["originalImage"] is String)
+        #expect(
+            try await cluster.second.request(
+                "POST", "/api/picker/sessions/\(session)/events", body: Data(#"{"event":"cancel"}"#.utf8), headers: owner
+            ).status == 409, "a finished picker stays finished on every server")
+    }
 }

@@ -1,0 +1,197 @@
+import Credentials
+import Foundation
+import ImagePicker
+import Storage
+
+/// The picker sessions of servers sharing a library, in its database (`picker_sessions`): a
+/// picker presented through one server may be opened, finished and long-polled through any.
+/// A change is announced in its transaction; each server's one listening connection wakes the
+/// long polls it holds for that session, which read the row again (after a reconnection, every
+/// long poll reads again, since a change may have gone unheard). Rows are written under a lock
+/// per session, so two servers applying events to one session take turns.
+actor SharedPickerSessions: PickerSessionStore {
+    private let database: any SQLDatabase
+    /// Long polls waiting here, by session and token.
+    private var waiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+    private var nextToken = 0
+    /// How many long polls follow each session, and what was announced for those followed.
+    private var watching: [String: Int] = [:]
+    private var announced: [String: Int] = [:]
+    private var resumes = 0
+    private var listening: Task<Void, Never>?
+
+    init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    deinit { listening?.cancel() }
+
+    private static func topic(_ id: String) -> String { "picker \(id)" }
+
+    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?) async throws(PickerError) -> (
+        id: String, session: PickerSession
+    ) {
+        let session = try PickerSession(configuration: configuration)
+        let id = Self.newID()
+        let (text, clientText) = (try Self.encode(session), try client.map { app throws(PickerError) in try Self.encode(app) })
+        let now = Date().timeIntervalSince1970
+        let made = try await guarded { () async throws(StorageError) in
+            try await database.write { connection throws(StorageError) -> Bool in
+                // Counting and inserting take turns across servers, so the quotas hold for all.
+                try connection.lock("cameraroll picker sessions")
+                try connection.run("DELETE FROM picker_sessions WHERE last_used < ?", [now - Self.lifetime])
+                let counts = try connection.query(
+                    """
+                    SELECT count(*) AS everyone, count(creator) AS strangers,
+                        sum(CASE WHEN creator = ? THEN 1 ELSE 0 END) AS theirs
+                    FROM picker_sessions
+                    """, [creator ?? ""])
+                let row = counts.first
+                let everyone = try row?.integer("everyone") ?? 0
+                let strangers = try row?.integer("strangers") ?? 0
+                let theirs = try row?.optionalInteger("theirs") ?? 0
+                guard everyone < Self.limit, creator == nil || (strangers < Self.strangersLimit && theirs < Self.perStranger) else {
+                    return false
+                }
+                try connection.run(
+                    "INSERT INTO picker_sessions (id, session, creator, client, last_used) VALUES (?, ?, ?, ?, ?)",
+                    [id, text, creator, clientText, now])
+                return true
+            }
+        }
+        guard made else { throw Self.tooMany }
+        return (id, session)
+    }
+
+    func wait(_ id: String, seconds: Double) async throws(PickerError) -> PickerSession? {
+        listen()
+        watching[id, default: 0] += 1
+        defer {
+            watching[id, default: 1] -= 1
+            if watching[id] == 0 {
+                watching[id] = nil
+                announced[id] = nil
+            }
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let seen = heard(id)
+            let session = try await read(id)
+            let remaining = deadline.timeIntervalSinceNow
+            guard let session, !session.state.isFinal, remaining > 0 else { return session }
+            // Something was heard while the row was read: read it again rather than wait.
+            guard heard(id) == seen else { continue }
+            nextToken += 1
+            let token = nextToken
+            await withCheckedContinuation { continuation in
+                waiters[id, default: [:]][token] = continuation
+                Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(remaining))
+                    await self?.expire(id, token)
+                }
+            }
+        }
+    }
+
+    /// How much was heard that may concern the session: its announcements and reconnections.
+    private func heard(_ id: String) -> Int { (announced[id] ?? 0) + resumes }
+
+    private func expire(_ id: String, _ token: Int) {
+        waiters[id]?.removeValue(forKey: token)?.resume()
+    }
+
+    /// Follows the announcements from the first long poll on.
+    private func listen() {
+        guard listening == nil, let announcements = database.announcements() else { return }
+        listening = Task { [weak self] in
+            for await announcement in announcements { await self?.wake(announcement) }
+        }
+    }
+
+    private func wake(_ announcement: Announcement) {
+        let woken: [String]
+        switch announcement {
+        case .resumed:
+            resumes += 1
+            woken = Array(waiters.keys)
+        case .topic(let topic):
+            guard topic.hasPrefix("picker "), case let id = String(topic.dropFirst("picker ".count)), watching[id] != nil else { return }
+            announced[id, default: 0] += 1
+            woken = [id]
+        }
+        for id in woken {
+            for waiter in (waiters.removeValue(forKey: id) ?? [:]).values { waiter.resume() }
+        }
+    }
+
+    /// The session as stored, its last use now.
+    private func read(_ id: String) async throws(PickerError) -> PickerSession? {
+        let now = Date().timeIntervalSince1970
+        let text = try await guarded { () async throws(StorageError) in
+            try await database.write { connection throws(StorageError) -> String? in
+                guard
+                    try connection.run(
+                        "UPDATE picker_sessions SET last_used = ? WHERE id = ? AND last_used >= ?", [now, id, now - Self.lifetime]) == 1
+                else { return nil }
+                return try connection.query("SELECT session FROM picker_sessions WHERE id = ?", [id]).first?.text("session")
+            }
+        }
+        return try text.map { text throws(PickerError) in try Self.decode(PickerSession.self, text) }
+    }
+
+    func handle(_ id: String, _ event: PickerSession.Event) async throws(PickerError) -> (PickerSession, [PickerSession.Action]) {
+        let now = Date().timeIntervalSince1970
+        let outcome = try await guarded { () async throws(StorageError) in
+            try await database.write { connection throws(StorageError) -> Result<(PickerSession, [PickerSession.Action]), PickerError> in
+                try connection.lock("cameraroll picker session \(id)")
+                let rows = try connection.query(
+                    "SELECT session FROM picker_sessions WHERE id = ? AND last_used >= ?", [id, now - Self.lifetime])
+                guard let text = try rows.first?.text("session") else { return .failure(Self.notFound) }
+                let applied = Result { () throws(PickerError) -> (PickerSession, [PickerSession.Action]) in
+                    var session = try Self.decode(PickerSession.self, text)
+                    let actions = try session.handle(event)
+                    return (session, actions)
+                }
+                guard case .success(let (session, _)) = applied, let changed = try? Self.encode(session) else { return applied }
+                try connection.run("UPDATE picker_sessions SET session = ?, last_used = ? WHERE id = ?", [changed, now, id])
+                try connection.announce(Self.topic(id))
+                return applied
+            }
+        }
+        return try outcome.get()
+    }
+
+    func client(of id: String) async throws(PickerError) -> AllowedApps.App? {
+        let text = try await guarded { () async throws(StorageError) in
+            try await database.read { connection throws(StorageError) -> String? in
+                try connection.query("SELECT client FROM picker_sessions WHERE id = ?", [id]).first?.optionalText("client")
+            }
+        }
+        return try text.map { text throws(PickerError) in try Self.decode(AllowedApps.App.self, text) }
+    }
+
+    private static func encode(_ value: some Encodable) throws(PickerError) -> String {
+        guard let data = try? JSONEncoder().encode(value) else {
+            throw PickerError("storage_failed", "A picker session could not be stored.")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(PickerError) -> T {
+        guard let value = try? JSONDecoder().decode(type, from: Data(text.utf8)) else {
+            throw PickerError("storage_failed", "A stored picker session is damaged.")
+        }
+        return value
+    }
+
+    /// The database's failure as a picker error: `storage_unavailable` for an outage.
+    private func guarded<T>(_ body: () async throws(StorageError) -> T) async throws(PickerError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw error.code == .unavailable
+                ? PickerError("storage_unavailable", "The library's database cannot be reached; try again shortly.")
+                : PickerError("storage_failed", "The library's database failed: \(error.message)")
+        }
+    }
+}
