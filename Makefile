@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # Debian packages the build, the app, the tests and the benchmarks need.
 DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libssl-dev openssl libmicrohttpd-dev libgnutls28-dev libqrencode-dev zbar-tools \
         libjpeg62-turbo-dev libexif-dev liblcms2-dev libwebp-dev zlib1g-dev \
-        postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw \
+        postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw haproxy \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest fonts-dejavu-core \
         slowhttptest fiu-utils strace iproute2 libnss3-tools

@@ -48,6 +48,27 @@ import Testing
             return ["Cookie": cookie, "X-CSRF-Token": csrf]
         }
 
+        /// Uploads a photo through the first server and presents a picker for it there: the
+        /// asset's id and the session's.
+        func presentPicker() async throws -> (asset: String, session: String) {
+            let id = try #require(try await first.upload("photos/recurser__Landscape_1.jpg", headers: owner).json["id"] as? String)
+            let session = try await first.request(
+                "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8),
+                headers: owner)
+            return (id, try #require(session.json["id"] as? String))
+        }
+
+        /// Opens the picker and chooses the asset through `server`, as the picker's page would.
+        func choose(_ asset: String, in session: String, through server: LiveServer) async throws {
+            for (event, chosen) in [("open", nil), ("choose", asset)] as [(String, String?)] {
+                var body = ["event": event]
+                body["assetID"] = chosen
+                let sent = try await server.request(
+                    "POST", "/api/picker/sessions/\(session)/events", body: try JSONEncoder().encode(body), headers: owner)
+                #expect(sent.status == 200, "\(String(decoding: sent.body, as: UTF8.self))")
+            }
+        }
+
         /// Both servers believe X-Forwarded-For from loopback, so a test can ask as a stranger.
         private static func server(_ url: String, _ bucket: S3Bucket) async throws -> (LiveServer, SharedCredentials) {
             let directory = TemporaryDirectory("cameraroll-cluster")
@@ -62,17 +83,6 @@ import Testing
                 forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
             return (server, shared)
         }
-    }
-
-    /// Asks until `done` holds, for at most `seconds`: news between servers takes a notification
-    /// or, at worst, one `SharedCredentials.pollInterval`.
-    private func eventually(seconds: Double = 15, _ done: () async throws -> Bool) async throws -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try await done() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await done()
     }
 
     @Test func anUploadThroughOneIsListedAndServedByTheOtherWithTheSameValidator() async throws {
@@ -97,20 +107,8 @@ import Testing
 
     @Test func aLinkOnePickerGaveOutOpensOnTheOther() async throws {
         let cluster = try await Cluster()
-        let id = try #require(
-            try await cluster.first.upload("photos/recurser__Landscape_1.jpg", headers: cluster.owner).json["id"] as? String)
-        let session = try await cluster.first.request(
-            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8),
-            headers: cluster.owner)
-        let sessionID = try #require(session.json["id"] as? String)
-        for (event, asset) in [("open", nil), ("choose", id)] as [(String, String?)] {
-            var body = ["event": event]
-            body["assetID"] = asset
-            #expect(
-                try await cluster.first.request(
-                    "POST", "/api/picker/sessions/\(sessionID)/events", body: try JSONEncoder().encode(body), headers: cluster.owner
-                ).status == 200)
-        }
+        let (id, sessionID) = try await cluster.presentPicker()
+        try await cluster.choose(id, in: sessionID, through: cluster.first)
         let info = try #require(
             try await cluster.first.get("/api/picker/sessions/\(sessionID)", headers: cluster.owner).json["info"] as? [String: Any])
         let link = try #require(info["originalImage"] as? String)
@@ -196,24 +194,13 @@ import Testing
     /// gives up after 20 s, so only a wake across servers answers it in time).
     @Test func aPickerFinishedThroughOneWakesTheLongPollOnTheOther() async throws {
         let cluster = try await Cluster()
-        let id = try #require(
-            try await cluster.first.upload("photos/recurser__Landscape_1.jpg", headers: cluster.owner).json["id"] as? String)
-        let created = try await cluster.first.request(
-            "POST", "/api/picker/sessions", body: Data(#"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#.utf8),
-            headers: cluster.owner)
-        let session = try #require(created.json["id"] as? String)
+        let (id, session) = try await cluster.presentPicker()
         let owner = cluster.owner
         let poll = Task { [first = cluster.first] in
             try await first.request("GET", "/api/picker/sessions/\(session)?wait=60", headers: owner, timeout: 20)
         }
         #expect(try await cluster.second.get("/api/picker/sessions/\(session)", headers: owner).json["status"] as? String == "pending")
-        for (event, asset) in [("open", nil), ("choose", id)] as [(String, String?)] {
-            var body = ["event": event]
-            body["assetID"] = asset
-            let sent = try await cluster.second.request(
-                "POST", "/api/picker/sessions/\(session)/events", body: try JSONEncoder().encode(body), headers: owner)
-            #expect(sent.status == 200, "\(String(decoding: sent.body, as: UTF8.self))")
-        }
+        try await cluster.choose(id, in: session, through: cluster.second)
         let answered = try await poll.value
         #expect(answered.json["status"] as? String == "finished")
         #expect((answered.json["info"] as? [String: Any])?["originalImage"] is String)
