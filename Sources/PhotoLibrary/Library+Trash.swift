@@ -34,6 +34,8 @@ extension Library {
         try await write { [blobs] connection throws(StorageError) in
             try connection.lock(Self.blobLock(asset.blobHash))
             try connection.run("DELETE FROM assets WHERE id = ?", [id])
+            // Its renditions' outputs are then orphans, for collection.
+            try connection.run("DELETE FROM rendition_jobs WHERE blob_hash = ?", [asset.blobHash])
             try blobs.remove(asset.blobHash)
         }
         await work.run { [derived] in derived.removeAll(for: asset.blobHash) }
@@ -59,18 +61,28 @@ extension Library {
     public func collectGarbage(grace: TimeInterval = 3600, now: Date = Date()) async throws(LibraryError) -> CollectionReport {
         var report = CollectionReport()
         report.expiredCaptures = try await expireUnsavedCaptures(now: now)
-        let known = try await read { connection throws(StorageError) in
-            Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") })
+        let (known, renditions) = try await read { connection throws(StorageError) in
+            (
+                Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") }),
+                Set(
+                    try connection.query("SELECT output_hash FROM rendition_jobs WHERE output_hash IS NOT NULL").map {
+                        row throws(StorageError) in try row.text("output_hash")
+                    })
+            )
         }
         let cutoff = now.addingTimeInterval(-grace)
         let orphans = try await files { [blobs] () throws(StorageError) in
-            try blobs.allBlobs().filter { !known.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
+            try blobs.allBlobs().filter { !known.contains($0.hash) && !renditions.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
         }
         for hash in orphans {
             // Checked again under the lock an import holds to commit a blob and its row.
             try await write { [blobs] connection throws(StorageError) in
                 try connection.lock(Self.blobLock(hash))
-                if try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [hash]).isEmpty { try blobs.remove(hash) }
+                if try connection.query(
+                    "SELECT 1 FROM assets WHERE blob_hash = ? UNION ALL SELECT 1 FROM rendition_jobs WHERE output_hash = ?", [hash, hash]
+                ).isEmpty {
+                    try blobs.remove(hash)
+                }
             }
             report.blobsRemoved += 1
         }

@@ -11,7 +11,12 @@ extension Library {
         if asset.isBrowserPlayable == true {
             return Derivative(path: try await originalFile(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
-        let file = try await derivedVideo(try renditionJob(asset))
+        let file: DerivativeCache.CachedFile
+        if let queue {
+            file = try await sharedRendition(of: asset, queue)
+        } else {
+            file = try await derivedVideo(try renditionJob(asset))
+        }
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
@@ -45,7 +50,11 @@ extension Library {
         let asset = try await movie(id)
         if try await renditionStatus(asset) == .notStarted {
             let job = try renditionJob(asset)
-            await jobs.start(job.key, job.make)
+            if let queue {
+                try await storage { () async throws(StorageError) in try await queue.enqueue(asset.blobHash, DerivativeKey.playable) }
+            } else {
+                await jobs.start(job.key, job.make)
+            }
         }
         return try await renditionStatus(asset)
     }
@@ -56,7 +65,13 @@ extension Library {
         let asset = try await movie(id)
         if try await renditionStatus(asset) != .ready {
             let job = try renditionJob(asset)
-            await jobs.retry(job.key, job.make)
+            if let queue {
+                try await storage { () async throws(StorageError) in
+                    try await queue.enqueue(asset.blobHash, DerivativeKey.playable, retry: true)
+                }
+            } else {
+                await jobs.retry(job.key, job.make)
+            }
         }
         return try await renditionStatus(asset)
     }
@@ -71,6 +86,15 @@ extension Library {
         if asset.isBrowserPlayable == true { return .ready }
         let hash = asset.blobHash
         if await work.run({ [derived] in derived.lookup(hash, DerivativeKey.playable) != nil }) { return .ready }
+        if let queue {
+            switch try await storage({ () async throws(StorageError) in try await queue.standing(hash, DerivativeKey.playable) }) {
+            case .done: return .ready
+            case .running(let progress): return .making(progress: progress)
+            case .queued: return .making(progress: 0)
+            case .failed(let error): return .failed(error)
+            case .none: return .notStarted
+            }
+        }
         switch await jobs.state(VideoJobs.Key(hash: asset.blobHash, derivative: DerivativeKey.playable)) {
         case .running(let progress): return .making(progress: progress)
         case .failed(let error): return .failed(error)
@@ -78,14 +102,14 @@ extension Library {
         }
     }
 
-    private func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
+    func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
         guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         return videoJob(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
             try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
         }
     }
 
-    private struct VideoJob {
+    struct VideoJob {
         var key: VideoJobs.Key
         var make: VideoJobs.Make
     }

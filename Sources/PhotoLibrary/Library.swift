@@ -34,6 +34,10 @@ public final class Library: Sendable {
         /// The program an import's first decode of a HEIF or AVIF runs in (`ImportDecoder`); nil
         /// decodes in this process, for tests and tools that trust their files.
         public var imageDecoder: ImageDecoderCommand?
+        /// How long a server's claim on a rendition job lasts without renewal (its worker renews
+        /// it every third of that while ffmpeg runs): a server that dies with a job leaves it to
+        /// another this long after its last renewal. Only for libraries servers share.
+        public var renditionLease: TimeInterval = 30
         /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
         public var log: @Sendable (String) -> Void = { _ in }
 
@@ -61,6 +65,11 @@ public final class Library: Sendable {
     /// Decodes, encodes and file work, `options.imageWorkers` at once.
     let work: BlockingExecutor<Void>
     let jobs = VideoJobs()
+    /// The rendition jobs servers sharing the database make for each other; nil for a database
+    /// one process keeps, whose renditions are `jobs` alone.
+    let queue: RenditionQueue?
+    /// This server's worker on `queue`, and what follows the queue's announcements.
+    private let queueTasks = Mutex<[Task<Void, Never>]>([])
     /// What never changes about an asset (its original's hash, format and size), by id, so that
     /// serving a ready thumbnail needs no database read.
     let facts = Mutex<[String: AssetFacts]>([:])
@@ -109,6 +118,27 @@ public final class Library: Sendable {
         derived = DerivativeCache(
             root: folder.derived, limit: options.derivedCacheBytes, encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
         work = BlockingExecutor(name: "imaging", threads: options.imageWorkers)
+        let announcements = database.announcements()
+        queue = announcements.map { _ in RenditionQueue(database: database, lease: options.renditionLease) }
+        if let queue, let announcements {
+            let following = queue.follow(announcements)
+            // Weak between jobs, so that a library nobody holds stops working.
+            let working = Task { [weak self] in
+                while !Task.isCancelled && self != nil {
+                    let seen = queue.news.rings
+                    if let claim = try? await queue.claim() {
+                        await self?.make(claim, on: queue)
+                    } else {
+                        await queue.news.wait(after: seen, timeout: RenditionQueue.pollInterval)
+                    }
+                }
+            }
+            queueTasks.withLock { $0 = [following, working] }
+        }
+    }
+
+    deinit {
+        for task in queueTasks.withLock({ $0 }) { task.cancel() }
     }
 
     /// Where this process's request bodies go: its own work folder, swept after a crash.

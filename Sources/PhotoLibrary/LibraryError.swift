@@ -10,6 +10,8 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// A code as it was stored (a rendition job's failure, by `description`).
+        init(stored name: String) { self.name = name }
 
         /// The bytes are none of the allowed image or video formats.
         public static let unsupportedType = Code("unsupported_type")

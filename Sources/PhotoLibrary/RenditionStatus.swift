@@ -4,7 +4,8 @@ public enum RenditionStatus: Sendable, Equatable {
     case ready
     /// ffmpeg is making it; `progress` runs from 0 to 1.
     case making(progress: Double)
-    /// Nobody has asked for it since the server started.
+    /// Nobody has asked for it since the server started (or, for servers sharing a library,
+    /// at all).
     case notStarted
     /// The last attempt failed, and it is not made again until someone asks for a retry.
     case failed(LibraryError)

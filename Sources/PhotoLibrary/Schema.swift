@@ -92,6 +92,26 @@ public enum LibrarySchema {
                     last_used \(types.real) NOT NULL
                 )
                 """),
+            // The renditions servers sharing a library make for each other (see RenditionQueue).
+            Migration(
+                "0005-rendition-jobs",
+                """
+                CREATE TABLE rendition_jobs (
+                    blob_hash TEXT NOT NULL,
+                    derivative TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+                    attempt INTEGER NOT NULL DEFAULT 0,
+                    worker TEXT,
+                    lease_until \(types.real),
+                    progress \(types.real) NOT NULL DEFAULT 0,
+                    output_hash TEXT,
+                    error_code TEXT,
+                    error_message TEXT,
+                    queued_at \(types.real) NOT NULL,
+                    PRIMARY KEY (blob_hash, derivative)
+                );
+                CREATE INDEX rendition_jobs_by_state ON rendition_jobs (state, queued_at);
+                """),
         ]
     }
 }

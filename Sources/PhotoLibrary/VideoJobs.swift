@@ -40,8 +40,14 @@ actor VideoJobs {
     /// Forgets how the outputs of `key`'s original failed (a trim made from it fails for the
     /// same reasons as its rendition) and starts `make` for `key`.
     func retry(_ key: Key, _ make: @escaping Make) {
-        failures = failures.filter { $0.key.hash != key.hash }
+        forgetFailures(of: key.hash)
         _ = task(key, make)
+    }
+
+    /// Forgets how the outputs of an original failed here: where servers share a queue, the
+    /// queue keeps failures, and a job it hands out again is to be tried.
+    func forgetFailures(of hash: String) {
+        failures = failures.filter { $0.key.hash != hash }
     }
 
     /// How the job for `key` stands; nil when none is running and none failed.
