@@ -30,6 +30,22 @@ extension FuzzTarget {
             require(page.objects.count * 22 <= bytes.count, "each object was in the page")
         },
         FuzzTarget(
+            "s3-multipart", "an object store's answers to the start and the end of an upload in parts, and its answers' header lines",
+            examples: [
+                "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key><UploadId>2~abc</UploadId></InitiateMultipartUploadResult>",
+                "<CompleteMultipartUploadResult><ETag>&quot;x-3&quot;</ETag></CompleteMultipartUploadResult>",
+                "ETag: \"d41d8cd98f00b204e9800998ecf8427e\"\r\n",
+            ]
+        ) { bytes in
+            if let id = MultipartAnswer.uploadID(Array(bytes)) {
+                require(!id.isEmpty && text(bytes).contains("<UploadId>"), "an upload id is the answer's")
+            }
+            if MultipartAnswer.completed(Array(bytes)) { require(!text(bytes).contains("<Error>"), "an error is never a completion") }
+            if let (name, _) = ResponseHeader.parse(text(bytes)) {
+                require(!name.isEmpty && name == name.lowercased(), "names are lowercased")
+            }
+        },
+        FuzzTarget(
             "forwarded-for", "X-Forwarded-For headers a trusted proxy passed on",
             examples: ["198.51.100.7", "127.0.0.1, 198.51.100.7\u{0}10.0.0.3", "2001:db8::1, unknown"]
         ) { bytes in

@@ -71,6 +71,48 @@ public struct S3Client: Sendable {
         guard reply.status == 200 else { throw Self.refusal(reply, "store an original") }
     }
 
+    /// Uploads a file whose SHA-256 is known in parts of `partSize` bytes (the last one
+    /// shorter). The file must hash to `sha256` before anything is sent, and the store checks
+    /// each part against the SHA-256 its request names, so what lands is exactly what was
+    /// staged, as with `put`. An upload that fails is aborted, so no parts are left in the bucket.
+    public func putInParts(_ key: String, file path: String, size: Int, sha256: String, partSize: Int) throws(StorageError) {
+        let digests = try FileDigest.sha256(ofPartsOf: path, size: size, partSize: partSize)
+        guard digests.whole == sha256 else {
+            throw StorageError(.io, "A file changed after it was staged.", detail: "SHA-256 \(digests.whole), staged as \(sha256)")
+        }
+        let started = try send("POST", key, query: [.init("uploads", "")])
+        guard started.status == 200, let upload = MultipartAnswer.uploadID(started.body) else {
+            throw Self.refusal(started, "start an upload in parts")
+        }
+        do throws(StorageError) {
+            var parts: [String] = []
+            var offset = 0
+            while offset < size {
+                let length = min(partSize, size - offset)
+                let reply = try send(
+                    "PUT", key, query: [.init("partNumber", String(parts.count + 1)), .init("uploadId", upload)],
+                    payload: try Self.payload(digests.parts[parts.count]),
+                    body: .part(path: path, offset: offset, size: length), large: true)
+                guard reply.status == 200, let etag = reply.headers["etag"] else {
+                    throw Self.refusal(reply, "store a part of an original")
+                }
+                parts.append(etag)
+                offset += length
+            }
+            let list = parts.enumerated().map {
+                "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escaped($0.element))</ETag></Part>"
+            }
+            let body = Array("<CompleteMultipartUpload>\(list.joined())</CompleteMultipartUpload>".utf8)
+            let reply = try send("POST", key, query: [.init("uploadId", upload)], payload: PayloadHash(sha256Of: body), body: .bytes(body))
+            guard reply.status == 200, MultipartAnswer.completed(reply.body) else {
+                throw Self.refusal(reply, "put an original's parts together")
+            }
+        } catch {
+            _ = try? send("DELETE", key, query: [.init("uploadId", upload)])
+            throw error
+        }
+    }
+
     public func exists(_ key: String) throws(StorageError) -> Bool {
         let reply = try send("HEAD", key)
         switch reply.status {
@@ -149,66 +191,6 @@ public struct S3Client: Sendable {
     }
 
     private static func errorCode(_ body: [UInt8]) -> String? {
-        let text = String(decoding: body, as: UTF8.self)
-        guard let start = text.range(of: "<Code>"), let end = text.range(of: "</Code>", range: start.upperBound..<text.endIndex) else {
-            return nil
-        }
-        return String(text[start.upperBound..<end.lowerBound])
-    }
-}
-
-/// One page of ListObjectsV2's XML, read by a scanner of ours: the answer's shape is fixed and
-/// flat, and Foundation's XMLParser traps on an element name that is not UTF-8 (found by
-/// `make fuzz`), which a broken or hostile endpoint would turn into a crash of the server.
-package struct ListingPage: Sendable {
-    package private(set) var objects: [(key: String, modified: Date)] = []
-    package private(set) var isTruncated = false
-    package private(set) var nextToken: String?
-    package private(set) var isWellFormed = false
-
-    package init(_ body: [UInt8]) {
-        guard let text = String(validating: body, as: UTF8.self), text.contains("<ListBucketResult") else { return }
-        for contents in Self.elements("Contents", in: Substring(text)) {
-            guard let key = Self.elements("Key", in: contents).first.map(Self.unescaped) else { return }
-            let modified = Self.elements("LastModified", in: contents).first.flatMap {
-                try? Date(String($0), strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-            }
-            objects.append((key, modified ?? .distantPast))
-        }
-        // Outside the objects, so that a key that spells a tag is never taken for one.
-        let rest = Self.removing("Contents", from: Substring(text))
-        isTruncated = Self.elements("IsTruncated", in: rest[...]).first == "true"
-        nextToken = Self.elements("NextContinuationToken", in: rest[...]).first.map(Self.unescaped)
-        isWellFormed = !isTruncated || nextToken != nil
-    }
-
-    /// The text of every `<name>…</name>` in `text`, in order.
-    private static func elements(_ name: String, in text: Substring) -> [Substring] {
-        var found: [Substring] = []
-        var rest = text[...]
-        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
-            found.append(rest[open.upperBound..<close.lowerBound])
-            rest = rest[close.upperBound...]
-        }
-        return found
-    }
-
-    private static func removing(_ name: String, from text: Substring) -> String {
-        var kept = ""
-        var rest = text[...]
-        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
-            kept += rest[..<open.lowerBound]
-            rest = rest[close.upperBound...]
-        }
-        return kept + rest
-    }
-
-    /// XML's five predefined entities, the only ones S3 writes.
-    private static func unescaped(_ text: Substring) -> String {
-        var result = String(text)
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            result = result.replacingOccurrences(of: entity, with: character)
-        }
-        return result
+        S3XML.elements("Code", in: Substring(String(decoding: body, as: UTF8.self))).first.map(String.init)
     }
 }

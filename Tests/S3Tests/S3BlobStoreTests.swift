@@ -8,14 +8,17 @@ import Testing
 @Suite struct S3BlobStoreTests {
     let directory = TemporaryDirectory("cameraroll-s3")
 
-    func makeStores() async throws -> (StagingArea, S3BlobStore) {
+    func makeStores(partSize: Int = S3BlobStore.defaultPartSize) async throws -> (StagingArea, S3BlobStore) {
         let gateway = try await ThrowawayCeph.start()
         let bucket = S3Bucket(
             endpoint: gateway.endpoint, name: ThrowawayCeph.newBucketName(), region: "us-east-1", accessKeyID: gateway.accessKeyID,
             secretAccessKey: gateway.secretAccessKey)
         let client = S3Client(bucket: bucket)
         try await offThePool { try client.createBucket() }
-        return (try StagingArea(folder: directory.file("tmp")), try S3BlobStore(client: client, cacheFolder: directory.file("cache")))
+        return (
+            try StagingArea(folder: directory.file("tmp")),
+            try S3BlobStore(client: client, cacheFolder: directory.file("cache"), partSize: partSize)
+        )
     }
 
     @Test func aBlobGoesInComesBackExactlyAndGoes() async throws {
@@ -52,6 +55,39 @@ import Testing
         let forged = StagedFile(path: path, hash: real.hash, size: 11)
         await #expect(throws: StorageError.self) { try await offThePool { try store.put(forged) } }
         #expect(try await offThePool { try !store.contains(real.hash) })
+    }
+
+    /// An original past the part size goes up in parts (here 5 MiB, S3's smallest, so 12 MiB
+    /// is three), each checked by the store, and comes back byte for byte.
+    @Test func aLargeOriginalGoesUpInPartsAndComesBackExactly() async throws {
+        let (staging, store) = try await makeStores(partSize: 5 << 20)
+        var generator = SystemRandomNumberGenerator()
+        var words = [UInt64](repeating: 0, count: (12 << 20) / 8)
+        for index in words.indices { words[index] = generator.next() }
+        let bytes = words.withUnsafeBytes { Data($0) }
+        let file = directory.file("large.bin")
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let staged = try staging.stage(copying: file)
+        let hash = staged.hash
+        try await offThePool { try store.put(staged) }
+        let local = try await offThePool { try store.localFile(hash) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: local)) == bytes)
+    }
+
+    /// In parts too, what lands is what was staged: a file that is not its hash sends nothing.
+    @Test func aLargeFileThatIsNotItsHashIsRefusedBeforeAPartIsSent() async throws {
+        let (staging, store) = try await makeStores(partSize: 5 << 20)
+        let (path, descriptor) = try staging.makeTemporaryFile()
+        close(descriptor)
+        try Data(count: 6 << 20).write(to: URL(fileURLWithPath: path))
+        let forged = StagedFile(path: path, hash: String(repeating: "0", count: 64), size: 6 << 20)
+        do {
+            try await offThePool { try store.put(forged) }
+            Issue.record("a forged file was stored")
+        } catch let error as StorageError {
+            #expect(error.message == "A file changed after it was staged.", "refused on the way in parts")
+        }
+        #expect(try await offThePool { try store.allBlobs().isEmpty })
     }
 
     @Test func aStoreThatIsNotThereIsUnavailable() async throws {
