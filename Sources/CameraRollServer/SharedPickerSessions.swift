@@ -74,21 +74,39 @@ actor SharedPickerSessions: PickerSessionStore {
             }
         }
         let deadline = Date().addingTimeInterval(seconds)
+        var seen = heard(id)
+        var last = try await read(id)
+        // The database went away while this poll waited (a restart): the poll waits on and reads
+        // again at the next news, or in a second, rather than fail its caller before its time.
+        var outage: PickerError?
         while true {
-            let seen = heard(id)
-            let session = try await read(id)
             let remaining = deadline.timeIntervalSinceNow
-            guard let session, !session.state.isFinal, remaining > 0 else { return session }
-            // Something was heard while the row was read: read it again rather than wait.
-            guard heard(id) == seen else { continue }
-            nextToken += 1
-            let token = nextToken
-            await withCheckedContinuation { continuation in
-                waiters[id, default: [:]][token] = continuation
-                Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(remaining))
-                    await self?.expire(id, token)
-                }
+            if let outage {
+                guard remaining > 0 else { throw outage }
+            } else {
+                guard let session = last, !session.state.isFinal, remaining > 0 else { return last }
+            }
+            // Something heard while the row was read is read again rather than waited for.
+            if heard(id) == seen { await sleep(id, seconds: outage == nil ? remaining : min(1, remaining)) }
+            seen = heard(id)
+            do {
+                last = try await read(id)
+                outage = nil
+            } catch  where error.code == "storage_unavailable" {
+                outage = error
+            }
+        }
+    }
+
+    /// Waits for news of the session, or `seconds`.
+    private func sleep(_ id: String, seconds: Double) async {
+        nextToken += 1
+        let token = nextToken
+        await withCheckedContinuation { continuation in
+            waiters[id, default: [:]][token] = continuation
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(seconds))
+                await self?.expire(id, token)
             }
         }
     }

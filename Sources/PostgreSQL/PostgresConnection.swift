@@ -41,6 +41,14 @@ public final class PostgresConnection: SQLConnection {
     /// Whether the connection still works as far as libpq knows (a failed one is dropped and made again).
     var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the connection still works, having read what the server sent while it was idle:
+    /// a server that restarted said so and closed it, which libpq sees only when it reads.
+    /// libpq's socket never blocks, so this costs a system call, not a round trip.
+    var isAlive: Bool {
+        _ = PQconsumeInput(handle)
+        return isUsable
+    }
+
     @discardableResult
     public func query(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> [Row] {
         let result = try execute(sql, arguments)

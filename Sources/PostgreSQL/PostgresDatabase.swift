@@ -77,7 +77,9 @@ public final class PostgresDatabase: SQLDatabase {
     private static func connection(
         _ lane: inout Lane, _ connect: @Sendable () throws(StorageError) -> PostgresConnection
     ) throws(StorageError) -> PostgresConnection {
-        if case .success(let connection) = lane, !connection.isUsable { lane = .failure(StorageError(.unavailable, "")) }
+        // One the server closed while it was idle (a restart) is made again before it fails a
+        // transaction that has not begun.
+        if case .success(let connection) = lane, !connection.isAlive { lane = .failure(StorageError(.unavailable, "")) }
         if case .failure = lane { lane = Result(catching: connect) }
         return try lane.get()
     }

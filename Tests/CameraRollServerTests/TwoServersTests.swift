@@ -25,8 +25,9 @@ import Testing
         /// The owner's cookie and CSRF token, signed in through the first server.
         let owner: [String: String]
 
-        init() async throws {
-            let url = try await ThrowawayPostgres.newDatabase()
+        /// `postgres`: a cluster of the test's own (which it may stop), else the tests' shared one.
+        init(postgres: ThrowawayPostgres.Dedicated? = nil) async throws {
+            let url = try await ThrowawayPostgres.newDatabase(on: postgres?.url)
             let gateway = try await ThrowawayCeph.start()
             let bucket = S3Bucket(
                 endpoint: gateway.endpoint, name: ThrowawayCeph.newBucketName(), region: "us-east-1", accessKeyID: gateway.accessKeyID,
@@ -208,5 +209,32 @@ import Testing
             try await cluster.second.request(
                 "POST", "/api/picker/sessions/\(session)/events", body: Data(#"{"event":"cancel"}"#.utf8), headers: owner
             ).status == 409, "a finished picker stays finished on every server")
+    }
+
+    /// PostgreSQL stopped and started again under a long poll: the picker's end, made through the
+    /// other server once the database is back, still reaches whoever presented it. The caller
+    /// polls as the picker's client does: again after each answer, a second later after a 503.
+    @Test func aPickersEndIsNotMissedAcrossARestartOfTheDatabase() async throws {
+        let postgres = try await ThrowawayPostgres.Dedicated.start()
+        let cluster = try await Cluster(postgres: postgres)
+        let (id, session) = try await cluster.presentPicker()
+        let owner = cluster.owner
+        let poll = Task { [first = cluster.first] () async throws -> String? in
+            let end = Date().addingTimeInterval(120)
+            while Date() < end {
+                let reply = try await first.request("GET", "/api/picker/sessions/\(session)?wait=60", headers: owner, timeout: 90)
+                if reply.status == 200, let status = reply.json["status"] as? String, status != "pending" { return status }
+                if reply.status != 200 { try await Task.sleep(for: .seconds(1)) }
+            }
+            return nil
+        }
+        try await postgres.pause()
+        try await postgres.resume()
+        #expect(
+            try await eventually(seconds: 30) {
+                try await cluster.second.get("/api/picker/sessions/\(session)", headers: owner).status == 200
+            }, "the second server answers again once the database is back")
+        try await cluster.choose(id, in: session, through: cluster.second)
+        #expect(try await poll.value == "finished")
     }
 }
