@@ -11,16 +11,36 @@ public enum ThrowawayCeph {
         public let secretAccessKey: String
     }
 
-    private static let gateway = Task { () throws -> Gateway in
-        let script = Corpus.packageRoot.appendingPathComponent("scripts/throwaway-ceph").path
-        let started = try await Executable.run(program: "/bin/bash", [script, "start", String(getpid())])
-        let words = started.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard started.status == 0, words.count == 4 else { throw Failure(said: started.stderr) }
-        return Gateway(endpoint: words[1], accessKeyID: words[2], secretAccessKey: words[3])
-    }
+    private static let gateway = Task { () throws -> Gateway in try await Dedicated.start().gateway }
 
     public static func start() async throws -> Gateway {
         try await gateway.value
+    }
+
+    /// A cluster for one test alone, whose radosgw it may freeze (an outage that hangs, as an
+    /// OSD gone does) without disturbing the others.
+    public struct Dedicated: Sendable {
+        public let folder: String
+        public let gateway: Gateway
+
+        public static func start() async throws -> Dedicated {
+            let started = try await script(["start", String(getpid())])
+            let words = started.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard words.count == 4 else { throw Failure(said: started) }
+            return Dedicated(folder: words[0], gateway: Gateway(endpoint: words[1], accessKeyID: words[2], secretAccessKey: words[3]))
+        }
+
+        /// radosgw takes connections and answers none.
+        public func freeze() async throws { _ = try await Self.script(["freeze", folder]) }
+
+        public func thaw() async throws { _ = try await Self.script(["thaw", folder]) }
+
+        private static func script(_ arguments: [String]) async throws -> String {
+            let script = Corpus.packageRoot.appendingPathComponent("scripts/throwaway-ceph").path
+            let ran = try await Executable.run(program: "/bin/bash", [script] + arguments)
+            guard ran.status == 0 else { throw Failure(said: ran.stderr) }
+            return ran.stdout
+        }
     }
 
     /// A name for a new bucket (the test makes it through S3).
