@@ -168,28 +168,11 @@ def concurrent_uploads(cameraroll, source, work, clients=20):
     throughput, and the server's peak memory above its idle size for both body sizes."""
     results = {}
     for label, scale, quality in (("5 MB", 1.0, 97), ("1 MB", 0.5, 92)):
-        folder = work / f"uploads-{label.replace(' ', '')}"
-        folder.mkdir()
-        bodies = []
-        for index in range(clients):
-            path = folder / f"{index}.jpg"
-            # A different crop each time, so that every upload is new bytes.
-            subprocess.run(["vips", "crop", str(source), f"{path}[Q={quality}]", str(index), "0",
-                            str(int(4000 * scale)), str(int(3000 * scale))], check=True)
-            bodies.append(path.read_bytes())
+        bodies = distinct_jpegs(source, work / f"uploads-{label.replace(' ', '')}", clients, scale, quality)
         served = Served(cameraroll, work / f"upload-data-{label.replace(' ', '')}")
         try:
             idle = served.rss_mb()
-            statuses = []
-            def send(body):
-                statuses.append(served.request("POST", "/api/assets", body=body, headers={"Content-Type": "image/jpeg"})[0])
-            threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
-            started = time.perf_counter()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed = time.perf_counter() - started
+            statuses, elapsed = upload_at_once(served.request, bodies)
             peak = served.peak_rss_mb()
         finally:
             served.stop()
@@ -197,6 +180,33 @@ def concurrent_uploads(cameraroll, source, work, clients=20):
         results[label] = dict(seconds=elapsed, megabytes=total, peak=peak, idle=idle,
                               ok=sum(1 for status in statuses if status == 201), average=total / clients)
     return results
+
+
+def distinct_jpegs(source, folder, count, scale=1.0, quality=97):
+    """`count` JPEGs cropped from `source`, each a different crop, so every upload is new bytes."""
+    folder.mkdir()
+    bodies = []
+    for index in range(count):
+        path = folder / f"{index}.jpg"
+        subprocess.run(["vips", "crop", str(source), f"{path}[Q={quality}]", str(index), "0",
+                        str(int(4000 * scale)), str(int(3000 * scale))], check=True)
+        bodies.append(path.read_bytes())
+    return bodies
+
+
+def upload_at_once(request, bodies, headers=None):
+    """Every body POSTed to /api/assets at once, a thread each: their statuses and the seconds
+    until the last was answered."""
+    statuses = []
+    def send(body):
+        statuses.append(request("POST", "/api/assets", body=body, headers={"Content-Type": "image/jpeg", **(headers or {})})[0])
+    threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses, time.perf_counter() - started
 
 
 def _work():

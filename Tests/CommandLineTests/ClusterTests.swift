@@ -25,9 +25,11 @@ import Testing
         let owner: [String: String]
     }
 
-    private func stack() async throws -> Stack {
+    /// `ceph`: an object store of the test's own (which it may freeze), else the tests' shared one.
+    private func stack(ceph: ThrowawayCeph.Dedicated? = nil) async throws -> Stack {
         let database = try await ThrowawayPostgres.newDatabase()
-        let gateway = try await ThrowawayCeph.start()
+        let gateway: ThrowawayCeph.Gateway
+        if let ceph { gateway = ceph.gateway } else { gateway = try await ThrowawayCeph.start() }
         let name = ThrowawayCeph.newBucketName()
         let s3 = ThrowawayCluster.environment(gateway)
         let bucket = S3Client(bucket: try S3Bucket.from(url: "s3://\(name)", environment: s3))
@@ -153,6 +155,29 @@ import Testing
         #expect(again.status == 201)
         try await holds([try #require(again.json["id"] as? String): file], stack)
         #expect(try await offThePool { try stack.bucket.list(prefix: "blobs/") }.count == 1, "one object for one content")
+    }
+
+    /// `kill -9` of an instance while it waits on the object store for an upload (radosgw frozen,
+    /// as when an OSD is gone): nothing was acknowledged and nothing lands, the other instance
+    /// serves what was stored before, and the killed one starts again clean.
+    @Test func anInstanceKilledDuringItsCallToTheObjectStoreLosesNothing() async throws {
+        let ceph = try await ThrowawayCeph.Dedicated.start()
+        let stack = try await stack(ceph: ceph)
+        defer { Task { try? await stack.cluster.stop() } }
+        let kept = try await upload("photos/exifsamples__Canon_40D.jpg", to: stack.cluster.balancer, stack)
+        let keptID = try #require(kept.json["id"] as? String)
+        try await ceph.freeze()
+        let pending = Task { try? await upload("photos/recurser__Landscape_1.jpg", to: stack.cluster.instances["a"]!, stack) }
+        // The body is in and staged, and the instance waits on the store: no work file grows any more.
+        #expect(try await eventually { try partialBodyBytes(in: "\(stack.cluster.dataFolder("a"))/tmp") > 0 })
+        try await Task.sleep(for: .seconds(1))
+        try await stack.cluster.kill("a")
+        #expect(await pending.value == nil, "the client got no answer")
+        try await ceph.thaw()
+        try await holds([keptID: "photos/exifsamples__Canon_40D.jpg"], stack)
+        #expect(try await offThePool { try stack.bucket.list(prefix: "blobs/") }.count == 1, "the second original never landed")
+        try await stack.cluster.revive("a")
+        try workFolderIsClean("a", stack)
     }
 
     /// Bytes of request bodies being received in a work folder.
