@@ -24,7 +24,12 @@ public final class SharedCredentials: Sendable {
     static let recordNames = ["owner-password", "allowed-apps", "allowed-once"]
 
     private struct Mirror {
-        var records: [String: String] = [:]
+        var records: [String: String] = [:] {
+            // A request's gate asks for the password's stamp each time: made once per change.
+            didSet { stamps = records.mapValues { Crypto.sha256(Array($0.utf8)).hex } }
+        }
+        /// The SHA-256 of each record's text: the same on every server for the same text.
+        private(set) var stamps: [String: String] = [:]
         /// Signed-out sessions by id, with when they would have expired.
         var ended: [String: Int64] = [:]
         /// Changes made here since start: a read that began before one is not applied.
@@ -98,6 +103,8 @@ public final class SharedCredentials: Sendable {
 
     /// The record `name` as this server last read it.
     func text(of name: String) -> String? { mirror.withLock { $0.records[name] } }
+
+    func stamp(of name: String) -> String? { mirror.withLock { $0.stamps[name] } }
 
     /// Changes the record `name` under a lock every server takes for it, announced at commit.
     func change<T: Sendable>(_ name: String, _ body: @escaping @Sendable (String?) throws(CredentialsError) -> (String?, T))
@@ -215,8 +222,7 @@ struct SharedRecord: KeptRecord {
 
     func text() -> String? { store.text(of: name) }
 
-    /// The text's SHA-256: the same on every server for the same text.
-    func stamp() -> String? { text().map { Crypto.sha256(Array($0.utf8)).hex } }
+    func stamp() -> String? { store.stamp(of: name) }
 
     func change<T: Sendable>(_ body: @escaping @Sendable (String?) throws(CredentialsError) -> (String?, T)) async throws(CredentialsError)
         -> T
