@@ -207,9 +207,8 @@ actor SharedPickerSessions: PickerSessionStore {
         do {
             return try await body()
         } catch {
-            throw error.code == .unavailable
-                ? PickerError("storage_unavailable", "The library's database cannot be reached; try again shortly.")
-                : PickerError("storage_failed", "The library's database failed: \(error.message)")
+            let failure = error.asLayerFailure
+            throw PickerError(failure.code, failure.message)
         }
     }
 }

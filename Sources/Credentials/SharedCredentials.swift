@@ -36,11 +36,12 @@ public final class SharedCredentials: Sendable {
         var changes = 0
     }
 
-    /// Reads what is kept and starts following the changes.
-    public static func open(database: any SQLDatabase) async throws(CredentialsError) -> SharedCredentials {
+    /// Reads what is kept and, when `following` (a server), follows the changes; a command that
+    /// reads or writes once and ends needs no listening connection and thread.
+    public static func open(database: any SQLDatabase, following: Bool = true) async throws(CredentialsError) -> SharedCredentials {
         let store = SharedCredentials(database: database)
         // Listening first, so that no change falls between the read and the listening.
-        store.follow()
+        if following { store.follow() }
         try await store.refresh()
         return store
     }
@@ -206,9 +207,8 @@ public final class SharedCredentials: Sendable {
         do {
             return try await body()
         } catch {
-            throw error.code == .unavailable
-                ? CredentialsError("storage_unavailable", "The library's database cannot be reached; try again shortly.")
-                : CredentialsError("storage_failed", "The library's database failed: \(error.message)")
+            let failure = error.asLayerFailure
+            throw CredentialsError(failure.code, failure.message)
         }
     }
 }

@@ -51,4 +51,12 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
+
+    /// How a layer over the database names this failure to its callers (the credentials, the
+    /// picker service): `storage_unavailable` for an outage, to try again, else `storage_failed`.
+    public var asLayerFailure: (code: String, message: String) {
+        code == .unavailable
+            ? ("storage_unavailable", "The library's database cannot be reached; try again shortly.")
+            : ("storage_failed", "The library's database failed: \(message)")
+    }
 }

@@ -130,7 +130,7 @@ struct Context {
         } catch {
             throw LibraryError(error)
         }
-        let shared = try await SharedCredentials.open(database: metadata)
+        let shared = try await SharedCredentials.open(database: metadata, following: false)
         return (OwnerAccount(shared: shared), AllowedApps(shared: shared))
     }
 
