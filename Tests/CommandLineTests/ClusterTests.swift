@@ -205,15 +205,21 @@ enum HTTP {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
+    /// One session for every request: each URLSession holds a libcurl multi handle and threads
+    /// of FoundationNetworking's, and a session a request never invalidates is never freed.
+    private static let session: URLSession = {
+        let settings = URLSessionConfiguration.ephemeral
+        settings.connectionProxyDictionary = [:]
+        return URLSession(configuration: settings)
+    }()
+
     static func send(_ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body
         request.timeoutInterval = 60
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let settings = URLSessionConfiguration.ephemeral
-        settings.connectionProxyDictionary = [:]
-        let (data, response) = try await URLSession(configuration: settings).data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields { fields["\(name)"] = "\(value)" }
