@@ -111,19 +111,34 @@ class Server:
         return self.data / "library.sqlite"
 
     def start(self, timeout=60):
+        # A probed free port can be taken again before the server binds it (another test's client
+        # sockets draw from the same ephemeral range), so a port lost that way is drawn again.
+        for _ in range(5):
+            if self.launch(timeout):
+                return
+        raise RuntimeError(f"no free port for the server: {self.log_tail()}")
+
+    def launch(self, timeout):
+        """True once the server answers; False if its port was taken before it could listen."""
         self.port = free_port()
         self.log = open(self.scratch / "server.log", "ab")
+        logged = self.log.tell()
         self.process = subprocess.Popen(
             [*self.wrapper, str(BINARY), "--data", str(self.data), "serve", "--port", str(self.port)]
             + (["--host", self.host] if self.host else []),
             stdout=self.log, stderr=self.log, env=self.environment)
         deadline = time.time() + timeout
         while time.time() < deadline:
+            if self.process.poll() is not None:
+                self.log.close()
+                lately = (self.scratch / "server.log").read_bytes()[logged:]
+                if b"it is already in use" in lately:
+                    return False
             assert self.process.poll() is None, f"the server exited with {self.process.returncode}: {self.log_tail()}"
             try:
                 if self.request("GET", "/healthz", timeout=1).status == 200:
                     self.pid = self.server_pid()
-                    return
+                    return True
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("the server did not start")
