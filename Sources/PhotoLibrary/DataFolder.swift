@@ -23,6 +23,8 @@ public struct DataFolder: Sendable {
     /// Thumbnails, display sizes, renditions: safe to delete, remade on demand.
     public var derived: String { "\(root)/derived" }
     public var temporary: String { "\(root)/tmp" }
+    /// Resumable uploads still coming in, a file each (see Storage.FilePartialUploads).
+    public var uploads: String { "\(root)/uploads" }
     /// Originals read from a blob store on another machine, kept here to decode and to send.
     public var originalsCache: String { "\(root)/originals-cache" }
     /// The certificate `serve` makes for HTTPS, and its key.

@@ -38,6 +38,11 @@ public final class Library: Sendable {
         /// it every third of that while ffmpeg runs): a server that dies with a job leaves it to
         /// another this long after its last renewal. Only for libraries servers share.
         public var renditionLease: TimeInterval = 30
+        /// A resumable upload nobody adds to for this long is deleted, bytes and all; so is the
+        /// outcome of a finished one.
+        public var uploadExpiry: TimeInterval = 24 * 3600
+        /// Resumable uploads one client may have open at once.
+        public var openUploadsPerClient = 64
         /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
         public var log: @Sendable (String) -> Void = { _ in }
 
@@ -57,6 +62,10 @@ public final class Library: Sendable {
     /// (sign-in, see Credentials.SharedCredentials).
     public let database: any SQLDatabase
     let blobs: any BlobStore
+    /// The pieces of resumable uploads still coming in (see Library+Uploads).
+    let partialUploads: any PartialUploadStore
+    /// One request at a time changes an upload, on this server (across servers its row decides).
+    let uploadLocks = KeyedLock<String>()
     /// This process's folder for work files, inside `folder.temporary`.
     let workFolder: WorkFolder
     let staging: StagingArea
@@ -86,7 +95,9 @@ public final class Library: Sendable {
             // not already give.
             for path in [folder.root, folder.blobs, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
             let database = try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite)
-            try self.init(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
+            try self.init(
+                folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs),
+                partialUploads: try FilePartialUploads(root: folder.uploads), options: options)
         } catch let error as StorageError {
             throw LibraryError(error)
         } catch let error as LibraryError {
@@ -96,13 +107,18 @@ public final class Library: Sendable {
         }
     }
 
-    /// A library over the given database and blob store; `folder` holds what stays on this
-    /// machine: its work folder and its derivative cache.
-    public init(folder: DataFolder, database: any SQLDatabase, blobs: any BlobStore, options: Options = Options()) throws(LibraryError) {
+    /// A library over the given database, blob store and store of partial uploads (both in a
+    /// bucket when servers share the library, so that any of them can take an upload's next
+    /// piece); `folder` holds what stays on this machine: its work folder and its derivative cache.
+    public init(
+        folder: DataFolder, database: any SQLDatabase, blobs: any BlobStore, partialUploads: any PartialUploadStore,
+        options: Options = Options()
+    ) throws(LibraryError) {
         self.folder = folder
         self.options = options
         self.database = database
         self.blobs = blobs
+        self.partialUploads = partialUploads
         do {
             for path in [folder.root, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
             workFolder = try WorkFolder.claim(in: folder.temporary)

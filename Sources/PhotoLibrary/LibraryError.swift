@@ -43,6 +43,14 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
         /// was done, and the same request may succeed in a moment.
         public static let storageUnavailable = Code("storage_unavailable")
 
+        /// A resumable upload's piece that does not start where the upload is, or that another
+        /// request brought first.
+        public static let uploadConflict = Code("upload_conflict")
+        /// A piece whose bytes are not those its checksum names.
+        public static let checksumMismatch = Code("checksum_mismatch")
+        /// Too many resumable uploads open from one client.
+        public static let tooManyUploads = Code("too_many_uploads")
+
         public var description: String { name }
     }
 

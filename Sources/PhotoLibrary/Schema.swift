@@ -112,6 +112,36 @@ public enum LibrarySchema {
                 );
                 CREATE INDEX rendition_jobs_by_state ON rendition_jobs (state, queued_at);
                 """),
+            // Resumable uploads (see Library+Uploads): how far each got, and the pieces kept of it.
+            Migration(
+                "0006-uploads",
+                """
+                CREATE TABLE uploads (
+                    id TEXT PRIMARY KEY,
+                    length \(types.bigInteger) NOT NULL CHECK (length > 0),
+                    received \(types.bigInteger) NOT NULL DEFAULT 0 CHECK (received >= 0 AND received <= length),
+                    original_filename TEXT,
+                    source TEXT NOT NULL,
+                    save_to_camera_roll INTEGER NOT NULL,
+                    client TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('receiving', 'importing', 'done', 'refused')),
+                    asset_id TEXT,
+                    duplicate INTEGER NOT NULL DEFAULT 0,
+                    error_code TEXT,
+                    error_message TEXT,
+                    created_at \(types.real) NOT NULL,
+                    expires_at \(types.real) NOT NULL
+                );
+                CREATE INDEX uploads_by_client ON uploads (client, state);
+                CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+                CREATE TABLE upload_pieces (
+                    upload_id TEXT NOT NULL REFERENCES uploads (id) ON DELETE CASCADE,
+                    start \(types.bigInteger) NOT NULL,
+                    size \(types.bigInteger) NOT NULL CHECK (size > 0),
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (upload_id, start)
+                );
+                """),
         ]
     }
 }

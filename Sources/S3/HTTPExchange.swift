@@ -22,6 +22,8 @@ struct HTTPExchange {
         /// Small answers (errors, listings), at most `memoryLimit` bytes.
         case memory
         case file(String)
+        /// The end of a file there is already.
+        case appending(String)
     }
 
     struct Reply {
@@ -107,8 +109,9 @@ struct HTTPExchange {
         case .memory:
             cameraroll_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, collect)
             cameraroll_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(received).toOpaque())
-        case .file(let path):
-            guard let file = fopen(path, "wb") else { throw unopened() }
+        case .file(let path), .appending(let path):
+            let mode = if case .appending = destination { "ab" } else { "wb" }
+            guard let file = fopen(path, mode) else { throw unopened() }
             output = file
             cameraroll_curl_set_pointer(handle, CURLOPT_WRITEDATA, UnsafeMutableRawPointer(file))
         }

@@ -11,21 +11,16 @@ public struct S3BlobStore: BlobStore {
     private let cache: StagingArea
     private let copies: LocalCopies
 
-    /// Originals larger than this go up in parts of this size: a failure costs one part's
-    /// retry, not the whole file, and S3 takes at most 5 GiB in one PUT.
+    /// Originals larger than this go up in parts of this size (see `S3Client.put(_:staged:partSize:)`).
     private let partSize: Int
 
     public static let defaultCacheLimit = 8 << 30
-    public static let defaultPartSize = 64 << 20
-    /// S3's own bounds: parts of at least 5 MiB (but the last), at most 10,000 of them.
-    static let smallestPart = 5 << 20
-    static let mostParts = 10_000
 
-    public init(client: S3Client, cacheFolder: String, cacheLimit: Int = defaultCacheLimit, partSize: Int = defaultPartSize)
-        throws(StorageError)
-    {
+    public init(
+        client: S3Client, cacheFolder: String, cacheLimit: Int = defaultCacheLimit, partSize: Int = S3Client.defaultPartSize
+    ) throws(StorageError) {
         self.client = client
-        self.partSize = max(partSize, Self.smallestPart)
+        self.partSize = max(partSize, S3Client.smallestPart)
         cache = try StagingArea(folder: cacheFolder)
         copies = LocalCopies(folder: cacheFolder, limit: cacheLimit, isCopy: BlobHash.isValid)
     }
@@ -38,12 +33,7 @@ public struct S3BlobStore: BlobStore {
     /// A blob there already is the same bytes: the staged copy just goes.
     public func put(_ staged: StagedFile) throws(StorageError) {
         if try !client.exists(Self.key(staged.hash)) {
-            if staged.size > partSize {
-                let part = max(partSize, (staged.size + Self.mostParts - 1) / Self.mostParts)
-                try client.putInParts(Self.key(staged.hash), file: staged.path, size: staged.size, sha256: staged.hash, partSize: part)
-            } else {
-                try client.put(Self.key(staged.hash), file: staged.path, size: staged.size, sha256: staged.hash)
-            }
+            try client.put(Self.key(staged.hash), staged: staged, partSize: partSize)
         }
         unlink(staged.path)
     }

@@ -113,6 +113,22 @@ public struct S3Client: Sendable {
         }
     }
 
+    /// Uploads a staged file in one request, or in parts of `partSize` when it is larger (S3 takes
+    /// at most 5 GiB in one PUT, and a failure then costs one part's retry, not the whole file).
+    public func put(_ key: String, staged: StagedFile, partSize: Int) throws(StorageError) {
+        if staged.size > partSize {
+            let part = max(partSize, (staged.size + Self.mostParts - 1) / Self.mostParts)
+            try putInParts(key, file: staged.path, size: staged.size, sha256: staged.hash, partSize: part)
+        } else {
+            try put(key, file: staged.path, size: staged.size, sha256: staged.hash)
+        }
+    }
+
+    public static let defaultPartSize = 64 << 20
+    /// S3's own bounds: parts of at least 5 MiB (but the last), at most 10,000 of them.
+    public static let smallestPart = 5 << 20
+    static let mostParts = 10_000
+
     public func exists(_ key: String) throws(StorageError) -> Bool {
         let reply = try send("HEAD", key)
         switch reply.status {
@@ -122,11 +138,11 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// Downloads an object into `path`; `notFound` when there is none.
-    public func get(_ key: String, to path: String) throws(StorageError) {
-        let reply = try send("GET", key, into: .file(path), large: true)
+    /// Downloads an object into `path`, or onto its end; `notFound` when there is none.
+    public func get(_ key: String, to path: String, appending: Bool = false) throws(StorageError) {
+        let reply = try send("GET", key, into: appending ? .appending(path) : .file(path), large: true)
         guard reply.status == 200 else {
-            unlink(path)
+            if !appending { unlink(path) }
             if reply.status == 404 { throw StorageError(.notFound, "An original is missing from the library.") }
             throw Self.refusal(reply, "read an original")
         }

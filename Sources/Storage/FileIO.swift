@@ -51,6 +51,29 @@ enum FileIO {
         }
     }
 
+    /// Copies `count` bytes from `input`'s position into `output` from `offset` on.
+    static func copyAll(_ input: Int32, to output: Int32, at offset: Int, count: Int) throws(StorageError) {
+        var target = offset
+        try readChunks(input) { chunk throws(StorageError) in
+            guard target + chunk.count <= offset + count else {
+                throw StorageError(.io, "A file could not be read or written.", detail: "copy: the piece grew")
+            }
+            var written = 0
+            while written < chunk.count {
+                let count = pwrite(output, chunk.baseAddress! + written, chunk.count - written, off_t(target + written))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw error("write")
+                }
+                written += count
+            }
+            target += chunk.count
+        }
+        guard target == offset + count else {
+            throw StorageError(.io, "A file could not be read or written.", detail: "copy: the piece ended early")
+        }
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(StorageError) {
         var offset = 0
         while offset < bytes.count {

@@ -54,7 +54,7 @@ public struct StagingArea: Sendable {
 
     /// Reads `input` to its end, hashing it and, when given, writing it to `output`.
     private static func hash(_ input: Int32, copyingTo output: Int32?, maxBytes: Int) throws(StorageError) -> (String, Int) {
-        let hasher = SHA256()
+        let hasher = MessageDigest()
         var size = 0
         try FileIO.readChunks(input) { chunk throws(StorageError) in
             size += chunk.count

@@ -148,6 +148,7 @@ struct Context {
         guard database != nil || bucket != nil else { return try Library(folder: folder, options: options) }
         let metadata: any SQLDatabase
         let blobs: any BlobStore
+        let partialUploads: any PartialUploadStore
         do throws(StorageError) {
             if let database {
                 metadata = try await PostgresDatabase(url: database, migrations: LibrarySchema.postgreSQL)
@@ -156,13 +157,16 @@ struct Context {
                 metadata = try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite)
             }
             if let bucket {
-                blobs = try S3BlobStore(client: S3Client(bucket: bucket), cacheFolder: folder.originalsCache)
+                let client = S3Client(bucket: bucket)
+                blobs = try S3BlobStore(client: client, cacheFolder: folder.originalsCache)
+                partialUploads = S3PartialUploads(client: client)
             } else {
                 blobs = try FileBlobStore(root: folder.blobs)
+                partialUploads = try FilePartialUploads(root: folder.uploads)
             }
         } catch {
             throw LibraryError(error)
         }
-        return try Library(folder: folder, database: metadata, blobs: blobs, options: options)
+        return try Library(folder: folder, database: metadata, blobs: blobs, partialUploads: partialUploads, options: options)
     }
 }

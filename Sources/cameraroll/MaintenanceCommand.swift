@@ -12,7 +12,7 @@ enum MaintenanceCommand {
             let report = try await library.collectGarbage()
             Terminal.out(
                 "Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
-                    + "\(report.expiredCaptures) expired unsaved captures.")
+                    + "\(report.expiredCaptures) expired unsaved captures, \(report.expiredUploads) expired uploads.")
             return 0
         }
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }

@@ -17,8 +17,10 @@ import Testing
         options.connectTimeout = 2
         let database = try await PostgresDatabase(
             url: try await ThrowawayPostgres.newDatabase(on: cluster.url), migrations: LibrarySchema.postgreSQL, options: options)
+        let folder = DataFolder(directory.path)
         let library = try Library(
-            folder: DataFolder(directory.path), database: database, blobs: try FileBlobStore(root: DataFolder(directory.path).blobs))
+            folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs),
+            partialUploads: try FilePartialUploads(root: folder.uploads))
         let live = try LiveServer(directory, library: library)
         #expect(try await live.upload("photos/exifsamples__Canon_40D.jpg").status == 201)
 
@@ -51,7 +53,7 @@ import Testing
         let folder = DataFolder(directory.path)
         let library = try Library(
             folder: folder, database: try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite),
-            blobs: try S3BlobStore(client: client, cacheFolder: folder.originalsCache))
+            blobs: try S3BlobStore(client: client, cacheFolder: folder.originalsCache), partialUploads: S3PartialUploads(client: client))
         let live = try LiveServer(directory, library: library)
         let first = try await live.upload("photos/exifsamples__Canon_40D.jpg")
         let id = try #require(first.json["id"] as? String)

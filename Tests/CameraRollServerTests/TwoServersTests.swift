@@ -75,8 +75,9 @@ import Testing
             let directory = TemporaryDirectory("cameraroll-cluster")
             let folder = DataFolder(directory.path)
             let database = try await PostgresDatabase(url: url, migrations: LibrarySchema.postgreSQL)
-            let blobs = try S3BlobStore(client: S3Client(bucket: bucket), cacheFolder: folder.originalsCache)
-            let library = try Library(folder: folder, database: database, blobs: blobs)
+            let client = S3Client(bucket: bucket)
+            let blobs = try S3BlobStore(client: client, cacheFolder: folder.originalsCache)
+            let library = try Library(folder: folder, database: database, blobs: blobs, partialUploads: S3PartialUploads(client: client))
             let key = try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
             let shared = try await SharedCredentials.open(database: database)
             let server = try LiveServer(

@@ -36,7 +36,9 @@ final class LibraryFixture: Sendable {
         case .postgreSQL:
             let database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
             let folder = DataFolder(directory.path)
-            library = try Library(folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs), options: options)
+            library = try Library(
+                folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs),
+                partialUploads: try FilePartialUploads(root: folder.uploads), options: options)
         case .postgreSQLAndS3:
             let database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
             let gateway = try await ThrowawayCeph.start()
@@ -47,7 +49,8 @@ final class LibraryFixture: Sendable {
             try await offThePool { try client.createBucket() }
             let folder = DataFolder(directory.path)
             let blobs = try S3BlobStore(client: client, cacheFolder: folder.originalsCache)
-            library = try Library(folder: folder, database: database, blobs: blobs, options: options)
+            library = try Library(
+                folder: folder, database: database, blobs: blobs, partialUploads: S3PartialUploads(client: client), options: options)
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
             let database = try await PostgresDatabase(url: url, migrations: LibrarySchema.postgreSQL)
             return try Library(
                 folder: folder, database: database, blobs: try S3BlobStore(client: bucket, cacheFolder: folder.originalsCache),
-                options: options)
+                partialUploads: S3PartialUploads(client: bucket), options: options)
         }
 
         func job(_ hash: String) async throws -> (state: String, attempt: Int) {

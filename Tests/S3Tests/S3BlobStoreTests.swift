@@ -8,7 +8,7 @@ import Testing
 @Suite struct S3BlobStoreTests {
     let directory = TemporaryDirectory("cameraroll-s3")
 
-    func makeStores(partSize: Int = S3BlobStore.defaultPartSize) async throws -> (StagingArea, S3BlobStore) {
+    func makeStores(partSize: Int = S3Client.defaultPartSize) async throws -> (StagingArea, S3BlobStore) {
         let gateway = try await ThrowawayCeph.start()
         let bucket = S3Bucket(
             endpoint: gateway.endpoint, name: ThrowawayCeph.newBucketName(), region: "us-east-1", accessKeyID: gateway.accessKeyID,

@@ -1,13 +1,14 @@
 internal import CCrypto
 import Foundation
 
-/// SHA-256 through OpenSSL's libcrypto, which uses the processor's SHA extensions.
-struct SHA256: ~Copyable {
+/// A message digest through OpenSSL's libcrypto, which uses the processor's SHA extensions:
+/// SHA-256 by default, SHA-1 for clients that name theirs in it.
+struct MessageDigest: ~Copyable {
     private let context: OpaquePointer
 
-    init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            preconditionFailure("libcrypto cannot start a SHA-256 digest")
+    init(sha1: Bool = false) {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, sha1 ? EVP_sha1() : EVP_sha256(), nil) == 1 else {
+            preconditionFailure("libcrypto cannot start a digest")
         }
         self.context = context
     }
@@ -34,21 +35,38 @@ struct SHA256: ~Copyable {
 /// SHA-256s of a file's parts and of the whole, in one pass: for a store that checks each part
 /// of an upload on its own, and a caller that checks the whole is what it staged.
 public enum FileDigest {
+    /// The SHA-1 of a whole file, as lowercase hex: tus' checksum extension asks every server to
+    /// take that algorithm.
+    public static func sha1(of path: String) throws(StorageError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIO.error("open") }
+        defer { close(fd) }
+        let digest = MessageDigest(sha1: true)
+        try FileIO.readChunks(fd) { chunk in digest.update(chunk) }
+        return digest.finish()
+    }
+
+    /// The SHA-256 of each `partSize` bytes of a file (the last part shorter) and of the whole.
     public static func sha256(ofPartsOf path: String, size: Int, partSize: Int) throws(StorageError) -> (parts: [String], whole: String) {
         precondition(partSize > 0)
+        return try sha256(of: path, parts: stride(from: 0, to: size, by: partSize).map { $0..<min($0 + partSize, size) })
+    }
+
+    /// The SHA-256 of each of a file's byte ranges, which follow each other from its start, and of
+    /// all of them together.
+    public static func sha256(of path: String, parts ranges: [Range<Int>]) throws(StorageError) -> (parts: [String], whole: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open") }
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        let whole = SHA256()
+        let whole = MessageDigest()
         var parts: [String] = []
-        var offset = 0
-        while offset < size {
-            let part = SHA256()
-            let end = min(offset + partSize, size)
-            while offset < end {
-                let count = pread(fd, buffer.baseAddress, min(buffer.count, end - offset), off_t(offset))
+        for range in ranges {
+            let part = MessageDigest()
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let count = pread(fd, buffer.baseAddress, min(buffer.count, range.upperBound - offset), off_t(offset))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { throw count == 0 ? StorageError(.io, "A file ended before its size.") : FileIO.error("read") }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])

@@ -1,0 +1,182 @@
+import Foundation
+import HTTPServer
+import PhotoLibrary
+
+/// Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
+/// expiration, checksum with sha1 and sha256) at `/api/uploads`, so that tus-js-client, Uppy and tuspy
+/// work unchanged. Metadata: `filename`, `source` (`upload` or `camera`) and `album`
+/// (`cameraRoll`, to save the file to the Camera Roll). The piece that completes an upload answers with `X-Asset-ID`; `GET` on the
+/// upload (JSON) tells its asset or its refusal for as long as the upload is kept.
+extension WebApp {
+    func addUploadRoutes(to router: inout Router) {
+        let maxBytes = library.options.maxFileBytes
+        router.add("OPTIONS", "/api/uploads") { _ in
+            var response = Response(status: 204)
+            response.headers["Tus-Version"] = TusHeaders.version
+            response.headers["Tus-Extension"] = TusHeaders.extensions
+            response.headers["Tus-Max-Size"] = String(maxBytes)
+            response.headers["Tus-Checksum-Algorithm"] = TusHeaders.checksumAlgorithms.keys.sorted().joined(separator: ",")
+            return response
+        }
+        router.post("/api/uploads", body: .file(maxBytes: maxBytes)) { request in try await tus(request) { try await createUpload(request) }
+        }
+        router.get("/api/uploads/:id") { request in try await tus(request) { try await uploadStatus(request) } }
+        router.add("PATCH", "/api/uploads/:id", body: .file(maxBytes: maxBytes)) { request in
+            try await tus(request) { try await appendPiece(request) }
+        }
+        router.delete("/api/uploads/:id") { request in
+            try await tus(request) {
+                let id = try uploadID(request)
+                try await answering { () async throws(LibraryError) in try await library.terminateUpload(id) }
+                return Response(status: 204)
+            }
+        }
+    }
+
+    /// Every tus answer names the protocol's version, refusals too; a client that speaks another
+    /// version gets 412 with the one we speak.
+    private func tus(_ request: Request, _ handler: () async throws -> Response) async throws -> Response {
+        var response: Response
+        if let version = request.headers["Tus-Resumable"], version != TusHeaders.version {
+            response = HTTPError(412, "unsupported_version", "This server speaks tus \(TusHeaders.version).").response
+            response.headers["Tus-Version"] = TusHeaders.version
+        } else {
+            do {
+                response = try await handler()
+            } catch let error as any HTTPResponseError {
+                response = error.response
+            }
+        }
+        response.headers["Tus-Resumable"] = TusHeaders.version
+        return response
+    }
+
+    private func createUpload(_ request: Request) async throws -> Response {
+        let length = try TusHeaders.count(request.headers["Upload-Length"], "Upload-Length")
+        let metadata = try TusHeaders.metadata(request.headers["Upload-Metadata"])
+        let source: AssetSource
+        switch try TusHeaders.text(metadata, "source") ?? "upload" {
+        case "upload": source = .upload
+        case "camera": source = .camera
+        default: throw HTTPError.badRequest("invalid_metadata", "source: camera or upload.")
+        }
+        let album = try TusHeaders.text(metadata, "album")
+        guard album == nil || album == Library.cameraRollID else {
+            throw HTTPError.badRequest("invalid_metadata", "album: only \(Library.cameraRollID) can be named.")
+        }
+        let new = NewUpload(
+            length: length, originalFilename: try TusHeaders.text(metadata, "filename"), source: source,
+            saveToCameraRoll: album != nil, client: request.remoteAddress)
+        let piece = try piece(of: request, required: false)
+        var upload = try await answering { () async throws(LibraryError) in try await library.createUpload(new) }
+        if let piece {
+            upload = try await answering { () async throws(LibraryError) in try await library.appendToUpload(upload.id, at: 0, piece: piece)
+            }
+        }
+        var response = Response(status: 201)
+        response.headers["Location"] = "/api/uploads/\(upload.id)"
+        describe(upload, in: &response)
+        return response
+    }
+
+    /// HEAD is tus' question of where an upload is; GET adds its state as JSON.
+    private func uploadStatus(_ request: Request) async throws -> Response {
+        let id = try uploadID(request)
+        let upload = try await answering { () async throws(LibraryError) in try await library.upload(id) }
+        var response = Response.json(UploadJSON(upload))
+        response.headers["Upload-Length"] = String(upload.length)
+        describe(upload, in: &response)
+        return response
+    }
+
+    private func appendPiece(_ request: Request) async throws -> Response {
+        let id = try uploadID(request)
+        let offset = try TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset")
+        guard let piece = try piece(of: request, required: true) else {
+            throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
+        }
+        let upload = try await answering { () async throws(LibraryError) in try await library.appendToUpload(id, at: offset, piece: piece) }
+        var response = Response(status: 204)
+        describe(upload, in: &response)
+        return response
+    }
+
+    /// The bytes a request brings for an upload, if it brings any: sent as tus' content type
+    /// (required of a PATCH; a creation may bring none).
+    private func piece(of request: Request, required: Bool) throws -> UploadPieceFile? {
+        let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == TusHeaders.pieceType else {
+            if required || (request.body?.size ?? 0) > 0 {
+                throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
+            }
+            return nil
+        }
+        let checksum = try TusHeaders.checksum(request.headers["Upload-Checksum"])
+        guard let body = request.body else { return required ? UploadPieceFile(path: try emptyPiece(), checksum: checksum) : nil }
+        return UploadPieceFile(path: body.path, checksum: checksum)
+    }
+
+    /// A PATCH with no body (a client asking for the offset's check alone) as an empty piece.
+    private func emptyPiece() throws -> String {
+        let path = "\(library.temporaryFolder)/\(UUID().uuidString.lowercased()).empty"
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw HTTPError(500, "io", "A file could not be written.")
+        }
+        return path
+    }
+
+    private func uploadID(_ request: Request) throws(HTTPError) -> String {
+        let id = request.parameters["id"] ?? ""
+        guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ isalnum(Int32($0)) != 0 }) else {
+            throw HTTPError(404, "not_found", "There is no such upload; it may have expired or been cancelled.")
+        }
+        return id
+    }
+
+    private func describe(_ upload: Upload, in response: inout Response) {
+        response.headers["Upload-Offset"] = String(upload.offset)
+        response.headers["Upload-Expires"] = TusHeaders.httpDate(upload.expires)
+        response.headers["Cache-Control"] = "no-store"
+        if case .done(let asset, let duplicate) = upload.state {
+            response.headers["X-Asset-ID"] = asset
+            if duplicate { response.headers["X-Asset-Duplicate"] = "true" }
+        }
+    }
+}
+
+/// An upload as `GET /api/uploads/<id>` tells it.
+struct UploadJSON: Encodable {
+    struct Refusal: Encodable {
+        var code: String
+        var message: String
+    }
+    var id: String
+    var length: Int
+    var offset: Int
+    /// `receiving`, `importing`, `done` or `refused`.
+    var state: String
+    var expires: String
+    var filename: String?
+    var assetID: String?
+    var duplicate: Bool?
+    var error: Refusal?
+
+    init(_ upload: Upload) {
+        id = upload.id
+        length = upload.length
+        offset = upload.offset
+        expires = upload.expires.formatted(Date.ISO8601FormatStyle())
+        filename = upload.originalFilename
+        switch upload.state {
+        case .receiving: state = "receiving"
+        case .importing: state = "importing"
+        case .done(let asset, let isDuplicate):
+            state = "done"
+            assetID = asset
+            duplicate = isDuplicate
+        case .refused(let refusal):
+            state = "refused"
+            error = Refusal(code: refusal.code.description, message: refusal.message)
+        }
+    }
+}

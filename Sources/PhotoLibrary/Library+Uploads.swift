@@ -1,0 +1,230 @@
+import Foundation
+import Storage
+
+/// Resumable uploads: a row says how far each got, the partial-upload store keeps its pieces.
+/// A piece counts once it is durable and its row says so, in that order, so every offset a client
+/// was told survives a crash; bytes a crash kept past the row's offset are never counted. When
+/// the last byte is in, the pieces become one file in the work folder and go through the same
+/// import as a one-request upload; the row keeps the outcome until it expires.
+extension Library {
+    public func createUpload(_ new: NewUpload) async throws(LibraryError) -> Upload {
+        guard new.length > 0 else { throw LibraryError(.empty, "The file is empty.") }
+        guard new.length <= options.maxFileBytes else {
+            throw LibraryError(.tooLarge, "The file is larger than the \(options.maxFileBytes >> 20) MiB limit.")
+        }
+        let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let now = Date()
+        let expires = now.addingTimeInterval(options.uploadExpiry)
+        let quota = options.openUploadsPerClient
+        let opened = try await write { connection throws(StorageError) -> Bool in
+            let open = try connection.query(
+                "SELECT count(*) AS open FROM uploads WHERE client = ? AND state = 'receiving' AND expires_at > ?",
+                [new.client, now.timeIntervalSince1970])
+            guard try (open.first?.integer("open") ?? 0) < quota else { return false }
+            try connection.run(
+                """
+                INSERT INTO uploads (id, length, original_filename, source, save_to_camera_roll, client, state, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?, ?)
+                """,
+                [
+                    id, new.length, new.originalFilename.map(Self.cleanFilename), new.source.rawValue, new.saveToCameraRoll, new.client,
+                    now.timeIntervalSince1970, expires.timeIntervalSince1970,
+                ])
+            return true
+        }
+        guard opened else {
+            throw LibraryError(.tooManyUploads, "There are \(quota) unfinished uploads from here already; finish or cancel some first.")
+        }
+        return try await upload(id)
+    }
+
+    /// The upload as its row has it. One whose bytes are all in but whose import did not finish
+    /// is imported now, so that asking is enough to get the outcome after a crash.
+    public func upload(_ id: String) async throws(LibraryError) -> Upload {
+        let upload = try await uploadRow(id)
+        guard case .importing = upload.state else { return upload }
+        return try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Upload in
+            let again = try await uploadRow(id)
+            guard case .importing = again.state else { return again }
+            return try await finish(again)
+        }
+    }
+
+    /// Adds a piece at `offset`, which must be where the upload is; the upload as it is after.
+    /// The last piece makes it an asset: its state is `done`, or the import's refusal is thrown.
+    public func appendToUpload(_ id: String, at offset: Int, piece: UploadPieceFile) async throws(LibraryError) -> Upload {
+        do {
+            return try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Upload in
+                try await append(piece, to: try await uploadRow(id), at: offset)
+            }
+        } catch {
+            unlink(piece.path)
+            throw error
+        }
+    }
+
+    /// Deletes an upload and what it kept, whatever its state (tus' termination).
+    public func terminateUpload(_ id: String) async throws(LibraryError) {
+        try await uploadLocks.withLock(id) { () async throws(LibraryError) in
+            let pieces = try await pieces(of: try await uploadRow(id))
+            try await write { connection throws(StorageError) in
+                try connection.run("DELETE FROM uploads WHERE id = ?", [id])
+            }
+            // A failure here leaves bytes no row names, which collection removes.
+            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id, pieces: pieces.map(\.name))
+            }
+        }
+    }
+
+    /// Deletes uploads past their expiry, and bytes of uploads no row names; how many uploads went.
+    func expireUploads(now: Date) async throws(LibraryError) -> Int {
+        let expired = try await read { connection throws(StorageError) in
+            try connection.query("SELECT id FROM uploads WHERE expires_at <= ?", [now.timeIntervalSince1970]).map {
+                row throws(StorageError) in try row.text("id")
+            }
+        }
+        for id in expired { try? await terminateUpload(id) }
+        let stored = try await files { [partialUploads] () throws(StorageError) in try partialUploads.uploads() }
+        let known = try await read { connection throws(StorageError) in
+            Set(try connection.query("SELECT id FROM uploads").map { row throws(StorageError) in try row.text("id") })
+        }
+        for id in stored where !known.contains(id) {
+            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id, pieces: []) }
+        }
+        return expired.count
+    }
+
+    private func append(_ piece: UploadPieceFile, to upload: Upload, at offset: Int) async throws(LibraryError) -> Upload {
+        guard case .receiving = upload.state else {
+            throw LibraryError(.uploadConflict, "The upload has all its bytes already.")
+        }
+        guard offset == upload.offset else {
+            throw LibraryError(
+                .uploadConflict, "The upload is at byte \(upload.offset), not \(offset); ask where it is and go on from there.")
+        }
+        let staged = try await files { [staging] () throws(StorageError) in try staging.stage(adopting: piece.path) }
+        let matches: Bool
+        switch piece.checksum {
+        case nil: matches = true
+        case .sha256(let expected): matches = Hex.bytes(Array(staged.hash.utf8)) == expected
+        case .sha1(let expected):
+            let digest = try await files { () throws(StorageError) in try FileDigest.sha1(of: staged.path) }
+            matches = Hex.bytes(Array(digest.utf8)) == expected
+        }
+        guard matches else {
+            throw LibraryError(.checksumMismatch, "The piece's bytes do not match its checksum; send it again.")
+        }
+        guard staged.size > 0 else { return upload }
+        guard staged.size <= upload.length - offset else {
+            throw LibraryError(.tooLarge, "The piece goes past the upload's length of \(upload.length) bytes.")
+        }
+        let name = try await files { [partialUploads] () throws(StorageError) in
+            try partialUploads.keep(staged, upload: upload.id, offset: offset)
+        }
+        let end = offset + staged.size
+        let expires = Date().addingTimeInterval(options.uploadExpiry).timeIntervalSince1970
+        let counted = try await write { connection throws(StorageError) in
+            // Only from the offset this request saw: a server that took another piece for the same
+            // offset in the meantime has counted that one.
+            let changed = try connection.run(
+                """
+                UPDATE uploads SET received = ?, expires_at = ?, state = CASE WHEN ? = length THEN 'importing' ELSE state END
+                WHERE id = ? AND received = ? AND state = 'receiving'
+                """, [end, expires, end, upload.id, offset])
+            guard changed == 1 else { return false }
+            try connection.run(
+                "INSERT INTO upload_pieces (upload_id, start, size, name) VALUES (?, ?, ?, ?)", [upload.id, offset, staged.size, name])
+            return true
+        }
+        guard counted else {
+            throw LibraryError(.uploadConflict, "Another request brought these bytes first; ask where the upload is and go on from there.")
+        }
+        let now = try await uploadRow(upload.id)
+        guard case .importing = now.state else { return now }
+        return try await finish(now)
+    }
+
+    /// Imports an upload whose bytes are all in, and keeps the outcome in its row. A refusal is
+    /// the outcome too (and thrown); a failure of ours leaves the row for another try.
+    private func finish(_ upload: Upload) async throws(LibraryError) -> Upload {
+        let pieces = try await pieces(of: upload)
+        let file = try await files { [partialUploads, staging] () throws(StorageError) in
+            try partialUploads.assemble(upload: upload.id, pieces: pieces, size: upload.length, in: staging)
+        }
+        let outcome: Upload.State
+        do throws(LibraryError) {
+            let result = try await importUpload(
+                temporaryFile: file, originalFilename: upload.originalFilename, source: upload.source,
+                saveToCameraRoll: upload.saveToCameraRoll)
+            outcome = .done(assetID: result.asset.id, duplicate: result.isDuplicate)
+        } catch  where error.refusesTheFile {
+            outcome = .refused(error)
+        }
+        try await write { connection throws(StorageError) in
+            switch outcome {
+            case .done(let asset, let duplicate):
+                try connection.run(
+                    "UPDATE uploads SET state = 'done', asset_id = ?, duplicate = ? WHERE id = ? AND state = 'importing'",
+                    [asset, duplicate, upload.id])
+            case .refused(let error):
+                try connection.run(
+                    "UPDATE uploads SET state = 'refused', error_code = ?, error_message = ? WHERE id = ? AND state = 'importing'",
+                    [error.code.description, error.message, upload.id])
+            case .receiving, .importing:
+                break
+            }
+            try connection.run("DELETE FROM upload_pieces WHERE upload_id = ?", [upload.id])
+        }
+        try? await files { [partialUploads] () throws(StorageError) in
+            try partialUploads.remove(upload: upload.id, pieces: pieces.map(\.name))
+        }
+        if case .refused(let error) = outcome { throw error }
+        return try await uploadRow(upload.id)
+    }
+
+    private func pieces(of upload: Upload) async throws(LibraryError) -> [UploadPiece] {
+        try await read { connection throws(StorageError) in
+            try connection.query("SELECT start, size, name FROM upload_pieces WHERE upload_id = ? ORDER BY start", [upload.id]).map {
+                row throws(StorageError) in
+                UploadPiece(offset: try row.integer("start"), size: try row.integer("size"), name: try row.text("name"))
+            }
+        }
+    }
+
+    private func uploadRow(_ id: String) async throws(LibraryError) -> Upload {
+        let row = try await read { connection throws(StorageError) in
+            try connection.query("SELECT * FROM uploads WHERE id = ? AND expires_at > ?", [id, Date().timeIntervalSince1970]).first
+        }
+        guard let row else { throw LibraryError(.notFound, "There is no such upload; it may have expired or been cancelled.") }
+        return try await storage { () throws(StorageError) in try Upload(row: row) }
+    }
+}
+
+extension LibraryError {
+    /// Whether the import refused the file itself (for good), as opposed to failing on our side.
+    var refusesTheFile: Bool {
+        [.unsupportedType, .tooLarge, .truncated, .corrupt, .empty, .invalidRequest, .timeout].contains(code)
+    }
+}
+
+extension Upload {
+    init(row: Row) throws(StorageError) {
+        id = try row.text("id")
+        length = try row.integer("length")
+        offset = try row.integer("received")
+        originalFilename = try row.optionalText("original_filename")
+        source = AssetSource(rawValue: try row.text("source")) ?? .upload
+        saveToCameraRoll = try row.flag("save_to_camera_roll")
+        expires = Date(timeIntervalSince1970: try row.real("expires_at"))
+        switch try row.text("state") {
+        case "receiving": state = .receiving
+        case "importing": state = .importing
+        case "done": state = .done(assetID: try row.text("asset_id"), duplicate: try row.flag("duplicate"))
+        default:
+            state = .refused(
+                LibraryError(
+                    LibraryError.Code(stored: try row.optionalText("error_code") ?? "corrupt"), try row.optionalText("error_message") ?? "")
+            )
+        }
+    }
+}

@@ -1,0 +1,65 @@
+public import Foundation
+
+/// A resumable upload: a file that comes in pieces, over as many requests (and servers, and
+/// restarts) as it takes, and becomes an asset when its last byte is in.
+public struct Upload: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Waiting for bytes from `offset` on.
+        case receiving
+        /// Every byte is in and the import has not finished (a crash stopped it, or the store was
+        /// unavailable): the next look at the upload tries it again.
+        case importing
+        /// The bytes became this asset, or were an asset already.
+        case done(assetID: String, duplicate: Bool)
+        /// The import refused the bytes, for good.
+        case refused(LibraryError)
+    }
+
+    public let id: String
+    /// The whole file's size, declared when the upload was created.
+    public let length: Int
+    /// How many bytes are durably in: where the next piece starts.
+    public let offset: Int
+    public let originalFilename: String?
+    public let source: AssetSource
+    public let saveToCameraRoll: Bool
+    /// Abandoned past this, the upload and its bytes are deleted; each piece moves it on.
+    public let expires: Date
+    public let state: State
+}
+
+/// What a client declares when it opens an upload.
+public struct NewUpload: Sendable {
+    public var length: Int
+    public var originalFilename: String?
+    public var source: AssetSource
+    public var saveToCameraRoll: Bool
+    /// Who opens it, for the quota of open uploads: an address, a session.
+    public var client: String
+
+    public init(length: Int, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String) {
+        self.length = length
+        self.originalFilename = originalFilename
+        self.source = source
+        self.saveToCameraRoll = saveToCameraRoll
+        self.client = client
+    }
+}
+
+/// A piece of an upload a request brought, in a file of the library's work folder.
+public struct UploadPieceFile: Sendable {
+    /// A digest the client says the piece has (tus' checksum extension), checked before the
+    /// piece is kept.
+    public enum Checksum: Sendable, Equatable {
+        case sha256([UInt8])
+        case sha1([UInt8])
+    }
+
+    public let path: String
+    public let checksum: Checksum?
+
+    public init(path: String, checksum: Checksum?) {
+        self.path = path
+        self.checksum = checksum
+    }
+}

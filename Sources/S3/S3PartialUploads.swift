@@ -1,0 +1,63 @@
+import Foundation
+public import Storage
+
+/// The uploads still coming in to a library servers share: each piece is its own object,
+/// `uploads/<id>/<offset>-<sha256>`, since the next piece may reach another server. Two requests
+/// that bring the same offset at once each keep a piece of their own (or the same one, for the
+/// same bytes) and the database counts one; a finished upload is put together on the server
+/// that got its last piece, each piece checked against the hash its name holds.
+public struct S3PartialUploads: PartialUploadStore {
+    public let client: S3Client
+    private let partSize: Int
+
+    public init(client: S3Client, partSize: Int = S3Client.defaultPartSize) {
+        self.client = client
+        self.partSize = max(partSize, S3Client.smallestPart)
+    }
+
+    private static func prefix(_ upload: String) -> String { "uploads/\(upload)/" }
+
+    public func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String {
+        // Zero-padded, so that a listing of the prefix comes in offset order.
+        let name = "\(String(repeating: "0", count: max(0, 20 - String(offset).count)))\(offset)-\(staged.hash)"
+        try client.put(Self.prefix(upload) + name, staged: staged, partSize: partSize)
+        unlink(staged.path)
+        return name
+    }
+
+    public func assemble(upload: String, pieces: [UploadPiece], size: Int, in staging: StagingArea) throws(StorageError) -> String {
+        let (path, descriptor) = try staging.makeTemporaryFile()
+        close(descriptor)
+        do throws(StorageError) {
+            var ranges: [Range<Int>] = []
+            for piece in pieces {
+                guard piece.offset == ranges.last?.upperBound ?? 0, piece.size > 0 else {
+                    throw StorageError(.corruptRow, "The pieces of an upload do not follow each other.", detail: upload)
+                }
+                try client.get(Self.prefix(upload) + piece.name, to: path, appending: true)
+                ranges.append(piece.offset..<(piece.offset + piece.size))
+            }
+            guard ranges.last?.upperBound ?? 0 == size else {
+                throw StorageError(.corruptRow, "The pieces of an upload fall short of its length.", detail: upload)
+            }
+            let digests = try FileDigest.sha256(of: path, parts: ranges)
+            for (piece, digest) in zip(pieces, digests.parts) where !piece.name.hasSuffix("-\(digest)") {
+                throw StorageError(.unavailable, "The object store gave other bytes than an upload's.", detail: piece.name)
+            }
+            return path
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Lists the prefix too: a piece kept by a request that lost to another's is in no row.
+    public func remove(upload: String, pieces: [String]) throws(StorageError) {
+        let listed = try client.list(prefix: Self.prefix(upload)).map(\.key)
+        for key in Set(listed + pieces.map { Self.prefix(upload) + $0 }) { try client.delete(key) }
+    }
+
+    public func uploads() throws(StorageError) -> [String] {
+        Array(Set(try client.list(prefix: "uploads/").compactMap { $0.key.split(separator: "/").dropFirst().first.map(String.init) }))
+    }
+}

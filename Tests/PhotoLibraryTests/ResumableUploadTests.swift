@@ -1,0 +1,208 @@
+import Foundation
+import PostgreSQL
+import S3
+import Storage
+import TestSupport
+import Testing
+
+@testable import PhotoLibrary
+
+/// Resumable uploads on each engine: pieces become the asset byte for byte, a piece that does
+/// not fit changes nothing, an upload goes on after a restart and on another server, and what
+/// ends (finished, cancelled, expired) leaves no bytes behind.
+@Suite struct ResumableUploadTests {
+    static let photo = "photos/exifsamples__Canon_40D.jpg"
+
+    /// The bytes of `count` pieces of a corpus file, in order.
+    static func pieces(of file: String, count: Int) throws -> [[UInt8]] {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file))))
+        let size = (bytes.count + count - 1) / count
+        return stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
+    }
+
+    /// A piece as a request brings it: a file in the library's work folder.
+    static func piece(_ bytes: [UInt8], in library: Library, checksum: UploadPieceFile.Checksum? = nil) throws -> UploadPieceFile {
+        let path = "\(library.temporaryFolder)/\(UUID().uuidString).upload"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return UploadPieceFile(path: path, checksum: checksum)
+    }
+
+    static func open(_ library: Library, length: Int, client: String = "127.0.0.1", source: AssetSource = .upload) async throws -> Upload {
+        try await library.createUpload(
+            NewUpload(length: length, originalFilename: "IMG_0001.JPG", source: source, saveToCameraRoll: true, client: client))
+    }
+
+    /// Everything the library's partial-upload store holds.
+    static func storedUploads(_ library: Library) async throws -> [String] {
+        try await offThePool { try library.partialUploads.uploads() }
+    }
+
+    @Test(arguments: Engine.allCases) func piecesBecomeTheAssetByteForByte(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let library = fixture.library
+        let pieces = try Self.pieces(of: Self.photo, count: 3)
+        var upload = try await Self.open(library, length: pieces.map(\.count).reduce(0, +))
+        #expect(upload.state == .receiving && upload.offset == 0)
+        for piece in pieces {
+            let file = try Self.piece(piece, in: library)
+            let digest = try FileDigest.sha256(ofPartsOf: file.path, size: piece.count, partSize: piece.count).whole
+            upload = try await library.appendToUpload(
+                upload.id, at: upload.offset, piece: UploadPieceFile(path: file.path, checksum: .sha256(Hex.bytes(Array(digest.utf8))!)))
+        }
+        guard case .done(let id, let duplicate) = upload.state else {
+            Issue.record("the last piece leaves \(upload.state)")
+            return
+        }
+        #expect(!duplicate)
+        let asset = try await library.asset(id)
+        #expect(asset.blobHash == Corpus.entries()[Self.photo]?.sha256)
+        #expect(asset.originalFilename == "IMG_0001.JPG" && asset.inCameraRoll)
+        #expect(try await library.upload(upload.id).state == .done(assetID: id, duplicate: false))
+        #expect(try await Self.storedUploads(library).isEmpty)
+    }
+
+    @Test func aPieceThatDoesNotFitChangesNothing() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let pieces = try Self.pieces(of: Self.photo, count: 2)
+        let upload = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+        let first = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+
+        await #expect(throws: LibraryError.self) {
+            try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[1], in: library))
+        }
+        for wrong in [UploadPieceFile.Checksum.sha256(Array(repeating: 7, count: 32)), .sha1(Array(repeating: 7, count: 20))] {
+            do {
+                _ = try await library.appendToUpload(
+                    upload.id, at: first.offset, piece: try Self.piece(pieces[1], in: library, checksum: wrong))
+                Issue.record("a piece whose checksum differs was kept")
+            } catch let error as LibraryError {
+                #expect(error.code == .checksumMismatch)
+            }
+        }
+        do {
+            _ = try await library.appendToUpload(upload.id, at: first.offset, piece: try Self.piece(pieces[1] + [0], in: library))
+            Issue.record("a piece past the length was kept")
+        } catch let error as LibraryError {
+            #expect(error.code == .tooLarge)
+        }
+        #expect(try await library.upload(upload.id).offset == pieces[0].count)
+
+        // SHA-1, the algorithm every tus server takes (SHA-256 is checked by the engines' test above).
+        let checked = try Self.piece(pieces[1], in: library)
+        let digest = try FileDigest.sha1(of: checked.path)
+        let done = try await library.appendToUpload(
+            upload.id, at: first.offset, piece: UploadPieceFile(path: checked.path, checksum: .sha1(Hex.bytes(Array(digest.utf8))!)))
+        guard case .done(let id, _) = done.state else {
+            Issue.record("the checked last piece leaves \(done.state)")
+            return
+        }
+        #expect(try await library.asset(id).blobHash == Corpus.entries()[Self.photo]?.sha256)
+        // The request bodies went: into the upload, or away.
+        let left = try FileManager.default.contentsOfDirectory(atPath: library.temporaryFolder).filter { $0.hasSuffix(".upload") }
+        #expect(left.isEmpty)
+    }
+
+    @Test func anUploadGoesOnAfterTheLibraryIsOpenedAgain() async throws {
+        let directory = TemporaryDirectory("cameraroll-uploads")
+        let pieces = try Self.pieces(of: Self.photo, count: 2)
+        let id: String
+        do {
+            let library = try Library(folder: DataFolder(directory.path))
+            let upload = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+            id = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: library)).id
+            try await library.flush()
+        }
+        let reopened = try Library(folder: DataFolder(directory.path))
+        let upload = try await reopened.upload(id)
+        #expect(upload.offset == pieces[0].count)
+        let done = try await reopened.appendToUpload(id, at: upload.offset, piece: try Self.piece(pieces[1], in: reopened))
+        guard case .done(let asset, _) = done.state else {
+            Issue.record("the last piece after a restart leaves \(done.state)")
+            return
+        }
+        #expect(try await reopened.asset(asset).blobHash == Corpus.entries()[Self.photo]?.sha256)
+    }
+
+    @Test func bytesAlreadyInTheLibraryGiveTheExistingAsset() async throws {
+        let fixture = try LibraryFixture()
+        let existing = try await fixture.importCorpus(Self.photo).asset
+        let whole = try Self.pieces(of: Self.photo, count: 1)[0]
+        let upload = try await Self.open(fixture.library, length: whole.count)
+        let done = try await fixture.library.appendToUpload(upload.id, at: 0, piece: try Self.piece(whole, in: fixture.library))
+        #expect(done.state == .done(assetID: existing.id, duplicate: true))
+    }
+
+    @Test func aFileTheImportRefusesIsRefusedForGoodAndSaysWhy() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let bytes = Array("this is not a photo, only text that says it is one".utf8)
+        let upload = try await Self.open(library, length: bytes.count)
+        do {
+            _ = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(bytes, in: library))
+            Issue.record("text became an asset")
+        } catch let error as LibraryError {
+            #expect(error.code == .unsupportedType)
+            #expect(try await library.upload(upload.id).state == .refused(error))
+        }
+        #expect(try await Self.storedUploads(library).isEmpty)
+    }
+
+    @Test func cancelledAndExpiredUploadsLeaveNothing() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let pieces = try Self.pieces(of: Self.photo, count: 2)
+        let cancelled = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+        _ = try await library.appendToUpload(cancelled.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+        let abandoned = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+        _ = try await library.appendToUpload(abandoned.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+        #expect(try await Self.storedUploads(library).count == 2)
+
+        try await library.terminateUpload(cancelled.id)
+        await #expect(throws: LibraryError(.notFound, "There is no such upload; it may have expired or been cancelled.")) {
+            try await library.upload(cancelled.id)
+        }
+        #expect(try await Self.storedUploads(library) == [abandoned.id])
+
+        #expect(try await library.collectGarbage(now: Date()).expiredUploads == 0)
+        let report = try await library.collectGarbage(now: abandoned.expires.addingTimeInterval(1))
+        #expect(report.expiredUploads == 1)
+        #expect(try await Self.storedUploads(library).isEmpty)
+    }
+
+    @Test func aClientHasAQuotaOfOpenUploads() async throws {
+        var options = Library.Options()
+        options.openUploadsPerClient = 2
+        let fixture = try LibraryFixture(options)
+        _ = try await Self.open(fixture.library, length: 10)
+        let second = try await Self.open(fixture.library, length: 10)
+        do {
+            _ = try await Self.open(fixture.library, length: 10)
+            Issue.record("a third upload was opened")
+        } catch let error as LibraryError {
+            #expect(error.code == .tooManyUploads)
+        }
+        _ = try await Self.open(fixture.library, length: 10, client: "192.0.2.7")
+        try await fixture.library.terminateUpload(second.id)
+        _ = try await Self.open(fixture.library, length: 10)
+    }
+
+    @Test func anUploadStartedOnOneServerIsFinishedOnTheOther() async throws {
+        let pair = try await RenditionQueueTests.Pair()
+        let pieces = try Self.pieces(of: Self.photo, count: 2)
+        let upload = try await Self.open(pair.first, length: pieces[0].count + pieces[1].count)
+        let half = try await pair.first.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: pair.first))
+        #expect(try await pair.second.upload(upload.id).offset == half.offset)
+        // The same offset again, on the first server, after the second took it: a conflict.
+        let done = try await pair.second.appendToUpload(upload.id, at: half.offset, piece: try Self.piece(pieces[1], in: pair.second))
+        await #expect(throws: LibraryError.self) {
+            try await pair.first.appendToUpload(upload.id, at: half.offset, piece: try Self.piece(pieces[1], in: pair.first))
+        }
+        guard case .done(let id, _) = done.state else {
+            Issue.record("the last piece on the other server leaves \(done.state)")
+            return
+        }
+        #expect(try await pair.first.asset(id).blobHash == Corpus.entries()[Self.photo]?.sha256)
+        #expect(try await offThePool { try pair.bucket.list(prefix: "uploads/") }.isEmpty)
+    }
+}
