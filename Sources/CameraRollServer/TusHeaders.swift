@@ -1,10 +1,10 @@
 import Foundation
-import HTTPServer
-import PhotoLibrary
+package import HTTPServer
+package import PhotoLibrary
 
 /// The request headers of the tus 1.0 resumable upload protocol (tus.io), read strictly: a
 /// header that does not read is a 400 with a code, never a guess.
-enum TusHeaders {
+package enum TusHeaders {
     static let version = "1.0.0"
     static let extensions = "creation,creation-with-upload,termination,expiration,checksum"
     /// The content type of every request body that carries upload bytes.
@@ -12,7 +12,7 @@ enum TusHeaders {
 
     /// `Upload-Length` and `Upload-Offset`: decimal digits only (no sign, no spaces), and no more
     /// than fit.
-    static func count(_ text: String?, _ name: String) throws(HTTPError) -> Int {
+    package static func count(_ text: String?, _ name: String) throws(HTTPError) -> Int {
         guard let text, !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(text)
         else {
             throw HTTPError.badRequest("invalid_header", "\(name) must be a number of bytes.")
@@ -22,7 +22,7 @@ enum TusHeaders {
 
     /// `Upload-Metadata`: comma-separated pairs of a key and its value in Base64, separated by a
     /// space; a key alone has an empty value. Keys are unique, without spaces or commas.
-    static func metadata(_ text: String?) throws(HTTPError) -> [String: [UInt8]] {
+    package static func metadata(_ text: String?) throws(HTTPError) -> [String: [UInt8]] {
         guard let text, !text.isEmpty else { return [:] }
         var pairs: [String: [UInt8]] = [:]
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -42,7 +42,7 @@ enum TusHeaders {
     }
 
     /// A metadata value as text: UTF-8, or refused.
-    static func text(_ metadata: [String: [UInt8]], _ key: String) throws(HTTPError) -> String? {
+    package static func text(_ metadata: [String: [UInt8]], _ key: String) throws(HTTPError) -> String? {
         guard let bytes = metadata[key] else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw HTTPError.badRequest("invalid_metadata", "The value of \(key) in Upload-Metadata is not UTF-8 text.")
@@ -52,7 +52,7 @@ enum TusHeaders {
 
     /// `Upload-Checksum`: an algorithm and the piece's digest in Base64. SHA-1 is the one tus
     /// asks every server to take; SHA-256 is ours.
-    static func checksum(_ text: String?) throws(HTTPError) -> UploadPieceFile.Checksum? {
+    package static func checksum(_ text: String?) throws(HTTPError) -> UploadPieceFile.Checksum? {
         guard let text else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let size = checksumAlgorithms[String(parts[0])] else {
@@ -66,7 +66,7 @@ enum TusHeaders {
     }
 
     /// The algorithms `Upload-Checksum` may name, and their digests' sizes.
-    static let checksumAlgorithms = ["sha1": 20, "sha256": 32]
+    package static let checksumAlgorithms = ["sha1": 20, "sha256": 32]
 
     /// `Upload-Expires`: an HTTP date (RFC 9110's IMF-fixdate), always in English and GMT.
     static func httpDate(_ date: Date) -> String {

@@ -49,6 +49,23 @@ extension FuzzTarget {
                 "a box is within the largest side")
         },
         FuzzTarget(
+            "tus-headers", "Upload-Length, Upload-Metadata and Upload-Checksum of a resumable upload (NUL between them)",
+            examples: ["1048576\u{0}filename SU1HXzAwMDEuSlBH,source Y2FtZXJh,album\u{0}sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="]
+        ) { bytes in
+            let fields = text(bytes).split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            if let length = try? TusHeaders.count(fields[0], "Upload-Length") { require(length >= 0, "a count is not negative") }
+            if fields.count > 1, let metadata = try? TusHeaders.metadata(fields[1]) {
+                let again = metadata.keys.sorted().map { "\($0) \(Data(metadata[$0]!).base64EncodedString())" }.joined(separator: ",")
+                require((try? TusHeaders.metadata(again)) == metadata, "metadata reads back from its own encoding")
+            }
+            if fields.count > 2, case .some(.some(let checksum)) = try? TusHeaders.checksum(fields[2]) {
+                switch checksum {
+                case .sha1(let digest): require(digest.count == 20, "a SHA-1 has 20 bytes")
+                case .sha256(let digest): require(digest.count == 32, "a SHA-256 has 32 bytes")
+                }
+            }
+        },
+        FuzzTarget(
             "picker-configuration", "a picker session's configuration, as a caller sends it",
             examples: [#"{"sourceType": "camera", "mediaTypes": ["public.image", "public.movie"], "allowsEditing": true}"#]
         ) { bytes in
