@@ -50,7 +50,10 @@ extension FuzzTarget {
         },
         FuzzTarget(
             "tus-headers", "Upload-Length, Upload-Metadata and Upload-Checksum of a resumable upload (NUL between them)",
-            examples: ["1048576\u{0}filename SU1HXzAwMDEuSlBH,source Y2FtZXJh,album\u{0}sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="]
+            examples: [
+                "1048576\u{0}filename SU1HXzAwMDEuSlBH,source Y2FtZXJh,album\u{0}"
+                    + "sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+            ]
         ) { bytes in
             let fields = text(bytes).split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             if let length = try? TusHeaders.count(fields[0], "Upload-Length") { require(length >= 0, "a count is not negative") }
