@@ -6,7 +6,7 @@ package import PhotoLibrary
 /// header that does not read is a 400 with a code, never a guess.
 package enum TusHeaders {
     static let version = "1.0.0"
-    static let extensions = "creation,creation-with-upload,termination,expiration,checksum"
+    static let extensions = "creation,creation-with-upload,creation-defer-length,termination,expiration,checksum"
     /// The content type of every request body that carries upload bytes.
     static let pieceType = "application/offset+octet-stream"
 

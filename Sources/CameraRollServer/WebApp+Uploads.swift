@@ -2,11 +2,12 @@ import Foundation
 import HTTPServer
 import PhotoLibrary
 
-/// Resumable uploads over tus 1.0 (core, creation, creation-with-upload, termination,
-/// expiration, checksum with sha1 and sha256) at `/api/uploads`, so that tus-js-client, Uppy and tuspy
-/// work unchanged. Metadata: `filename`, `source` (`upload` or `camera`) and `album`
-/// (`cameraRoll`, to save the file to the Camera Roll). The piece that completes an upload answers with `X-Asset-ID`; `GET` on the
-/// upload (JSON) tells its asset or its refusal for as long as the upload is kept.
+/// Resumable uploads over tus 1.0 (core, creation, creation-with-upload, creation-defer-length,
+/// termination, expiration, checksum with sha1 and sha256) at `/api/uploads`, so that
+/// tus-js-client, Uppy and tuspy work unchanged. Metadata: `filename`, `source` (`upload` or
+/// `camera`) and `album` (`cameraRoll`, to save the file to the Camera Roll). The piece that
+/// completes an upload answers with `X-Asset-ID`; `GET` on the upload (JSON) tells its asset or
+/// its refusal for as long as the upload is kept.
 extension WebApp {
     func addUploadRoutes(to router: inout Router) {
         let maxBytes = library.options.maxFileBytes
@@ -52,7 +53,15 @@ extension WebApp {
     }
 
     private func createUpload(_ request: Request) async throws -> Response {
-        let length = try TusHeaders.count(request.headers["Upload-Length"], "Upload-Length")
+        // A recording streamed while it is shot tells its length with its last piece.
+        let deferred = request.headers["Upload-Defer-Length"]
+        guard deferred == nil || deferred == "1" else {
+            throw HTTPError.badRequest("invalid_header", "Upload-Defer-Length can only be 1.")
+        }
+        guard (deferred == nil) != (request.headers["Upload-Length"] == nil) else {
+            throw HTTPError.badRequest("invalid_header", "Send Upload-Length, or Upload-Defer-Length: 1 to tell it later.")
+        }
+        let length = deferred == nil ? try TusHeaders.count(request.headers["Upload-Length"], "Upload-Length") : nil
         let metadata = try TusHeaders.metadata(request.headers["Upload-Metadata"])
         let source: AssetSource
         switch try TusHeaders.text(metadata, "source") ?? "upload" {
@@ -84,7 +93,11 @@ extension WebApp {
         let id = try uploadID(request)
         let upload = try await answering { () async throws(LibraryError) in try await library.upload(id) }
         var response = Response.json(UploadJSON(upload))
-        response.headers["Upload-Length"] = String(upload.length)
+        if let length = upload.length {
+            response.headers["Upload-Length"] = String(length)
+        } else {
+            response.headers["Upload-Defer-Length"] = "1"
+        }
         describe(upload, in: &response)
         return response
     }
@@ -95,7 +108,10 @@ extension WebApp {
         guard let piece = try piece(of: request, required: true) else {
             throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
         }
-        let upload = try await answering { () async throws(LibraryError) in try await library.appendToUpload(id, at: offset, piece: piece) }
+        let length = try request.headers["Upload-Length"].map { (text) throws(HTTPError) in try TusHeaders.count(text, "Upload-Length") }
+        let upload = try await answering { () async throws(LibraryError) in
+            try await library.appendToUpload(id, at: offset, piece: piece, length: length)
+        }
         var response = Response(status: 204)
         describe(upload, in: &response)
         return response
@@ -151,7 +167,8 @@ struct UploadJSON: Encodable {
         var message: String
     }
     var id: String
-    var length: Int
+    /// nil until the client tells it.
+    var length: Int?
     var offset: Int
     /// `receiving`, `importing`, `done` or `refused`.
     var state: String

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Storage
 
 /// Resumable uploads: a row says how far each got, the partial-upload store keeps its pieces.
@@ -8,10 +8,7 @@ import Storage
 /// import as a one-request upload; the row keeps the outcome until it expires.
 extension Library {
     public func createUpload(_ new: NewUpload) async throws(LibraryError) -> Upload {
-        guard new.length > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        guard new.length <= options.maxFileBytes else {
-            throw LibraryError(.tooLarge, "The file is larger than the \(options.maxFileBytes >> 20) MiB limit.")
-        }
+        if let length = new.length { try checkLength(length) }
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let now = Date()
         let expires = now.addingTimeInterval(options.uploadExpiry)
@@ -23,12 +20,14 @@ extension Library {
             guard try (open.first?.integer("open") ?? 0) < quota else { return false }
             try connection.run(
                 """
-                INSERT INTO uploads (id, length, original_filename, source, save_to_camera_roll, client, state, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?, ?)
+                INSERT INTO uploads (
+                    id, length, original_filename, source, save_to_camera_roll, client, state, created_at, updated_at, expires_at
+                )
+                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?, ?, ?)
                 """,
                 [
                     id, new.length, new.originalFilename.map(Self.cleanFilename), new.source.rawValue, new.saveToCameraRoll, new.client,
-                    now.timeIntervalSince1970, expires.timeIntervalSince1970,
+                    now.timeIntervalSince1970, now.timeIntervalSince1970, expires.timeIntervalSince1970,
                 ])
             return true
         }
@@ -51,11 +50,15 @@ extension Library {
     }
 
     /// Adds a piece at `offset`, which must be where the upload is; the upload as it is after.
-    /// The last piece makes it an asset: its state is `done`, or the import's refusal is thrown.
-    public func appendToUpload(_ id: String, at offset: Int, piece: UploadPieceFile) async throws(LibraryError) -> Upload {
+    /// `length` tells the whole size of an upload created without one, with any piece (the last
+    /// at the latest, which may then be empty). The last piece makes it an asset: its state is
+    /// `done`, or the import's refusal is thrown.
+    public func appendToUpload(_ id: String, at offset: Int, piece: UploadPieceFile, length: Int? = nil) async throws(LibraryError)
+        -> Upload
+    {
         do {
             return try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Upload in
-                try await append(piece, to: try await uploadRow(id), at: offset)
+                try await append(piece, to: try await uploadRow(id), at: offset, length: length)
             }
         } catch {
             unlink(piece.path)
@@ -94,7 +97,49 @@ extension Library {
         return expired.count
     }
 
-    private func append(_ piece: UploadPieceFile, to upload: Upload, at offset: Int) async throws(LibraryError) -> Upload {
+    /// Finishes uploads created without a length that nobody has added to for `idle`, with the
+    /// bytes they have: a recording streamed while it was shot, whose page was closed or died
+    /// before its last piece, becomes an asset of all but its last seconds. How many it finished.
+    @discardableResult
+    public func finishAbandonedStreams(idle: TimeInterval, now: Date = Date()) async throws(LibraryError) -> Int {
+        let cutoff = now.addingTimeInterval(-idle).timeIntervalSince1970
+        let abandoned = try await read { connection throws(StorageError) in
+            try connection.query(
+                "SELECT id, received FROM uploads WHERE length IS NULL AND state = 'receiving' AND received > 0 AND updated_at <= ?",
+                [cutoff]
+            ).map { row throws(StorageError) in (try row.text("id"), try row.integer("received")) }
+        }
+        var finished = 0
+        for (id, received) in abandoned {
+            let done = try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Bool in
+                let claimed = try await write { connection throws(StorageError) in
+                    // Only as it was when seen idle: a piece since, here or on another server, keeps it open.
+                    try connection.run(
+                        """
+                        UPDATE uploads SET length = received, state = 'importing'
+                        WHERE id = ? AND length IS NULL AND state = 'receiving' AND received = ? AND updated_at <= ?
+                        """, [id, received, cutoff]) == 1
+                }
+                guard claimed else { return false }
+                // A refusal is the outcome, kept in the row; a failure of ours is tried again on the next look.
+                _ = try? await finish(try await uploadRow(id))
+                return true
+            }
+            if done { finished += 1 }
+        }
+        return finished
+    }
+
+    private func checkLength(_ length: Int) throws(LibraryError) {
+        guard length > 0 else { throw LibraryError(.empty, "The file is empty.") }
+        guard length <= options.maxFileBytes else {
+            throw LibraryError(.tooLarge, "The file is larger than the \(options.maxFileBytes >> 20) MiB limit.")
+        }
+    }
+
+    private func append(_ piece: UploadPieceFile, to upload: Upload, at offset: Int, length declared: Int?) async throws(LibraryError)
+        -> Upload
+    {
         guard case .receiving = upload.state else {
             throw LibraryError(.uploadConflict, "The upload has all its bytes already.")
         }
@@ -102,6 +147,13 @@ extension Library {
             throw LibraryError(
                 .uploadConflict, "The upload is at byte \(upload.offset), not \(offset); ask where it is and go on from there.")
         }
+        if let declared {
+            try checkLength(declared)
+            guard upload.length == nil || upload.length == declared else {
+                throw LibraryError(.invalidRequest, "The upload's length is \(upload.length ?? 0) bytes already.")
+            }
+        }
+        let length = declared ?? upload.length
         let staged = try await files { [staging] () throws(StorageError) in try staging.stage(adopting: piece.path) }
         let matches: Bool
         switch piece.checksum {
@@ -114,34 +166,51 @@ extension Library {
         guard matches else {
             throw LibraryError(.checksumMismatch, "The piece's bytes do not match its checksum; send it again.")
         }
-        guard staged.size > 0 else { return upload }
-        guard staged.size <= upload.length - offset else {
-            throw LibraryError(.tooLarge, "The piece goes past the upload's length of \(upload.length) bytes.")
-        }
-        let name = try await files { [partialUploads] () throws(StorageError) in
-            try partialUploads.keep(staged, upload: upload.id, offset: offset)
-        }
         let end = offset + staged.size
-        let expires = Date().addingTimeInterval(options.uploadExpiry).timeIntervalSince1970
+        guard end <= length ?? options.maxFileBytes else {
+            throw LibraryError(
+                .tooLarge,
+                length.map { "The piece goes past the upload's length of \($0) bytes." }
+                    ?? "The upload grows past the \(options.maxFileBytes >> 20) MiB limit.")
+        }
+        // A piece without bytes changes nothing, unless it tells the length.
+        guard staged.size > 0 || declared != upload.length else {
+            await work.run { [staging] in staging.discard(staged) }
+            return upload
+        }
+        let name: String?
+        if staged.size > 0 {
+            name = try await files { [partialUploads] () throws(StorageError) in
+                try partialUploads.keep(staged, upload: upload.id, offset: offset)
+            }
+        } else {
+            name = nil
+            await work.run { [staging] in staging.discard(staged) }
+        }
+        let now = Date()
+        let expires = now.addingTimeInterval(options.uploadExpiry).timeIntervalSince1970
         let counted = try await write { connection throws(StorageError) in
             // Only from the offset this request saw: a server that took another piece for the same
             // offset in the meantime has counted that one.
             let changed = try connection.run(
                 """
-                UPDATE uploads SET received = ?, expires_at = ?, state = CASE WHEN ? = length THEN 'importing' ELSE state END
+                UPDATE uploads SET received = ?, length = ?, updated_at = ?, expires_at = ?,
+                    state = CASE WHEN ? = ? THEN 'importing' ELSE state END
                 WHERE id = ? AND received = ? AND state = 'receiving'
-                """, [end, expires, end, upload.id, offset])
+                """, [end, length, now.timeIntervalSince1970, expires, end, length, upload.id, offset])
             guard changed == 1 else { return false }
-            try connection.run(
-                "INSERT INTO upload_pieces (upload_id, start, size, name) VALUES (?, ?, ?, ?)", [upload.id, offset, staged.size, name])
+            if let name {
+                try connection.run(
+                    "INSERT INTO upload_pieces (upload_id, start, size, name) VALUES (?, ?, ?, ?)", [upload.id, offset, staged.size, name])
+            }
             return true
         }
         guard counted else {
             throw LibraryError(.uploadConflict, "Another request brought these bytes first; ask where the upload is and go on from there.")
         }
-        let now = try await uploadRow(upload.id)
-        guard case .importing = now.state else { return now }
-        return try await finish(now)
+        let after = try await uploadRow(upload.id)
+        guard case .importing = after.state else { return after }
+        return try await finish(after)
     }
 
     /// Imports an upload whose bytes are all in, and keeps the outcome in its row. A refusal is
@@ -149,7 +218,7 @@ extension Library {
     private func finish(_ upload: Upload) async throws(LibraryError) -> Upload {
         let pieces = try await pieces(of: upload)
         let file = try await files { [partialUploads, staging] () throws(StorageError) in
-            try partialUploads.assemble(upload: upload.id, pieces: pieces, size: upload.length, in: staging)
+            try partialUploads.assemble(upload: upload.id, pieces: pieces, size: upload.offset, in: staging)
         }
         let outcome: Upload.State
         do throws(LibraryError) {
@@ -210,7 +279,7 @@ extension LibraryError {
 extension Upload {
     init(row: Row) throws(StorageError) {
         id = try row.text("id")
-        length = try row.integer("length")
+        length = try row.optionalInteger("length")
         offset = try row.integer("received")
         originalFilename = try row.optionalText("original_filename")
         source = AssetSource(rawValue: try row.text("source")) ?? .upload

@@ -113,13 +113,15 @@ public enum LibrarySchema {
                 CREATE INDEX rendition_jobs_by_state ON rendition_jobs (state, queued_at);
                 """),
             // Resumable uploads (see Library+Uploads): how far each got, and the pieces kept of it.
+            // A NULL length is one the client will tell with its last piece (a recording streamed
+            // while it is shot).
             Migration(
                 "0006-uploads",
                 """
                 CREATE TABLE uploads (
                     id TEXT PRIMARY KEY,
-                    length \(types.bigInteger) NOT NULL CHECK (length > 0),
-                    received \(types.bigInteger) NOT NULL DEFAULT 0 CHECK (received >= 0 AND received <= length),
+                    length \(types.bigInteger) CHECK (length > 0),
+                    received \(types.bigInteger) NOT NULL DEFAULT 0 CHECK (received >= 0 AND (length IS NULL OR received <= length)),
                     original_filename TEXT,
                     source TEXT NOT NULL,
                     save_to_camera_roll INTEGER NOT NULL,
@@ -130,6 +132,7 @@ public enum LibrarySchema {
                     error_code TEXT,
                     error_message TEXT,
                     created_at \(types.real) NOT NULL,
+                    updated_at \(types.real) NOT NULL,
                     expires_at \(types.real) NOT NULL
                 );
                 CREATE INDEX uploads_by_client ON uploads (client, state);

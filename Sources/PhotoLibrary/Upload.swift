@@ -16,8 +16,9 @@ public struct Upload: Sendable, Equatable {
     }
 
     public let id: String
-    /// The whole file's size, declared when the upload was created.
-    public let length: Int
+    /// The whole file's size, declared when the upload was created; nil until the last piece
+    /// tells it (a recording streamed while it is shot).
+    public let length: Int?
     /// How many bytes are durably in: where the next piece starts.
     public let offset: Int
     public let originalFilename: String?
@@ -30,14 +31,15 @@ public struct Upload: Sendable, Equatable {
 
 /// What a client declares when it opens an upload.
 public struct NewUpload: Sendable {
-    public var length: Int
+    /// nil: told with the last piece.
+    public var length: Int?
     public var originalFilename: String?
     public var source: AssetSource
     public var saveToCameraRoll: Bool
     /// Who opens it, for the quota of open uploads: an address, a session.
     public var client: String
 
-    public init(length: Int, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String) {
+    public init(length: Int?, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String) {
         self.length = length
         self.originalFilename = originalFilename
         self.source = source

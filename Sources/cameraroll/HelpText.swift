@@ -16,6 +16,9 @@ enum HelpText {
                                               its own HTTPS certificate covers them
                                --trusted-proxy ADDRESS  a load balancer in front (repeatable): the
                                               client is the one its X-Forwarded-For names
+                               --stream-idle SECONDS  a recording streamed while it is shot whose
+                                              page is gone becomes an asset this long after its
+                                              last piece (default 30)
                                Any address but loopback is served over HTTPS.
                                SIGINT or SIGTERM stop it gracefully.
           pick                 Present a picker through a running server and print its result as JSON.

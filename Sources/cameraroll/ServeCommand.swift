@@ -10,9 +10,10 @@ import PhotoLibrary
 /// finish, the database is flushed).
 enum ServeCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: Listening.valued.union(["trusted-proxy"]))
-        try arguments.allowOnly(Listening.options.union(["trusted-proxy"]))
+        let arguments = try Arguments(words, valued: Listening.valued.union(["trusted-proxy", "stream-idle"]))
+        try arguments.allowOnly(Listening.options.union(["trusted-proxy", "stream-idle"]))
         let proxies = try trustedProxies(arguments)
+        let streamIdle = try streamIdleSeconds(arguments)
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file names.") }
         let library = try await context.openLibrary { line in Terminal.error(line) }
         let listening = try Listening(arguments, certificateFolder: library.folder.tls)
@@ -53,9 +54,17 @@ enum ServeCommand {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
+        let streams = Task.detached {
+            // A recording streamed while it was shot, whose page is gone, becomes an asset soon.
+            while !Task.isCancelled {
+                _ = try? await library.finishAbandonedStreams(idle: streamIdle)
+                try? await Task.sleep(for: .seconds(max(1, min(5, streamIdle / 2))))
+            }
+        }
         let signal = await StopSignal.next()
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
+        streams.cancel()
         await server.stop()
         try await library.flush()
         Terminal.error("Stopped.")
@@ -75,6 +84,16 @@ private func trustedProxies(_ arguments: Arguments) throws(UsageError) -> Set<IP
         proxies.insert(address)
     }
     return proxies
+}
+
+/// `--stream-idle SECONDS` (default 30): how long an upload streamed without a length (a
+/// recording) may go without a piece before it is finished with the bytes it has.
+private func streamIdleSeconds(_ arguments: Arguments) throws(UsageError) -> TimeInterval {
+    guard let text = arguments.value("stream-idle") else { return 30 }
+    guard let seconds = TimeInterval(text), seconds.isFinite, seconds >= 1, seconds <= 86400 else {
+        throw UsageError("--stream-idle takes seconds, from 1 to 86400.")
+    }
+    return seconds
 }
 
 /// Waits for SIGINT or SIGTERM, delivered through dispatch rather than an async-unsafe handler.

@@ -43,7 +43,7 @@ import Testing
         let reply = try await live.request("OPTIONS", "/api/uploads")
         #expect(reply.status == 204)
         #expect(reply.header("Tus-Version") == "1.0.0")
-        #expect(reply.header("Tus-Extension") == "creation,creation-with-upload,termination,expiration,checksum")
+        #expect(reply.header("Tus-Extension") == "creation,creation-with-upload,creation-defer-length,termination,expiration,checksum")
         #expect(reply.header("Tus-Checksum-Algorithm") == "sha1,sha256")
         #expect(reply.header("Tus-Max-Size") == String(live.library.options.maxFileBytes))
     }
@@ -161,5 +161,27 @@ import Testing
         let reply = try await live.request(
             "POST", "/api/uploads", headers: Self.tus.merging(["Upload-Length": "10", "X-Forwarded-For": "192.0.2.9"]) { $1 })
         #expect(reply.status == 401)
+    }
+
+    @Test func aRecordingStreamedWithoutALengthTellsItWithItsLastPiece() async throws {
+        let live = try LiveServer()
+        let bytes = try Self.bytes("videos/androidx-media__bear-vp9.webm")
+        let created = try await live.request(
+            "POST", "/api/uploads",
+            headers: Self.tus.merging(["Upload-Defer-Length": "1", "Upload-Metadata": Self.metadata([("source", "camera")])]) { $1 })
+        #expect(created.status == 201)
+        let path = try #require(created.header("Location"))
+        let both = try await live.request(
+            "POST", "/api/uploads", headers: Self.tus.merging(["Upload-Defer-Length": "1", "Upload-Length": "9"]) { $1 })
+        #expect(both.status == 400)
+
+        let half = bytes.count / 2
+        #expect(try await Self.patch(live, path, offset: 0, bytes.prefix(half)).status == 204)
+        let head = try await live.request("HEAD", path, headers: Self.tus)
+        #expect(head.header("Upload-Defer-Length") == "1" && head.header("Upload-Length") == nil)
+        let last = try await Self.patch(live, path, offset: half, bytes.suffix(from: half), headers: ["Upload-Length": String(bytes.count)])
+        #expect(last.status == 204)
+        let id = try #require(last.header("X-Asset-ID"))
+        #expect(try await live.get("/api/assets/\(id)").json["unsaved"] as? Bool == true)
     }
 }

@@ -27,7 +27,7 @@ import Testing
         return UploadPieceFile(path: path, checksum: checksum)
     }
 
-    static func open(_ library: Library, length: Int, client: String = "127.0.0.1", source: AssetSource = .upload) async throws -> Upload {
+    static func open(_ library: Library, length: Int?, client: String = "127.0.0.1", source: AssetSource = .upload) async throws -> Upload {
         try await library.createUpload(
             NewUpload(length: length, originalFilename: "IMG_0001.JPG", source: source, saveToCameraRoll: true, client: client))
     }
@@ -204,5 +204,55 @@ import Testing
         }
         #expect(try await pair.first.asset(id).blobHash == Corpus.entries()[Self.photo]?.sha256)
         #expect(try await offThePool { try pair.bucket.list(prefix: "uploads/") }.isEmpty)
+    }
+
+    static let recording = "videos/androidx-media__bear-vp9.webm"
+
+    @Test func aStreamWithoutALengthEndsWithTheLengthItsLastPieceTells() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let pieces = try Self.pieces(of: Self.recording, count: 3)
+        var upload = try await Self.open(library, length: nil, source: .camera)
+        #expect(upload.length == nil)
+        for piece in pieces {
+            upload = try await library.appendToUpload(upload.id, at: upload.offset, piece: try Self.piece(piece, in: library))
+        }
+        #expect(upload.state == .receiving && upload.length == nil)
+        let total = pieces.map(\.count).reduce(0, +)
+        do {
+            _ = try await library.appendToUpload(upload.id, at: upload.offset, piece: try Self.piece([], in: library), length: total - 1)
+            Issue.record("a length short of the bytes in was taken")
+        } catch let error as LibraryError {
+            #expect(error.code == .tooLarge)
+        }
+        let done = try await library.appendToUpload(upload.id, at: upload.offset, piece: try Self.piece([], in: library), length: total)
+        guard case .done(let id, _) = done.state else {
+            Issue.record("the length's piece leaves \(done.state)")
+            return
+        }
+        let asset = try await library.asset(id)
+        #expect(asset.blobHash == Corpus.entries()[Self.recording]?.sha256)
+        #expect(asset.source == .camera && asset.mediaType == .movie)
+    }
+
+    @Test func anAbandonedStreamBecomesAnAssetOfWhatCameAndAnUnfinishedFileDoesNot() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let pieces = try Self.pieces(of: Self.recording, count: 2)
+        let stream = try await Self.open(library, length: nil, source: .camera)
+        _ = try await library.appendToUpload(stream.id, at: 0, piece: try Self.piece(pieces[0] + pieces[1], in: library))
+        let file = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+        _ = try await library.appendToUpload(file.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+
+        #expect(try await library.finishAbandonedStreams(idle: 60) == 0, "a stream a piece reached just now is left open")
+        #expect(try await library.finishAbandonedStreams(idle: 60, now: Date().addingTimeInterval(61)) == 1)
+        let finished = try await library.upload(stream.id)
+        #expect(finished.length == pieces[0].count + pieces[1].count)
+        guard case .done(let id, _) = finished.state else {
+            Issue.record("the abandoned stream is \(finished.state)")
+            return
+        }
+        #expect(try await library.asset(id).blobHash == Corpus.entries()[Self.recording]?.sha256)
+        #expect(try await library.upload(file.id).state == .receiving, "a file with a length waits for its client")
     }
 }
