@@ -12,7 +12,7 @@ let csrfToken = null;
 
 // A signed-in browser sends its session's CSRF token with every change; on the server's own
 // computer there is none and none is needed.
-async function csrfHeaders(method = "GET") {
+export async function csrfHeaders(method = "GET") {
   if (method === "GET" || method === "HEAD") return {};
   if (csrfToken === null) csrfToken = (await json("/api/session")).csrfToken ?? "";
   return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
@@ -24,7 +24,7 @@ function signInAgain() {
   page.location.assign(`/signin?next=${encodeURIComponent(page.location.pathname + page.location.search)}`);
 }
 
-function failure(status, body) {
+export function failure(status, body) {
   if (body.code === "csrf") csrfToken = null;
   return new ApiError(status, body.code ?? "http_error", body.message ?? `HTTP ${status}`);
 }

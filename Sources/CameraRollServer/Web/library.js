@@ -1,7 +1,9 @@
-// The library page: a grid over GET /api/assets (endless scroll by cursor), uploads, and a
-// viewer showing each photo at exactly its frame's size × devicePixelRatio.
-import { json, upload } from "./api.js";
+// The library page: a grid over GET /api/assets (endless scroll by cursor), resumable uploads
+// (a button, a folder, drag and drop, paste; a row per file with its progress), and a viewer
+// showing each photo at exactly its frame's size × devicePixelRatio.
+import { json } from "./api.js";
 import { label, tile } from "./tile.js";
+import { Upload, unfinishedUploads } from "./uploads.js";
 
 const grid = document.querySelector("#grid");
 const status = document.querySelector("#status");
@@ -52,30 +54,162 @@ function show(asset) {
 document.querySelector("#close").addEventListener("click", () => viewer.close());
 viewer.addEventListener("close", () => stage.replaceChildren());
 
-document.querySelector("#upload").addEventListener("change", async (event) => {
-  const files = [...event.target.files];
-  let done = 0;
-  const refused = [];
-  for (const file of files) {
-    const counter = `Adding ${done + 1} of ${files.length}`;
-    status.textContent = `${counter}…`;
-    try {
-      await upload(file, {
-        filename: file.name, query: "?source=upload",
-        onProgress: (fraction) => { status.textContent = `${counter}: ${Math.round(fraction * 100)}%`; },
-      });
-    } catch (error) {
-      refused.push(`${file.name}: ${error.message}`);
-    }
-    done += 1;
+// Uploads: two files at a time, the rest waiting; a row for each until it is dismissed.
+const uploadList = document.querySelector("#upload-list");
+const uploads = [];
+const sending = 2;
+
+const mediaName = /\.(jpe?g|png|gif|webp|heic|heif|avif|mp4|m4v|mov|webm|3gp)$/i;
+const isMedia = (file) => file.type.startsWith("image/") || file.type.startsWith("video/") || mediaName.test(file.name);
+
+function button(text, action) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = text;
+  element.addEventListener("click", action);
+  return element;
+}
+
+function row(upload) {
+  const item = document.createElement("li");
+  item.className = "upload-row";
+  const thumb = document.createElement("img");
+  thumb.className = "thumb";
+  thumb.alt = "";
+  if (upload.file.type.startsWith("image/")) {
+    thumb.src = URL.createObjectURL(upload.file);
+    thumb.addEventListener("load", () => URL.revokeObjectURL(thumb.src), { once: true });
+    // Bytes that are no picture this browser reads show the plain square instead.
+    thumb.addEventListener("error", () => {
+      URL.revokeObjectURL(thumb.src);
+      thumb.removeAttribute("src");
+    }, { once: true });
   }
-  status.textContent = refused.length ? `Not added: ${refused.join("; ")}` : `Added ${done} item${done === 1 ? "" : "s"}.`;
-  event.target.value = "";
-  grid.replaceChildren();
-  cursor = null;
-  finished = false;
-  loadMore();
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = upload.filename;
+  const progress = document.createElement("progress");
+  progress.max = 1;
+  progress.value = 0;
+  progress.setAttribute("aria-label", `${upload.filename} sent`);
+  const message = document.createElement("span");
+  message.className = "message";
+  const controls = document.createElement("span");
+  controls.className = "controls";
+  const pause = button("Pause", () => { upload.pause(); });
+  const resume = button("Resume", () => { upload.resume(); schedule(); });
+  const retry = button("Retry now", () => upload.retryNow());
+  const cancel = button("Cancel", () => upload.cancel());
+  const dismiss = button("Dismiss", () => {
+    item.remove();
+    uploads.splice(uploads.indexOf(upload), 1);
+    document.querySelector("#uploads").hidden = uploads.length === 0;
+  });
+  for (const control of [pause, resume, retry, cancel, dismiss]) control.setAttribute("aria-label", `${control.textContent} ${upload.filename}`);
+  controls.append(pause, resume, retry, cancel, dismiss);
+  const title = document.createElement("span");
+  title.append(name, progress);
+  item.append(thumb, title, controls, message);
+
+  const render = () => {
+    const { state } = upload;
+    item.className = `upload-row ${state}`;
+    pause.hidden = !["uploading", "retrying", "waiting"].includes(state);
+    resume.hidden = state !== "paused";
+    retry.hidden = state !== "retrying";
+    cancel.hidden = !["uploading", "retrying", "waiting", "paused"].includes(state);
+    dismiss.hidden = !["done", "refused", "cancelled"].includes(state);
+    const words = { waiting: "Waiting…", uploading: `${Math.round((upload.sent / Math.max(upload.size, 1)) * 100)}%` };
+    message.textContent = upload.message || words[state] || "";
+    if (state === "done") {
+      message.replaceChildren(upload.duplicate ? "Already in your library. " : "Added. ");
+      const link = document.createElement("a");
+      link.href = "#";
+      link.textContent = "Show it";
+      link.addEventListener("click", async (event) => {
+        event.preventDefault();
+        show(await json(`/api/assets/${upload.assetID}`));
+      });
+      message.append(link);
+    }
+    if (state === "refused") message.textContent = `Not added: ${upload.message}`;
+  };
+  upload.addEventListener("state", () => { render(); if (!upload.active) schedule(); });
+  upload.addEventListener("progress", () => {
+    progress.value = upload.sent / Math.max(upload.size, 1);
+    if (upload.state === "uploading") render();
+  });
+  upload.addEventListener("done", async () => {
+    if (upload.duplicate || grid.querySelector(`[data-asset="${upload.assetID}"]`)) return;
+    // The new item joins the grid at the top; the rest of the grid stays as it is.
+    grid.prepend(tile(await json(`/api/assets/${upload.assetID}`), show));
+    document.querySelector("#empty").hidden = true;
+  });
+  render();
+  return item;
+}
+
+// Starts waiting uploads while fewer than `sending` are on their way.
+function schedule() {
+  const running = uploads.filter((upload) => upload.state === "uploading" || upload.state === "retrying").length;
+  for (const upload of uploads.filter((upload) => upload.state === "waiting" && !upload.running).slice(0, Math.max(0, sending - running))) {
+    upload.start();
+  }
+}
+
+function enqueue(upload) {
+  uploads.push(upload);
+  uploadList.append(row(upload));
+  document.querySelector("#uploads").hidden = false;
+}
+
+function add(files) {
+  const media = [...files].filter(isMedia);
+  const skipped = files.length - media.length;
+  for (const file of media) enqueue(new Upload({ file, metadata: { source: "upload" } }));
+  status.textContent = skipped ? `${skipped} file${skipped === 1 ? " is" : "s are"} not a photo or video and ${skipped === 1 ? "was" : "were"} left out.` : "";
+  schedule();
+}
+
+const picker = document.querySelector("#upload");
+const folderPicker = document.querySelector("#upload-folder");
+document.querySelector("#add").addEventListener("click", () => picker.click());
+document.querySelector("#add-folder").addEventListener("click", () => folderPicker.click());
+for (const input of [picker, folderPicker]) {
+  input.addEventListener("change", () => {
+    add(input.files);
+    input.value = "";
+  });
+}
+
+const dropHint = document.querySelector("#drop-hint");
+const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes("Files");
+document.addEventListener("dragover", (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  dropHint.hidden = false;
 });
+document.addEventListener("dragleave", (event) => { if (event.relatedTarget === null) dropHint.hidden = true; });
+document.addEventListener("drop", (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  dropHint.hidden = true;
+  add(event.dataTransfer.files);
+});
+document.addEventListener("paste", (event) => {
+  if (event.clipboardData?.files.length) add(event.clipboardData.files);
+});
+
+// Leaving with files on their way would only pause them (they resume on the next visit), but
+// the person may not come back soon: ask.
+window.addEventListener("beforeunload", (event) => {
+  if (uploads.some((upload) => upload.active)) event.preventDefault();
+});
+
+for (const upload of await unfinishedUploads()) {
+  enqueue(upload);
+}
+schedule();
 
 new IntersectionObserver((entries) => {
   if (entries.some((entry) => entry.isIntersecting)) loadMore();

@@ -1,0 +1,300 @@
+// Resumable uploads over tus 1.0 (the server's /api/uploads), for every page that sends files.
+// A file goes up in pieces; when a piece fails the upload asks the server where it is (HEAD)
+// and goes on from there, after a pause that grows from 1 s to 30 s while the network is down.
+// Each file is kept in this browser (IndexedDB) until the server has it, so a reload, a closed
+// tab or a restarted server resumes it without sending an acknowledged byte again.
+// A recording is streamed while it is shot (StreamUpload): its length is told with its last piece.
+import { ApiError, csrfHeaders, failure, worthRetrying } from "./api.js";
+
+const pieceBytes = 8 << 20;
+const tusHeaders = { "Tus-Resumable": "1.0.0" };
+
+function metadataHeader(metadata) {
+  const base64 = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+  return Object.entries(metadata).filter(([, value]) => value != null).map(([key, value]) => `${key} ${base64(String(value))}`).join(",");
+}
+
+// One tus request by XHR (only XHR reports upload progress): its status, headers and JSON.
+async function request(method, url, { headers = {}, body = null, onProgress = null, track = null } = {}) {
+  const all = { ...tusHeaders, ...(await csrfHeaders(method)), ...headers };
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const [name, value] of Object.entries(all)) xhr.setRequestHeader(name, value);
+    xhr.responseType = "json";
+    if (onProgress) xhr.upload.addEventListener("progress", (event) => onProgress(event.loaded));
+    xhr.addEventListener("load", () => {
+      const reply = { status: xhr.status, header: (name) => xhr.getResponseHeader(name), body: xhr.response ?? {} };
+      if (xhr.status >= 200 && xhr.status < 300) resolve(reply);
+      else reject(failure(xhr.status, reply.body));
+    });
+    const offline = () => reject(new ApiError(0, "offline", "The server could not be reached. Check the connection; the upload goes on by itself."));
+    xhr.addEventListener("error", offline);
+    xhr.addEventListener("timeout", offline);
+    xhr.addEventListener("abort", () => reject(new ApiError(0, "aborted", "Paused.")));
+    track?.(xhr);
+    xhr.send(body);
+  });
+}
+
+// The files waiting for the server, in IndexedDB: {key, file, filename, metadata, url, offset}.
+const store = "uploads";
+
+function openDatabase() {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("cameraroll-uploads", 1);
+    opening.addEventListener("upgradeneeded", () => opening.result.createObjectStore(store, { keyPath: "key" }));
+    opening.addEventListener("success", () => resolve(opening.result));
+    opening.addEventListener("error", () => reject(opening.error));
+  });
+}
+
+async function transaction(mode, work) {
+  const database = await openDatabase();
+  try {
+    return await new Promise((resolve, reject) => {
+      const step = database.transaction(store, mode);
+      const result = work(step.objectStore(store));
+      step.addEventListener("complete", () => resolve(result.result));
+      step.addEventListener("error", () => reject(step.error));
+      step.addEventListener("abort", () => reject(step.error));
+    });
+  } finally {
+    database.close();
+  }
+}
+
+const kept = {
+  put: (record) => transaction("readwrite", (uploads) => uploads.put(record)).catch(() => {}),
+  remove: (key) => transaction("readwrite", (uploads) => uploads.delete(key)).catch(() => {}),
+  all: () => transaction("readonly", (uploads) => uploads.getAll()).catch(() => []),
+};
+
+// The uploads a closed or reloaded page left unfinished, to resume.
+export async function unfinishedUploads() {
+  return (await kept.all()).map((record) => new Upload(record));
+}
+
+// One file on its way. Events: "progress" (this.sent of this.size), "state" (this.state:
+// waiting, uploading, retrying, paused, done, refused, cancelled; this.message says why),
+// and "done" (this.assetID, this.duplicate).
+export class Upload extends EventTarget {
+  constructor({ file, filename = file.name, metadata = {}, key = crypto.randomUUID(), url = null, offset = 0 }) {
+    super();
+    Object.assign(this, { file, filename, metadata, key, url, offset });
+    this.size = file.size;
+    this.sent = offset;
+    this.state = "waiting";
+    this.message = "";
+    this.xhr = null;
+    this.running = null;
+  }
+
+  get active() { return ["waiting", "uploading", "retrying"].includes(this.state); }
+
+  record() {
+    return { key: this.key, file: this.file, filename: this.filename, metadata: this.metadata, url: this.url, offset: this.offset };
+  }
+
+  set(state, message = "") {
+    this.state = state;
+    this.message = message;
+    this.dispatchEvent(new Event("state"));
+  }
+
+  // Sends the file, to the end or until paused, cancelled or refused.
+  start() {
+    if (this.running || ["done", "refused", "cancelled"].includes(this.state)) return this.running;
+    this.running = this.run().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  pause() {
+    if (!this.active) return;
+    this.set("paused", "Paused.");
+    this.xhr?.abort();
+  }
+
+  resume() {
+    if (this.state !== "paused") return;
+    this.set("waiting");
+    return this.start();
+  }
+
+  // Ends the pause before the next try, for a person who knows the network is back.
+  retryNow() {
+    this.wake?.();
+  }
+
+  async cancel() {
+    const url = this.url;
+    this.set("cancelled", "Cancelled.");
+    this.xhr?.abort();
+    await kept.remove(this.key);
+    if (url) await request("DELETE", url).catch(() => {});
+  }
+
+  async run() {
+    await kept.put(this.record());
+    let pause = 1000;
+    let resync = this.url !== null;
+    while (this.active) {
+      try {
+        this.set("uploading");
+        if (!this.url) {
+          await this.create();
+        } else if (resync) {
+          await this.where();
+        }
+        resync = false;
+        if (this.state !== "uploading") return;
+        if (this.offset < this.size) await this.sendPiece();
+        else await this.outcome();
+        pause = 1000;
+      } catch (error) {
+        if (!this.active) return;
+        resync = true;
+        if (error.status === 409) continue;
+        if (!worthRetrying(error)) return this.refuse(error);
+        this.set("retrying", `${error.message} Trying again in ${Math.round(pause / 1000)} s.`);
+        await new Promise((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, pause);
+        });
+        this.wake = null;
+        pause = Math.min(pause * 2, 30000);
+      }
+    }
+  }
+
+  async create() {
+    const reply = await request("POST", "/api/uploads", {
+      headers: { "Upload-Length": String(this.size), "Upload-Metadata": metadataHeader({ filename: this.filename, ...this.metadata }) },
+    });
+    this.url = reply.header("Location");
+    this.offset = 0;
+    await kept.put(this.record());
+  }
+
+  // Where the server has the upload; one it no longer knows (expired) starts again.
+  async where() {
+    try {
+      const reply = await request("HEAD", this.url);
+      this.acknowledge(Number(reply.header("Upload-Offset")));
+    } catch (error) {
+      if (error.status !== 404) throw error;
+      this.url = null;
+      this.acknowledge(0);
+      await this.create();
+    }
+  }
+
+  async sendPiece() {
+    const end = Math.min(this.offset + pieceBytes, this.size);
+    const start = this.offset;
+    const reply = await request("PATCH", this.url, {
+      headers: { "Upload-Offset": String(start), "Content-Type": "application/offset+octet-stream" },
+      body: this.file.slice(start, end),
+      onProgress: (loaded) => { this.progress(start + loaded); },
+      track: (xhr) => { this.xhr = xhr; },
+    });
+    this.xhr = null;
+    this.acknowledge(Number(reply.header("Upload-Offset")));
+    await kept.put(this.record());
+    if (reply.header("X-Asset-ID")) await this.finish(reply.header("X-Asset-ID"), reply.header("X-Asset-Duplicate") === "true");
+  }
+
+  // Every byte is in, but the answer was lost (the connection or the server went): ask for it.
+  async outcome() {
+    const status = (await request("GET", this.url)).body;
+    if (status.state === "done") return this.finish(status.assetID, status.duplicate === true);
+    if (status.state === "refused") return this.refuse(new ApiError(422, status.error?.code, status.error?.message));
+    throw new ApiError(503, "importing", "The server is still adding the file.");
+  }
+
+  acknowledge(offset) {
+    this.offset = offset;
+    this.progress(offset);
+  }
+
+  progress(sent) {
+    this.sent = sent;
+    this.dispatchEvent(new Event("progress"));
+  }
+
+  async finish(assetID, duplicate) {
+    this.assetID = assetID;
+    this.duplicate = duplicate;
+    this.progress(this.size);
+    await kept.remove(this.key);
+    this.set("done", duplicate ? "Already in your library." : "Added.");
+    this.dispatchEvent(new Event("done"));
+  }
+
+  async refuse(error) {
+    await kept.remove(this.key);
+    this.set("refused", error.message);
+  }
+}
+
+// A recording sent while it is shot: pieces go up in order as the recorder gives them, and
+// `finish` tells the length with the last. Opened without a length (Upload-Defer-Length), so
+// that if the page dies the server keeps what came (it finishes an idle stream by itself).
+export class StreamUpload {
+  constructor({ filename, metadata = {} }) {
+    this.filename = filename;
+    this.metadata = metadata;
+    this.url = null;
+    this.offset = 0;
+    this.waiting = [];
+    this.size = 0;
+    this.failed = null;
+    this.chain = this.open();
+  }
+
+  async open() {
+    const reply = await request("POST", "/api/uploads", {
+      headers: { "Upload-Defer-Length": "1", "Upload-Metadata": metadataHeader({ filename: this.filename, ...this.metadata }) },
+    });
+    this.url = reply.header("Location");
+  }
+
+  // Queues a piece; pieces that fail are sent again with the next.
+  append(blob) {
+    this.waiting.push(blob);
+    this.size += blob.size;
+    this.chain = this.chain.then(() => this.flush()).catch((error) => { this.failed = error; });
+  }
+
+  async flush(length = null) {
+    if (!this.url) await this.open();
+    const body = new Blob(this.waiting);
+    const count = this.waiting.length;
+    const headers = { "Upload-Offset": String(this.offset), "Content-Type": "application/offset+octet-stream" };
+    if (length !== null) headers["Upload-Length"] = String(length);
+    let reply;
+    try {
+      reply = await request("PATCH", this.url, { headers, body });
+    } catch (error) {
+      if (error.status !== 409) throw error;
+      // The last try's bytes got in after all: send what the server lacks.
+      const offset = Number((await request("HEAD", this.url)).header("Upload-Offset"));
+      const all = new Blob(this.waiting);
+      this.waiting = [all.slice(offset - this.offset)];
+      this.offset = offset;
+      return this.flush(length);
+    }
+    this.waiting.splice(0, count);
+    this.offset = Number(reply.header("Upload-Offset"));
+    return reply;
+  }
+
+  // Sends what is left with the length; the asset's id.
+  async finish() {
+    await this.chain;
+    const reply = await this.flush(this.size);
+    const assetID = reply.header("X-Asset-ID");
+    if (!assetID) throw new ApiError(503, "importing", "The server is still adding the recording.");
+    return assetID;
+  }
+}
