@@ -5,8 +5,11 @@
 enum Playability {
     /// - Parameter audioCodecs: every audio stream's codec, "unknown" for those ffmpeg cannot name:
     ///   a track the browser cannot decode can stall the whole player.
+    /// - Parameter declaresDuration: whether the container says how long it is. A WebM that does
+    ///   not (MediaRecorder's, streamed as it was shot) has no cues either: a browser plays it
+    ///   with no duration and cannot seek in it.
     static func isBrowserPlayable(
-        container: ContainerFormat, videoCodec: String, pixelFormat: String?, audioCodecs: [String]
+        container: ContainerFormat, videoCodec: String, pixelFormat: String?, audioCodecs: [String], declaresDuration: Bool = true
     ) -> Bool {
         // Full-range yuvj420p is what phone cameras write; browsers play it like yuv420p.
         // Anything else (10-bit, 4:2:2, 4:4:4) fails in at least one major browser.
@@ -15,7 +18,7 @@ enum Playability {
         case .mp4:
             return videoCodec == "h264" && audioCodecs.allSatisfy { ["aac", "mp3"].contains($0) }
         case .matroska:
-            return ["vp8", "vp9"].contains(videoCodec)
+            return declaresDuration && ["vp8", "vp9"].contains(videoCodec)
                 && audioCodecs.allSatisfy { ["opus", "vorbis"].contains($0) }
         case .avi:
             return false

@@ -25,7 +25,8 @@ package struct ProbedVideo: Sendable {
             creationDate: Self.creationDate(
                 output.format?.tags?["creation_time"] ?? video.tags?["creation_time"]),
             isBrowserPlayable: Playability.isBrowserPlayable(
-                container: container, videoCodec: codec, pixelFormat: video.pixFmt, audioCodecs: audioCodecs))
+                container: container, videoCodec: codec, pixelFormat: video.pixFmt, audioCodecs: audioCodecs,
+                declaresDuration: Self.declaredDuration(output) != nil))
         videoStreamIndex = video.index
         audioStreamIndex = audio?.index
     }

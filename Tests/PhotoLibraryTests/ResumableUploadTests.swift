@@ -154,8 +154,10 @@ import Testing
         let pieces = try Self.pieces(of: Self.photo, count: 2)
         let cancelled = try await Self.open(library, length: pieces[0].count + pieces[1].count)
         _ = try await library.appendToUpload(cancelled.id, at: 0, piece: try Self.piece(pieces[0], in: library))
-        let abandoned = try await Self.open(library, length: pieces[0].count + pieces[1].count)
-        _ = try await library.appendToUpload(abandoned.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+        let opened = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+        // Its last piece moves its expiry on: that is the one that counts.
+        let abandoned = try await library.appendToUpload(opened.id, at: 0, piece: try Self.piece(pieces[0], in: library))
+        #expect(abandoned.expires >= opened.expires)
         #expect(try await Self.storedUploads(library).count == 2)
 
         try await library.terminateUpload(cancelled.id)

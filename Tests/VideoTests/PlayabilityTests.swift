@@ -32,6 +32,15 @@ import Testing
         #expect(!playable(.matroska, "vp8", "yuv420p", ["aac"]))
     }
 
+    @Test func aWebMThatDeclaresNoDurationIsNotPlayedAsItIs() {
+        #expect(
+            !Playability.isBrowserPlayable(
+                container: .matroska, videoCodec: "vp9", pixelFormat: "yuv420p", audioCodecs: ["opus"], declaresDuration: false))
+        #expect(
+            Playability.isBrowserPlayable(
+                container: .mp4, videoCodec: "h264", pixelFormat: "yuv420p", audioCodecs: ["aac"], declaresDuration: false))
+    }
+
     @Test func aviIsNeverPlayable() {
         #expect(!playable(.avi, "h264", "yuv420p", ["aac"]))
     }

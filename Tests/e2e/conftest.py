@@ -21,8 +21,9 @@ OUTPUT = ROOT / "test-output" / "e2e"
 
 
 class Server:
-    def __init__(self, host="127.0.0.1", password=None, names=None, environment=None):
+    def __init__(self, host="127.0.0.1", password=None, names=None, environment=None, arguments=()):
         self.names = names
+        self.arguments = list(arguments)
         self.environment = {**os.environ, **(environment or {})}
         self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
         self.host = host
@@ -50,7 +51,7 @@ class Server:
         """Runs the server on this object's port and data folder and waits until it answers."""
         self.process = subprocess.Popen(
             [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)]
-            + (["--name", self.names] if self.names else []),
+            + (["--name", self.names] if self.names else []) + self.arguments,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.environment)
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -3,16 +3,21 @@
 // source=camera (stored, but in no album until someone saves it); the bytes stay in the page
 // until the server has acknowledged them, so a failed upload can be retried and never vanishes:
 // when the server cannot be reached the capture is also kept in the outbox (outbox.js).
+// A recording is streamed to the server while it is shot (StreamUpload), so a page that dies
+// mid-recording loses only its last seconds; Use Video then only tells the server it has ended.
 // Offline (no picker session), every capture goes to the outbox and `onQueued` hears of it.
-import { upload, worthRetrying } from "./api.js";
+import { json, upload, worthRetrying } from "./api.js";
 import { forget, hold, keep } from "./outbox.js";
+import { StreamUpload } from "./uploads.js";
 import { clock } from "./time.js";
 
 export class CameraUnavailable extends Error {}
 
+// WebM first: Chromium's MP4 recorder gives nothing until Stop, whatever the timeslice, so only
+// WebM streams while it is shot there; Safari records MP4 alone, in fragments it does hand over.
 const recordingTypes = [
-  "video/mp4;codecs=avc1,mp4a.40.2", "video/mp4;codecs=avc1,opus", "video/mp4;codecs=avc1", "video/mp4",
   "video/webm;codecs=vp9,opus", "video/webm;codecs=vp8,opus", "video/webm",
+  "video/mp4;codecs=avc1,mp4a.40.2", "video/mp4;codecs=avc1,opus", "video/mp4;codecs=avc1", "video/mp4",
 ];
 
 export function cameraProblem() {
@@ -189,17 +194,28 @@ export class Camera {
     const generation = this.generation;
     const started = performance.now();
     const limit = this.configuration.videoMaximumDuration;
-    recorder.addEventListener("dataavailable", (event) => { if (event.data.size > 0) chunks.push(event.data); });
+    const extension = recorder.mimeType.startsWith("video/mp4") ? "mp4" : "webm";
+    const filename = `${this.filename("Video")}.${extension}`;
+    // Offline (the outbox's page) there is no server to stream to.
+    const stream = this.onQueued ? null : new StreamUpload({ filename, metadata: { source: "camera" } });
+    recorder.addEventListener("dataavailable", (event) => {
+      if (event.data.size === 0) return;
+      chunks.push(event.data);
+      stream?.append(event.data);
+    });
     recorder.addEventListener("stop", () => {
       clearInterval(this.timer);
       this.recorder = null;
       this.shutter.textContent = "Record";
       this.shutter.classList.remove("recording");
       this.setModesEnabled(true);
-      // A recording cut short by Cancel or Back is not offered for use.
-      if (generation !== this.generation) return;
+      // A recording cut short by Cancel or Back is not offered for use, nor kept.
+      if (generation !== this.generation) {
+        stream?.cancel();
+        return;
+      }
       const blob = new Blob(chunks, { type: recorder.mimeType.split(";")[0] || "video/webm" });
-      this.review(blob);
+      this.review(blob, { filename, stream });
     });
     this.timer = setInterval(() => {
       const seconds = (performance.now() - started) / 1000;
@@ -217,10 +233,13 @@ export class Camera {
     for (const button of [...this.modeButtons, this.flip]) button.disabled = !enabled;
   }
 
-  review(blob) {
+  filename(kind) {
+    return `${kind} ${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  }
+
+  review(blob, { filename = null, stream = null } = {}) {
     const extension = { "image/png": "png", "image/webp": "webp", "video/mp4": "mp4", "video/webm": "webm" }[blob.type] ?? "jpg";
-    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    this.capture = { blob, filename: `${this.mode === "photo" ? "Photo" : "Video"} ${stamp}.${extension}` };
+    this.capture = { blob, filename: filename ?? `${this.filename(this.mode === "photo" ? "Photo" : "Video")}.${extension}`, stream };
     const url = URL.createObjectURL(blob);
     const view = this.mode === "photo" ? this.reviewPhoto : this.reviewVideo;
     view.src = url;
@@ -234,8 +253,10 @@ export class Camera {
 
   retake() {
     if (this.uploading) return;
-    // A capture kept in the outbox stays there, and the Camera page sends it.
+    // A capture kept in the outbox stays there, and the Camera page sends it; a recording
+    // streamed to the server goes, as it was never used.
     this.capture?.release?.();
+    this.capture?.stream?.cancel();
     for (const view of [this.reviewPhoto, this.reviewVideo]) {
       if (view.src) URL.revokeObjectURL(view.src);
       view.removeAttribute("src");
@@ -262,7 +283,14 @@ export class Camera {
     for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = true;
     let asset;
     try {
-      asset = await upload(this.capture.blob, {
+      asset = await this.finishStream();
+    } catch {
+      // The stream failed on the way: the recording goes up whole below, as a photo does.
+      this.capture.stream.cancel();
+      this.capture.stream = null;
+    }
+    try {
+      asset ??= await upload(this.capture.blob, {
         filename: this.capture.filename, query: "?source=camera",
         onProgress: (fraction) => { this.progress.value = fraction; },
       });
@@ -289,6 +317,18 @@ export class Camera {
     this.capture = null;
     this.uploadMessage.textContent = "Uploaded.";
     await this.onUse(asset);
+  }
+
+  // The asset a recording streamed while it was shot became, once told it has ended; null
+  // for a capture that was not streamed.
+  async finishStream() {
+    const stream = this.capture.stream;
+    if (!stream) return null;
+    this.uploadMessage.textContent = "Finishing the upload…";
+    const assetID = await stream.finish();
+    this.progress.value = 1;
+    this.capture.stream = null;
+    return json(`/api/assets/${assetID}`);
   }
 
   async queue() {

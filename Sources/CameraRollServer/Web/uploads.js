@@ -261,6 +261,7 @@ export class StreamUpload {
 
   // Queues a piece; pieces that fail are sent again with the next.
   append(blob) {
+    if (this.cancelled) return;
     this.waiting.push(blob);
     this.size += blob.size;
     this.chain = this.chain.then(() => this.flush()).catch((error) => { this.failed = error; });
@@ -287,6 +288,13 @@ export class StreamUpload {
     this.waiting.splice(0, count);
     this.offset = Number(reply.header("Upload-Offset"));
     return reply;
+  }
+
+  // Ends the stream unused: the server forgets what came.
+  async cancel() {
+    this.cancelled = true;
+    await this.chain;
+    if (this.url) await request("DELETE", this.url).catch(() => {});
   }
 
   // Sends what is left with the length; the asset's id.
