@@ -76,7 +76,7 @@ extension WebApp {
         let new = NewUpload(
             length: length, originalFilename: try TusHeaders.text(metadata, "filename"), source: source,
             saveToCameraRoll: album != nil, client: request.remoteAddress)
-        let piece = try piece(of: request, required: false)
+        let piece = try piece(of: request)
         var upload = try await answering { () async throws(LibraryError) in try await library.createUpload(new) }
         if let piece {
             upload = try await answering { () async throws(LibraryError) in try await library.appendToUpload(upload.id, at: 0, piece: piece)
@@ -105,7 +105,7 @@ extension WebApp {
     private func appendPiece(_ request: Request) async throws -> Response {
         let id = try uploadID(request)
         let offset = try TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset")
-        guard let piece = try piece(of: request, required: true) else {
+        guard let piece = try piece(of: request) else {
             throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
         }
         let length = try request.headers["Upload-Length"].map { (text) throws(HTTPError) in try TusHeaders.count(text, "Upload-Length") }
@@ -117,19 +117,18 @@ extension WebApp {
         return response
     }
 
-    /// The bytes a request brings for an upload, if it brings any: sent as tus' content type
-    /// (required of a PATCH; a creation may bring none).
-    private func piece(of request: Request, required: Bool) throws -> UploadPieceFile? {
+    /// The piece a request brings for an upload, nil when it is not sent as tus' content type
+    /// (a creation that brings no bytes). Bytes sent as anything else are refused.
+    private func piece(of request: Request) throws -> UploadPieceFile? {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == TusHeaders.pieceType else {
-            if required || (request.body?.size ?? 0) > 0 {
+            if (request.body?.size ?? 0) > 0 {
                 throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
             }
             return nil
         }
         let checksum = try TusHeaders.checksum(request.headers["Upload-Checksum"])
-        guard let body = request.body else { return required ? UploadPieceFile(path: try emptyPiece(), checksum: checksum) : nil }
-        return UploadPieceFile(path: body.path, checksum: checksum)
+        return UploadPieceFile(path: try request.body?.path ?? emptyPiece(), checksum: checksum)
     }
 
     /// A PATCH with no body (a client asking for the offset's check alone) as an empty piece.

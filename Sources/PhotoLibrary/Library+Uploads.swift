@@ -11,23 +11,20 @@ extension Library {
         if let length = new.length { try checkLength(length) }
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let now = Date()
-        let expires = now.addingTimeInterval(options.uploadExpiry)
+        let live = liveSince(now)
         let quota = options.openUploadsPerClient
         let opened = try await write { connection throws(StorageError) -> Bool in
             let open = try connection.query(
-                "SELECT count(*) AS open FROM uploads WHERE client = ? AND state = 'receiving' AND expires_at > ?",
-                [new.client, now.timeIntervalSince1970])
+                "SELECT count(*) AS open FROM uploads WHERE client = ? AND state = 'receiving' AND updated_at > ?", [new.client, live])
             guard try (open.first?.integer("open") ?? 0) < quota else { return false }
             try connection.run(
                 """
-                INSERT INTO uploads (
-                    id, length, original_filename, source, save_to_camera_roll, client, state, created_at, updated_at, expires_at
-                )
-                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?, ?, ?)
+                INSERT INTO uploads (id, length, original_filename, source, save_to_camera_roll, client, state, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?)
                 """,
                 [
                     id, new.length, new.originalFilename.map(Self.cleanFilename), new.source.rawValue, new.saveToCameraRoll, new.client,
-                    now.timeIntervalSince1970, now.timeIntervalSince1970, expires.timeIntervalSince1970,
+                    now.timeIntervalSince1970,
                 ])
             return true
         }
@@ -69,32 +66,30 @@ extension Library {
     /// Deletes an upload and what it kept, whatever its state (tus' termination).
     public func terminateUpload(_ id: String) async throws(LibraryError) {
         try await uploadLocks.withLock(id) { () async throws(LibraryError) in
-            let pieces = try await pieces(of: try await uploadRow(id))
-            try await write { connection throws(StorageError) in
-                try connection.run("DELETE FROM uploads WHERE id = ?", [id])
+            let deleted = try await write { [live = liveSince(Date())] connection throws(StorageError) in
+                try connection.run("DELETE FROM uploads WHERE id = ? AND updated_at > ?", [id, live])
             }
+            guard deleted == 1 else { throw Self.noSuchUpload }
             // A failure here leaves bytes no row names, which collection removes.
-            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id, pieces: pieces.map(\.name))
-            }
+            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id) }
         }
     }
 
-    /// Deletes uploads past their expiry, and bytes of uploads no row names; how many uploads went.
+    /// Deletes the rows of uploads past their expiry, then the bytes of every upload no row
+    /// names (theirs, and those of uploads a crash or a failed removal left); how many rows went.
+    /// A row is made before any byte is kept for it, so bytes without one are garbage.
     func expireUploads(now: Date) async throws(LibraryError) -> Int {
-        let expired = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM uploads WHERE expires_at <= ?", [now.timeIntervalSince1970]).map {
-                row throws(StorageError) in try row.text("id")
-            }
+        let expired = try await write { [live = liveSince(now)] connection throws(StorageError) in
+            try connection.run("DELETE FROM uploads WHERE updated_at <= ?", [live])
         }
-        for id in expired { try? await terminateUpload(id) }
         let stored = try await files { [partialUploads] () throws(StorageError) in try partialUploads.uploads() }
         let known = try await read { connection throws(StorageError) in
             Set(try connection.query("SELECT id FROM uploads").map { row throws(StorageError) in try row.text("id") })
         }
         for id in stored where !known.contains(id) {
-            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id, pieces: []) }
+            try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id) }
         }
-        return expired.count
+        return expired
     }
 
     /// Finishes uploads created without a length that nobody has added to for `idle`, with the
@@ -154,7 +149,8 @@ extension Library {
             }
         }
         let length = declared ?? upload.length
-        let staged = try await files { [staging] () throws(StorageError) in try staging.stage(adopting: piece.path) }
+        // Made durable where it is kept, not here as well.
+        let staged = try await files { [staging] () throws(StorageError) in try staging.stage(adopting: piece.path, durably: false) }
         let matches: Bool
         switch piece.checksum {
         case nil: matches = true
@@ -173,31 +169,25 @@ extension Library {
                 length.map { "The piece goes past the upload's length of \($0) bytes." }
                     ?? "The upload grows past the \(options.maxFileBytes >> 20) MiB limit.")
         }
-        // A piece without bytes changes nothing, unless it tells the length.
-        guard staged.size > 0 || declared != upload.length else {
-            await work.run { [staging] in staging.discard(staged) }
-            return upload
-        }
         let name: String?
         if staged.size > 0 {
             name = try await files { [partialUploads] () throws(StorageError) in
                 try partialUploads.keep(staged, upload: upload.id, offset: offset)
             }
         } else {
-            name = nil
+            // A piece without bytes changes nothing, unless it tells the length.
             await work.run { [staging] in staging.discard(staged) }
+            guard declared != nil && upload.length == nil else { return upload }
+            name = nil
         }
-        let now = Date()
-        let expires = now.addingTimeInterval(options.uploadExpiry).timeIntervalSince1970
-        let counted = try await write { connection throws(StorageError) in
+        let counted = try await write { [now = Date().timeIntervalSince1970] connection throws(StorageError) in
             // Only from the offset this request saw: a server that took another piece for the same
             // offset in the meantime has counted that one.
             let changed = try connection.run(
                 """
-                UPDATE uploads SET received = ?, length = ?, updated_at = ?, expires_at = ?,
-                    state = CASE WHEN ? = ? THEN 'importing' ELSE state END
+                UPDATE uploads SET received = ?, length = ?, updated_at = ?, state = CASE WHEN ? = ? THEN 'importing' ELSE state END
                 WHERE id = ? AND received = ? AND state = 'receiving'
-                """, [end, length, now.timeIntervalSince1970, expires, end, length, upload.id, offset])
+                """, [end, length, now, end, length, upload.id, offset])
             guard changed == 1 else { return false }
             if let name {
                 try connection.run(
@@ -220,34 +210,30 @@ extension Library {
         let file = try await files { [partialUploads, staging] () throws(StorageError) in
             try partialUploads.assemble(upload: upload.id, pieces: pieces, size: upload.offset, in: staging)
         }
-        let outcome: Upload.State
+        let outcome: Result<ImportResult, LibraryError>
         do throws(LibraryError) {
-            let result = try await importUpload(
-                temporaryFile: file, originalFilename: upload.originalFilename, source: upload.source,
-                saveToCameraRoll: upload.saveToCameraRoll)
-            outcome = .done(assetID: result.asset.id, duplicate: result.isDuplicate)
+            outcome = .success(
+                try await importUpload(
+                    temporaryFile: file, originalFilename: upload.originalFilename, source: upload.source,
+                    saveToCameraRoll: upload.saveToCameraRoll))
         } catch  where error.refusesTheFile {
-            outcome = .refused(error)
+            outcome = .failure(error)
         }
         try await write { connection throws(StorageError) in
             switch outcome {
-            case .done(let asset, let duplicate):
+            case .success(let result):
                 try connection.run(
                     "UPDATE uploads SET state = 'done', asset_id = ?, duplicate = ? WHERE id = ? AND state = 'importing'",
-                    [asset, duplicate, upload.id])
-            case .refused(let error):
+                    [result.asset.id, result.isDuplicate, upload.id])
+            case .failure(let error):
                 try connection.run(
                     "UPDATE uploads SET state = 'refused', error_code = ?, error_message = ? WHERE id = ? AND state = 'importing'",
                     [error.code.description, error.message, upload.id])
-            case .receiving, .importing:
-                break
             }
             try connection.run("DELETE FROM upload_pieces WHERE upload_id = ?", [upload.id])
         }
-        try? await files { [partialUploads] () throws(StorageError) in
-            try partialUploads.remove(upload: upload.id, pieces: pieces.map(\.name))
-        }
-        if case .refused(let error) = outcome { throw error }
+        try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: upload.id) }
+        _ = try outcome.get()
         return try await uploadRow(upload.id)
     }
 
@@ -261,12 +247,17 @@ extension Library {
     }
 
     private func uploadRow(_ id: String) async throws(LibraryError) -> Upload {
-        let row = try await read { connection throws(StorageError) in
-            try connection.query("SELECT * FROM uploads WHERE id = ? AND expires_at > ?", [id, Date().timeIntervalSince1970]).first
+        let row = try await read { [live = liveSince(Date())] connection throws(StorageError) in
+            try connection.query("SELECT * FROM uploads WHERE id = ? AND updated_at > ?", [id, live]).first
         }
-        guard let row else { throw LibraryError(.notFound, "There is no such upload; it may have expired or been cancelled.") }
-        return try await storage { () throws(StorageError) in try Upload(row: row) }
+        guard let row else { throw Self.noSuchUpload }
+        return try await storage { [expiry = options.uploadExpiry] () throws(StorageError) in try Upload(row: row, expiry: expiry) }
     }
+
+    /// The oldest last piece (`updated_at`) of an upload that has not expired at `now`.
+    private func liveSince(_ now: Date) -> Double { now.timeIntervalSince1970 - options.uploadExpiry }
+
+    private static let noSuchUpload = LibraryError(.notFound, "There is no such upload; it may have expired or been cancelled.")
 }
 
 extension LibraryError {
@@ -277,14 +268,14 @@ extension LibraryError {
 }
 
 extension Upload {
-    init(row: Row) throws(StorageError) {
+    init(row: Row, expiry: TimeInterval) throws(StorageError) {
         id = try row.text("id")
         length = try row.optionalInteger("length")
         offset = try row.integer("received")
         originalFilename = try row.optionalText("original_filename")
         source = AssetSource(rawValue: try row.text("source")) ?? .upload
         saveToCameraRoll = try row.flag("save_to_camera_roll")
-        expires = Date(timeIntervalSince1970: try row.real("expires_at"))
+        expires = Date(timeIntervalSince1970: try row.real("updated_at") + expiry)
         switch try row.text("state") {
         case "receiving": state = .receiving
         case "importing": state = .importing

@@ -114,7 +114,7 @@ public enum LibrarySchema {
                 """),
             // Resumable uploads (see Library+Uploads): how far each got, and the pieces kept of it.
             // A NULL length is one the client will tell with its last piece (a recording streamed
-            // while it is shot).
+            // while it is shot). An upload expires `uploadExpiry` after `updated_at`, its last piece.
             Migration(
                 "0006-uploads",
                 """
@@ -131,12 +131,10 @@ public enum LibrarySchema {
                     duplicate INTEGER NOT NULL DEFAULT 0,
                     error_code TEXT,
                     error_message TEXT,
-                    created_at \(types.real) NOT NULL,
-                    updated_at \(types.real) NOT NULL,
-                    expires_at \(types.real) NOT NULL
+                    updated_at \(types.real) NOT NULL
                 );
                 CREATE INDEX uploads_by_client ON uploads (client, state);
-                CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+                CREATE INDEX uploads_by_age ON uploads (updated_at);
                 CREATE TABLE upload_pieces (
                     upload_id TEXT NOT NULL REFERENCES uploads (id) ON DELETE CASCADE,
                     start \(types.bigInteger) NOT NULL,

@@ -2,7 +2,7 @@ import Foundation
 public import Storage
 
 /// The uploads still coming in to a library servers share: each piece is its own object,
-/// `uploads/<id>/<offset>-<sha256>`, since the next piece may reach another server. Two requests
+/// `uploads/<id>/<offset>-<sha256>` (durable once stored), since the next piece may reach another server. Two requests
 /// that bring the same offset at once each keep a piece of their own (or the same one, for the
 /// same bytes) and the database counts one; a finished upload is put together on the server
 /// that got its last piece, each piece checked against the hash its name holds.
@@ -18,8 +18,7 @@ public struct S3PartialUploads: PartialUploadStore {
     private static func prefix(_ upload: String) -> String { "uploads/\(upload)/" }
 
     public func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String {
-        // Zero-padded, so that a listing of the prefix comes in offset order.
-        let name = "\(String(repeating: "0", count: max(0, 20 - String(offset).count)))\(offset)-\(staged.hash)"
+        let name = "\(offset)-\(staged.hash)"
         try client.put(Self.prefix(upload) + name, staged: staged, partSize: partSize)
         unlink(staged.path)
         return name
@@ -51,10 +50,8 @@ public struct S3PartialUploads: PartialUploadStore {
         }
     }
 
-    /// Lists the prefix too: a piece kept by a request that lost to another's is in no row.
-    public func remove(upload: String, pieces: [String]) throws(StorageError) {
-        let listed = try client.list(prefix: Self.prefix(upload)).map(\.key)
-        for key in Set(listed + pieces.map { Self.prefix(upload) + $0 }) { try client.delete(key) }
+    public func remove(upload: String) throws(StorageError) {
+        for object in try client.list(prefix: Self.prefix(upload)) { try client.delete(object.key) }
     }
 
     public func uploads() throws(StorageError) -> [String] {

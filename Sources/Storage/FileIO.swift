@@ -10,6 +10,13 @@ enum FileIO {
         }
     }
 
+    static func fsyncFile(_ path: String) throws(StorageError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw error("open") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw error("fsync") }
+    }
+
     static func fsyncDirectory(_ path: String) throws(StorageError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw error("open folder") }
@@ -48,29 +55,6 @@ enum FileIO {
             }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
-    }
-
-    /// Copies `count` bytes from `input`'s position into `output` from `offset` on.
-    static func copyAll(_ input: Int32, to output: Int32, at offset: Int, count: Int) throws(StorageError) {
-        var target = offset
-        try readChunks(input) { chunk throws(StorageError) in
-            guard target + chunk.count <= offset + count else {
-                throw StorageError(.io, "A file could not be read or written.", detail: "copy: the piece grew")
-            }
-            var written = 0
-            while written < chunk.count {
-                let count = pwrite(output, chunk.baseAddress! + written, chunk.count - written, off_t(target + written))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw error("write")
-                }
-                written += count
-            }
-            target += chunk.count
-        }
-        guard target == offset + count else {
-            throw StorageError(.io, "A file could not be read or written.", detail: "copy: the piece ended early")
         }
     }
 

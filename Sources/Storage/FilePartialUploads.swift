@@ -24,11 +24,12 @@ public struct FilePartialUploads: PartialUploadStore {
     public func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String {
         let path = path(upload)
         if offset == 0 {
+            try FileIO.fsyncFile(staged.path)
             guard rename(staged.path, path) == 0 else { throw FileIO.error("rename") }
             try FileIO.fsyncDirectory(root)
             return upload
         }
-        let output = open(path, O_WRONLY | O_CLOEXEC)
+        let output = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard output >= 0 else { throw FileIO.error("open upload") }
         defer { close(output) }
         var info = stat()
@@ -41,7 +42,14 @@ public struct FilePartialUploads: PartialUploadStore {
         let input = open(staged.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileIO.error("open piece") }
         defer { close(input) }
-        try FileIO.copyAll(input, to: output, at: offset, count: staged.size)
+        var copied = 0
+        try FileIO.readChunks(input) { chunk throws(StorageError) in
+            try FileIO.writeAll(output, chunk)
+            copied += chunk.count
+        }
+        guard copied == staged.size else {
+            throw StorageError(.io, "A file could not be read or written.", detail: "the piece changed after it was staged")
+        }
         guard fsync(output) == 0 else { throw FileIO.error("fsync upload") }
         unlink(staged.path)
         return upload
@@ -65,7 +73,7 @@ public struct FilePartialUploads: PartialUploadStore {
         return destination
     }
 
-    public func remove(upload: String, pieces: [String]) throws(StorageError) {
+    public func remove(upload: String) throws(StorageError) {
         guard unlink(path(upload)) == 0 || errno == ENOENT else { throw FileIO.error("delete upload") }
     }
 

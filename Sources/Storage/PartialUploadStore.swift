@@ -5,16 +5,16 @@
 ///
 /// Its calls block (a disk, a network); callers make them on an executor of theirs.
 public protocol PartialUploadStore: Sendable {
-    /// Keeps a staged file (consumed) as the bytes of `upload` from `offset` on, and names the
-    /// piece for the database. Bytes kept past `offset` by a request the database never counted
-    /// are the store's to drop.
+    /// Keeps a staged file (consumed) as the bytes of `upload` from `offset` on, durably, and
+    /// names the piece for the database. Bytes kept past `offset` by a request the database
+    /// never counted are the store's to drop.
     func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String
 
     /// The whole upload as a new file in `staging`, its pieces' bytes in order, `size` of them.
     func assemble(upload: String, pieces: [UploadPiece], size: Int, in staging: StagingArea) throws(StorageError) -> String
 
-    /// Deletes what the store keeps of `upload`: the pieces named, and whatever else it holds of it.
-    func remove(upload: String, pieces: [String]) throws(StorageError)
+    /// Deletes whatever the store keeps of `upload` (pieces a lost request kept too).
+    func remove(upload: String) throws(StorageError)
 
     /// The uploads the store holds something of, to collect those the database no longer names.
     func uploads() throws(StorageError) -> [String]

@@ -40,7 +40,10 @@ final class LiveServer: Sendable {
         try server.start()
         let settings = URLSessionConfiguration.ephemeral
         settings.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        settings.timeoutIntervalForRequest = 120
+        // As long as the server's own connection timeout in tests: at the start of the whole suite
+        // hundreds of tests share two cores, and an import that takes minutes then is slow, not
+        // wrong (a test fails when no answer ever comes; speed is measured by make bench).
+        settings.timeoutIntervalForRequest = 600
         session = URLSession(configuration: settings)
     }
 

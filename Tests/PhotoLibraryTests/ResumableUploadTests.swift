@@ -172,6 +172,30 @@ import Testing
         #expect(try await Self.storedUploads(library).isEmpty)
     }
 
+    /// On the clock itself, not a `now` handed in: an expired upload is gone for its client and
+    /// for collection alike, bytes and all. The library opened again with an expiry the upload is
+    /// already past stands for the day that has gone by.
+    @Test func anUploadLeftPastItsExpiryIsCollected() async throws {
+        let directory = TemporaryDirectory("cameraroll-uploads")
+        let pieces = try Self.pieces(of: Self.photo, count: 2)
+        let id: String
+        do {
+            let library = try Library(folder: DataFolder(directory.path))
+            let upload = try await Self.open(library, length: pieces[0].count + pieces[1].count)
+            id = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: library)).id
+            try await library.flush()
+        }
+        var options = Library.Options()
+        options.uploadExpiry = 0.001
+        let later = try Library(folder: DataFolder(directory.path), options: options)
+        await #expect(throws: LibraryError(.notFound, "There is no such upload; it may have expired or been cancelled.")) {
+            try await later.upload(id)
+        }
+        #expect(try await Self.storedUploads(later) == [id])
+        #expect(try await later.collectGarbage().expiredUploads == 1)
+        #expect(try await Self.storedUploads(later).isEmpty)
+    }
+
     @Test func aClientHasAQuotaOfOpenUploads() async throws {
         var options = Library.Options()
         options.openUploadsPerClient = 2

@@ -2,32 +2,9 @@
 // (IndexedDB) and uploaded, to the Camera Roll, once the server answers again. An item leaves
 // the outbox only after the server has acknowledged it, so none is ever lost.
 import { upload, worthRetrying } from "./api.js";
+import { objectStore } from "./stored.js";
 
-const store = "captures";
-
-function open() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open("cameraroll-outbox", 1);
-    request.addEventListener("upgradeneeded", () => request.result.createObjectStore(store, { keyPath: "id" }));
-    request.addEventListener("success", () => resolve(request.result));
-    request.addEventListener("error", () => reject(request.error));
-  });
-}
-
-async function transaction(mode, work) {
-  const database = await open();
-  try {
-    return await new Promise((resolve, reject) => {
-      const step = database.transaction(store, mode);
-      const result = work(step.objectStore(store));
-      step.addEventListener("complete", () => resolve(result.result));
-      step.addEventListener("error", () => reject(step.error));
-      step.addEventListener("abort", () => reject(step.error));
-    });
-  } finally {
-    database.close();
-  }
-}
+const transaction = objectStore("cameraroll-outbox", "captures", "id");
 
 // Keeps a capture; its id names it until the server gives it an asset id.
 export async function keep(blob, filename) {

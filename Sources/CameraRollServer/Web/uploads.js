@@ -5,6 +5,7 @@
 // tab or a restarted server resumes it without sending an acknowledged byte again.
 // A recording is streamed while it is shot (StreamUpload): its length is told with its last piece.
 import { ApiError, csrfHeaders, failure, worthRetrying } from "./api.js";
+import { objectStore } from "./stored.js";
 
 const pieceBytes = 8 << 20;
 const tusHeaders = { "Tus-Resumable": "1.0.0" };
@@ -38,31 +39,7 @@ async function request(method, url, { headers = {}, body = null, onProgress = nu
 }
 
 // The files waiting for the server, in IndexedDB: {key, file, filename, metadata, url, offset}.
-const store = "uploads";
-
-function openDatabase() {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("cameraroll-uploads", 1);
-    opening.addEventListener("upgradeneeded", () => opening.result.createObjectStore(store, { keyPath: "key" }));
-    opening.addEventListener("success", () => resolve(opening.result));
-    opening.addEventListener("error", () => reject(opening.error));
-  });
-}
-
-async function transaction(mode, work) {
-  const database = await openDatabase();
-  try {
-    return await new Promise((resolve, reject) => {
-      const step = database.transaction(store, mode);
-      const result = work(step.objectStore(store));
-      step.addEventListener("complete", () => resolve(result.result));
-      step.addEventListener("error", () => reject(step.error));
-      step.addEventListener("abort", () => reject(step.error));
-    });
-  } finally {
-    database.close();
-  }
-}
+const transaction = objectStore("cameraroll-uploads", "uploads", "key");
 
 const kept = {
   put: (record) => transaction("readwrite", (uploads) => uploads.put(record)).catch(() => {}),
