@@ -103,16 +103,19 @@ import Testing
         #expect(left.isEmpty)
     }
 
+    /// An upload of `pieces` that got the first, by a library on `directory` that is then closed.
+    static func halfUploaded(_ pieces: [[UInt8]], in directory: TemporaryDirectory) async throws -> String {
+        let library = try Library(folder: DataFolder(directory.path))
+        let upload = try await open(library, length: pieces[0].count + pieces[1].count)
+        let id = try await library.appendToUpload(upload.id, at: 0, piece: try piece(pieces[0], in: library)).id
+        try await library.flush()
+        return id
+    }
+
     @Test func anUploadGoesOnAfterTheLibraryIsOpenedAgain() async throws {
         let directory = TemporaryDirectory("cameraroll-uploads")
         let pieces = try Self.pieces(of: Self.photo, count: 2)
-        let id: String
-        do {
-            let library = try Library(folder: DataFolder(directory.path))
-            let upload = try await Self.open(library, length: pieces[0].count + pieces[1].count)
-            id = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: library)).id
-            try await library.flush()
-        }
+        let id = try await Self.halfUploaded(pieces, in: directory)
         let reopened = try Library(folder: DataFolder(directory.path))
         let upload = try await reopened.upload(id)
         #expect(upload.offset == pieces[0].count)
@@ -178,13 +181,7 @@ import Testing
     @Test func anUploadLeftPastItsExpiryIsCollected() async throws {
         let directory = TemporaryDirectory("cameraroll-uploads")
         let pieces = try Self.pieces(of: Self.photo, count: 2)
-        let id: String
-        do {
-            let library = try Library(folder: DataFolder(directory.path))
-            let upload = try await Self.open(library, length: pieces[0].count + pieces[1].count)
-            id = try await library.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: library)).id
-            try await library.flush()
-        }
+        let id = try await Self.halfUploaded(pieces, in: directory)
         var options = Library.Options()
         options.uploadExpiry = 0.001
         let later = try Library(folder: DataFolder(directory.path), options: options)
