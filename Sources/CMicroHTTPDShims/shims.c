@@ -1,8 +1,11 @@
+// POLLRDHUP
+#define _GNU_SOURCE
 #include "CMicroHTTPDShims.h"
 
 #include <arpa/inet.h>
 #include <gnutls/gnutls.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 struct MHD_Daemon *cr_mhd_start_daemon(
@@ -83,6 +86,19 @@ void cr_mhd_connection_send_early(struct MHD_Connection *connection, const void 
     }
     const union MHD_ConnectionInfo *socket = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (socket != NULL) (void)send(socket->connect_fd, data, size, MSG_NOSIGNAL);
+}
+
+int cr_mhd_connection_peer_closed(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *tls = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (tls != NULL && tls->tls_session != NULL && gnutls_record_check_pending((gnutls_session_t)tls->tls_session) > 0) return 0;
+    const union MHD_ConnectionInfo *socket = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (socket == NULL) return 0;
+    struct pollfd watched = {.fd = socket->connect_fd, .events = POLLIN | POLLRDHUP};
+    if (poll(&watched, 1, 0) != 1) return 0;
+    if (watched.revents & (POLLHUP | POLLERR)) return 1;
+    // RDHUP with bytes still queued: they are read first, and their short read hides no end.
+    char byte;
+    return (watched.revents & POLLRDHUP) && recv(socket->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
 
 unsigned int cr_mhd_connection_http_status(struct MHD_Connection *connection) {

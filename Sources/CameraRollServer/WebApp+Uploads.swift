@@ -22,9 +22,10 @@ extension WebApp {
         router.post("/api/uploads", body: .file(maxBytes: maxBytes)) { request in try await tus(request) { try await createUpload(request) }
         }
         router.get("/api/uploads/:id") { request in try await tus(request) { try await uploadStatus(request) } }
-        router.add("PATCH", "/api/uploads/:id", body: .file(maxBytes: maxBytes)) { request in
-            try await tus(request) { try await appendPiece(request) }
-        }
+        router.add(
+            "PATCH", "/api/uploads/:id", body: .file(maxBytes: maxBytes),
+            handler: { request in try await tus(request) { try await appendPiece(request) } },
+            salvage: { await keepCutPiece($0) })
         router.delete("/api/uploads/:id") { request in
             try await tus(request) {
                 let id = try uploadID(request)
@@ -115,6 +116,18 @@ extension WebApp {
         var response = Response(status: 204)
         describe(upload, in: &response)
         return response
+    }
+
+    /// A piece whose connection was cut keeps the bytes that came, as tusd does, so that the
+    /// client's next HEAD finds them: a phone on a bad network would otherwise send a large
+    /// piece again and again. Not a piece sent with a checksum, which its part cannot match.
+    private func keepCutPiece(_ request: Request) async {
+        guard request.headers["Upload-Checksum"] == nil, (request.headers["Tus-Resumable"] ?? TusHeaders.version) == TusHeaders.version,
+            let id = try? uploadID(request), let offset = try? TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset"),
+            let piece = try? piece(of: request)
+        else { return }
+        let length = request.headers["Upload-Length"].flatMap { try? TusHeaders.count($0, "Upload-Length") }
+        _ = try? await library.appendToUpload(id, at: offset, piece: piece, length: length)
     }
 
     /// The piece a request brings for an upload, nil when it is not sent as tus' content type

@@ -64,6 +64,10 @@ struct Connection: @unchecked Sendable {
         return status == 0 ? nil : Int(status)
     }
 
+    /// Whether the client has closed its side with nothing left unread (see the shim for why
+    /// libmicrohttpd may not notice by itself).
+    var peerHasClosed: Bool { cr_mhd_connection_peer_closed(handle) == 1 }
+
     func suspend() { MHD_suspend_connection(handle) }
 
     func resume() { MHD_resume_connection(handle) }

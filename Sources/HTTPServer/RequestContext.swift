@@ -12,8 +12,8 @@ final class RequestContext: Sendable {
         /// answering keeps the connection open (an answer in the first call closes it). The
         /// route's fast handler, if it has one, gets the first try, right in that call.
         case accepted(Router.Route)
-        /// Streaming the body of a `.file` route to disk.
-        case receiving(Router.Handler, maxBytes: Int)
+        /// Streaming the body of a `.file` route to disk; `length` is its Content-Length (nil when chunked).
+        case receiving(Router.Route, maxBytes: Int, length: Int?)
         /// The connection is suspended while the handler runs.
         case handling
         /// An answer to queue on the next call: the handler's, once the connection was resumed,
@@ -30,11 +30,11 @@ final class RequestContext: Sendable {
         var method = "-"
         var requestHeaders = Headers()
         var request: Request?
-        var body: BodyFile?
-        /// Set while suspended, so the handler's task can resume it.
+        var body: BodyWriter?
+        /// Set while suspended for a handler, so the handler's task can resume it.
         var suspended: Connection?
-        /// Whether the connection was ever suspended for a handler (the server then keeps the
-        /// context on its books until the request completes).
+        /// Whether the connection was ever suspended, for a handler or a body the disk lags behind
+        /// (the server then keeps the context on its books until the request completes).
         var wasSuspended = false
         var task: Task<Void, Never>?
         /// What we answered, for the access log; nil when the client never got an answer from us.
@@ -79,6 +79,13 @@ final class RequestContext: Sendable {
             state.suspended = nil
             connection.resume()
         }
+    }
+
+    /// A stop gave up waiting: a handler's request is answered with `response`, a body still
+    /// arriving is refused with its next piece.
+    func abandon(with response: Response) {
+        deliver(response)
+        state.withLock { $0.body }?.abandon()
     }
 
     var elapsed: Duration { ContinuousClock.now - started }

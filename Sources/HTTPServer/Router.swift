@@ -9,6 +9,12 @@ public struct Router: Sendable {
     /// (no slow disk work, no heavy computing); errors it throws are answered like a `Handler`'s.
     public typealias FastHandler = @Sendable (Request) throws -> Response?
 
+    /// Runs when the client went away before the end of a body the route accepts, with the bytes
+    /// that arrived (at least one) as `request.body`: for a route that can keep part of a body,
+    /// such as a resumable upload's piece. Nobody hears its outcome; not run once the server is
+    /// stopping.
+    public typealias Salvage = @Sendable (Request) async -> Void
+
     /// What a route accepts as a body.
     public enum BodyPolicy: Sendable, Equatable {
         /// No body: a request with one is refused (413 when it declares a length).
@@ -25,14 +31,19 @@ public struct Router: Sendable {
         let segments: [Segment]
         let handler: Handler
         let fast: FastHandler?
+        let salvage: Salvage?
 
-        init(method: String, pattern: String, body: BodyPolicy, segments: [Segment], handler: @escaping Handler, fast: FastHandler?) {
+        init(
+            method: String, pattern: String, body: BodyPolicy, segments: [Segment], handler: @escaping Handler, fast: FastHandler?,
+            salvage: Salvage?
+        ) {
             self.method = method
             self.pattern = pattern
             self.body = body
             self.segments = segments
             self.handler = handler
             self.fast = fast
+            self.salvage = salvage
         }
     }
 
@@ -65,14 +76,21 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
-        append(method, pattern, body: body, fast: nil, handler)
+        append(method, pattern, body: body, fast: nil, salvage: nil, handler)
+    }
+
+    /// A route with a body whose cut-short part `salvage` may keep.
+    public mutating func add(
+        _ method: String, _ pattern: String, body: BodyPolicy, handler: @escaping Handler, salvage: @escaping Salvage
+    ) {
+        append(method, pattern, body: body, fast: nil, salvage: salvage, handler)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
     /// A GET route whose `fast` handler answers first, on libmicrohttpd's thread; `handler` runs
     /// as usual when it returns nil.
     public mutating func get(_ pattern: String, fast: @escaping FastHandler, _ handler: @escaping Handler) {
-        append("GET", pattern, body: .none, fast: fast, handler)
+        append("GET", pattern, body: .none, fast: fast, salvage: nil, handler)
     }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
     public mutating func post(_ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
@@ -83,12 +101,13 @@ public struct Router: Sendable {
     }
 
     private mutating func append(
-        _ method: String, _ pattern: String, body: BodyPolicy, fast: FastHandler?, _ handler: @escaping Handler
+        _ method: String, _ pattern: String, body: BodyPolicy, fast: FastHandler?, salvage: Salvage?, _ handler: @escaping Handler
     ) {
         let segments = pattern.split(separator: "/").map { part in
             part.hasPrefix(":") ? Segment.parameter(String(part.dropFirst())) : Segment.literal(Array(part.utf8))
         }
-        routes.append(Route(method: method, pattern: pattern, body: body, segments: segments, handler: handler, fast: fast))
+        routes.append(
+            Route(method: method, pattern: pattern, body: body, segments: segments, handler: handler, fast: fast, salvage: salvage))
     }
 
     /// The route for a method and a decoded path; HEAD is served by GET routes.

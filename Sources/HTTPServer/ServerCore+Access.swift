@@ -17,9 +17,9 @@ extension ServerCore {
                 return answer(response, on: connection, context)
             }
             return runHandler(route.handler, for: request, on: connection, context)
-        case .receiving(let handler, let maxBytes):
-            guard let upload else { return finishBody(on: connection, context, handler: handler) }
-            return receive(upload, on: connection, context, maxBytes: maxBytes)
+        case .receiving(let route, let maxBytes, let length):
+            guard let upload else { return finishBody(on: connection, context, handler: route.handler) }
+            return receive(upload, on: connection, context, maxBytes: maxBytes, length: length)
         case .ready(let response):
             return answer(response, on: connection, context)
         case .handling, .answered, .finished:
@@ -56,8 +56,8 @@ extension ServerCore {
                 state.request = request
                 state.phase = .accepted(route)
             }
-        case .receive(let request, let handler, let maxBytes):
-            return beginBody(of: request, handler: handler, maxBytes: maxBytes, on: connection, context)
+        case .receive(let request, let route, let maxBytes, let length):
+            beginBody(of: request, route: route, maxBytes: maxBytes, length: length, context)
         }
         return .YES
     }
@@ -67,7 +67,7 @@ extension ServerCore {
         /// the connection; otherwise on the next call, which keeps the connection open.
         case refuse(Response, now: Bool)
         case run(Router.Route, Request)
-        case receive(Request, Router.Handler, maxBytes: Int)
+        case receive(Request, Router.Route, maxBytes: Int, length: Int?)
     }
 
     private func decide(
@@ -116,10 +116,11 @@ extension ServerCore {
                 return .run(route, request)
             case .file(let maxBytes):
                 // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
-                guard lengths.first.map({ Int($0) ?? Int.max }) ?? 0 <= maxBytes else {
+                let length = lengths.first.map { Int($0) ?? Int.max }
+                guard length ?? 0 <= maxBytes else {
                     return .refuse(Self.tooLarge(maxBytes).response, now: true)
                 }
-                return .receive(request, route.handler, maxBytes: maxBytes)
+                return .receive(request, route, maxBytes: maxBytes, length: length)
             }
         }
     }

@@ -1,3 +1,4 @@
+internal import Executors
 internal import Glibc
 import IPAddress
 internal import Synchronization
@@ -11,6 +12,8 @@ internal import Synchronization
 final class ServerCore: Sendable {
     let configuration: Configuration
     let router: Router
+    /// Where request bodies are written: never on libmicrohttpd's threads, which serve every connection.
+    let disk = BlockingExecutor(name: "request-bodies", threads: 2)
     /// Requests between their request line and their completion.
     private let inFlight = Atomic(0)
     /// Written only under `suspended`'s lock, so deciding to suspend and stopping cannot cross.
@@ -72,12 +75,18 @@ final class ServerCore: Sendable {
     }
 
     /// The completion callback: the response went out, or the connection died (timeout, client
-    /// gone, daemon stopping). Whatever body file is left goes, and the request leaves the books
-    /// with one access-log line.
+    /// gone, daemon stopping). Whatever body file is left goes (a cut body through its route's
+    /// salvage first), and the request leaves the books with one access-log line.
     func complete(_ connection: Connection, _ pointer: UnsafeMutableRawPointer) {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
         let (method, status, bodyBytes, wasSuspended) = context.state.withLock { state in
-            state.body?.discard()
+            if case .receiving(let route, _, _) = state.phase, let salvage = route.salvage, let request = state.request,
+                let body = state.body, body.received > 0, !isStopping
+            {
+                self.salvage(body, of: request, with: salvage)
+            } else {
+                state.body?.discard()
+            }
             state.body = nil
             state.suspended = nil
             state.phase = .finished
@@ -92,6 +101,21 @@ final class ServerCore: Sendable {
                 method: method, rawURI: context.rawURI, status: status, bodyBytes: bodyBytes, elapsed: context.elapsed))
         // Last, so that a stop waiting for this request finds its line logged.
         inFlight.subtract(1, ordering: .releasing)
+    }
+
+    /// Runs a route's salvage on a body cut short, counted as a request in flight so that a stop
+    /// waits for it.
+    private func salvage(_ body: BodyWriter, of request: Request, with salvage: @escaping Router.Salvage) {
+        inFlight.add(1, ordering: .relaxed)
+        Task {
+            if let received = try? await body.finish() {
+                var request = request
+                request.body = received
+                await salvage(request)
+            }
+            body.discard()
+            inFlight.subtract(1, ordering: .releasing)
+        }
     }
 
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
@@ -122,20 +146,36 @@ final class ServerCore: Sendable {
     }
 
     /// Answers every request whose handler is still running with 503 and cancels the handler,
-    /// so each suspended connection is resumed before the daemon stops (libmicrohttpd aborts
-    /// the process if it is stopped with a connection still suspended). Returns those requests.
+    /// and refuses every body still arriving on a connection paused for the disk, so each
+    /// suspended connection is resumed before the daemon stops (libmicrohttpd aborts the process
+    /// if it is stopped with a connection still suspended). Returns those requests.
     @discardableResult
     func abandonHandlers() -> [RequestContext] {
         let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
-            context.deliver(Self.shuttingDown)
+            context.abandon(with: Self.shuttingDown)
             context.state.withLock { $0.task }?.cancel()
         }
         return contexts
     }
 
+    /// Holds a connection back while the disk catches up with its body, unless a stop has begun
+    /// (then the body is refused: a stop does not wait for the disk). Under the same lock as
+    /// `suspend`, so `abandonHandlers` sees every connection paused.
+    func pause(_ connection: Connection, for context: RequestContext, body: BodyWriter) -> Bool {
+        suspended.withLock { suspended in
+            guard !stopping.load(ordering: .relaxed) else { return false }
+            body.pause(connection)
+            context.state.withLock { $0.wasSuspended = true }
+            suspended[ObjectIdentifier(context)] = context
+            return true
+        }
+    }
+
+    static let stoppingError = HTTPError(503, "shutting_down", "The server is stopping; try again shortly.")
+
     static var shuttingDown: Response {
-        var response = HTTPError(503, "shutting_down", "The server is stopping; try again shortly.").response
+        var response = stoppingError.response
         response.headers["Connection"] = "close"
         return response
     }

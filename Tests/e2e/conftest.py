@@ -5,6 +5,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -15,6 +16,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 ROOT = Path(__file__).resolve().parents[2]
+# Helpers both suites use (cutting_proxy).
+sys.path.insert(0, str(ROOT / "Tests" / "support"))
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 BINARY = ROOT / ".build" / "debug" / "cameraroll"
 OUTPUT = ROOT / "test-output" / "e2e"

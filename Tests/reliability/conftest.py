@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import ssl
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# Helpers both suites use (cutting_proxy).
+sys.path.insert(0, str(ROOT / "Tests" / "support"))
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 BINARY = Path(os.environ.get("CAMERAROLL_BIN", ROOT / ".build" / "debug" / "cameraroll")).absolute()
 OUTPUT = ROOT / "test-output" / "reliability"

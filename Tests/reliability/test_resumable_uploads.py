@@ -10,6 +10,7 @@ from tusclient.exceptions import TusCommunicationError, TusUploadFailed
 from tusclient.uploader import Uploader
 
 from conftest import scaled, sha256_file
+from cutting_proxy import CuttingProxy
 
 CHUNK = 1 << 20
 
@@ -86,3 +87,35 @@ def test_a_tus_upload_goes_on_through_kill_9_and_keeps_every_acknowledged_byte(s
     assert list((server.data / "uploads").iterdir()) == [], "the upload's bytes are gone once it is an asset"
     figures.record("Resumable uploads", "tuspy through kill -9", cases=1, failures=0, bytes=size, kills=kills,
                    pieces=-(-size // CHUNK), bytes_resent=sent - size)
+
+
+def test_pieces_cut_mid_body_keep_the_bytes_that_came_and_tuspy_goes_on_by_itself(server, figures, tmp_path):
+    """A proxy cuts four pieces part-way (no checksum: a cut part cannot match one). The server
+    keeps what came, so tuspy's own retry (HEAD, then the rest) sends almost nothing twice."""
+    movie = large_movie(tmp_path, scaled(8, 30))
+    size = movie.stat().st_size
+    piece = 4 << 20
+    # Each cut piece is followed by one that starts where the server kept the bytes.
+    budgets = [(3 << 19) + 12345, (3 << 20) + 777, (1 << 19) + 5, 5 << 19]
+    assert size > sum(budgets) + (1 << 20), "bytes enough for every cut"
+    proxy = CuttingProxy(server.port, budgets)
+    try:
+        uploader = Uploader(
+            file_path=str(movie), client=tus.TusClient(proxy.base + "/api/uploads"), chunk_size=piece, retries=12, retry_delay=1,
+            metadata={"filename": "cut.mp4"})
+        uploader.upload()
+    finally:
+        proxy.close()
+    assert proxy.cuts == len(budgets)
+    path = "/" + uploader.url.split("/", 3)[3]
+    status = server.request("GET", path).json()
+    assert status["state"] == "done", status
+    digest = sha256_file(movie)
+    server.uploads[status["assetID"]] = digest
+    server.assert_sound()
+    resent = proxy.forwarded - size
+    # Request heads and what libmicrohttpd held unread at each cut; without keeping cut pieces
+    # every budget would be sent again.
+    assert resent < len(budgets) * (256 << 10), f"{resent} bytes sent twice"
+    figures.record("Resumable uploads", "tuspy through a proxy cutting pieces", cases=1, failures=0, bytes=size, cuts=proxy.cuts,
+                   bytes_resent=resent, bytes_resent_without_keeping=sum(budgets))

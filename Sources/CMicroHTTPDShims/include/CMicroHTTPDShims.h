@@ -42,6 +42,11 @@ void cr_mhd_connection_set_timeout(struct MHD_Connection *connection, unsigned i
 /// connection's TLS session when it has one, else straight to its socket.
 void cr_mhd_connection_send_early(struct MHD_Connection *connection, const void *data, size_t size);
 
+/// 1 when the client has closed its side (or the socket failed) and nothing it sent is left
+/// unread below libmicrohttpd: 0.9.75's epoll loop takes a short read for "drained" and so never
+/// sees an end that arrived together with the last bytes, until the connection times out.
+int cr_mhd_connection_peer_closed(struct MHD_Connection *connection);
+
 /// The status of the response queued on the connection, 0 if none is.
 unsigned int cr_mhd_connection_http_status(struct MHD_Connection *connection);
 
