@@ -1,3 +1,4 @@
+internal import Dispatch
 internal import Executors
 internal import Glibc
 internal import Synchronization
@@ -5,18 +6,16 @@ internal import Synchronization
 /// A request body on its way to its file. libmicrohttpd's threads, which serve every
 /// connection, only hand each piece over in memory; the server's disk threads create the file
 /// and write the pieces in order. A client faster than the disk is held back: once more than
-/// `backlog` bytes wait, its connection is suspended until the writes are down to a quarter of it.
+/// `backlog` bytes wait, the thread that took the piece waits until the writes are down to a
+/// quarter of it. That thread serves other connections too, so they wait as well, but only
+/// while a disk is slower than a network. Suspending just the one connection would be kinder;
+/// libmicrohttpd 0.9.75 then, under load, at times never read the connection's next request.
 final class BodyWriter: Sendable {
     /// What became of a piece handed over.
     enum Taken {
         case queued
-        /// Queued, and the bytes waiting are over the backlog: the caller pauses the connection
-        /// through `pause`.
-        case queuedOverBacklog
         /// Writing failed before; the body is lost and the request ends with this.
         case failed(BodyFile.Failure)
-        /// The server is stopping and gave up waiting for this body.
-        case abandoned
     }
 
     private struct State {
@@ -27,9 +26,9 @@ final class BodyWriter: Sendable {
         /// A disk job is on its way or running; only one ever is, so the pieces stay in order.
         var writing = false
         var failure: BodyFile.Failure?
-        var abandoned = false
         var discarded = false
-        var paused: Connection?
+        /// Signalled once the writes are down to the low-water mark (or failed).
+        var caughtUp: DispatchSemaphore?
         var finishing: CheckedContinuation<Result<RequestBody, BodyFile.Failure>, Never>?
     }
 
@@ -49,41 +48,27 @@ final class BodyWriter: Sendable {
     /// Bytes handed over so far, written or not.
     var received: Int { state.withLock { $0.received } }
 
-    /// Takes a copy of a piece (libmicrohttpd's buffer is reused once the call returns).
+    /// Takes a copy of a piece (libmicrohttpd's buffer is reused once the call returns), and
+    /// waits for the disk when too much is waiting already.
     func take(_ bytes: UnsafeRawBufferPointer) -> Taken {
         var taken = Taken.queued
+        var caughtUp: DispatchSemaphore?
         startWriting { state in
             if let failure = state.failure {
                 taken = .failed(failure)
-            } else if state.abandoned {
-                taken = .abandoned
-            } else {
-                state.waiting.append([UInt8](bytes))
-                state.waitingBytes += bytes.count
-                state.received += bytes.count
-                if state.waitingBytes > backlog { taken = .queuedOverBacklog }
+                return
+            }
+            state.waiting.append([UInt8](bytes))
+            state.waitingBytes += bytes.count
+            state.received += bytes.count
+            if state.waitingBytes > backlog {
+                caughtUp = DispatchSemaphore(value: 0)
+                state.caughtUp = caughtUp
             }
         }
-        return taken
-    }
-
-    /// Suspends the connection until the writes catch up, unless they already have. Called on
-    /// the connection's thread, in the access handler, right after `take` said so.
-    func pause(_ connection: Connection) {
-        state.withLock { state in
-            guard state.waitingBytes > lowWater, state.failure == nil, !state.abandoned else { return }
-            state.paused = connection
-            connection.suspend()
-        }
-    }
-
-    /// The server is stopping and will not wait for this body: a paused connection is resumed,
-    /// and its next piece ends the request.
-    func abandon() {
-        state.withLock { state in
-            state.abandoned = true
-            state.paused.take()?.resume()
-        }
+        guard let caughtUp else { return taken }
+        caughtUp.wait()
+        return state.withLock { $0.failure }.map { .failed($0) } ?? .queued
     }
 
     /// Waits for every piece to be written and closes the file: the body the handler gets.
@@ -149,7 +134,7 @@ final class BodyWriter: Sendable {
         state.withLock { state in
             state.waitingBytes -= pieces.reduce(0) { $0 + $1.count }
             if let failure { state.failure = failure }
-            if failure != nil || state.waitingBytes <= lowWater { state.paused.take()?.resume() }
+            if failure != nil || state.waitingBytes <= lowWater { state.caughtUp.take()?.signal() }
         }
     }
 

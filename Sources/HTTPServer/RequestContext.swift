@@ -33,8 +33,8 @@ final class RequestContext: Sendable {
         var body: BodyWriter?
         /// Set while suspended for a handler, so the handler's task can resume it.
         var suspended: Connection?
-        /// Whether the connection was ever suspended, for a handler or a body the disk lags behind
-        /// (the server then keeps the context on its books until the request completes).
+        /// Whether the connection was ever suspended for a handler (the server then keeps the
+        /// context on its books until the request completes).
         var wasSuspended = false
         var task: Task<Void, Never>?
         /// What we answered, for the access log; nil when the client never got an answer from us.
@@ -79,13 +79,6 @@ final class RequestContext: Sendable {
             state.suspended = nil
             connection.resume()
         }
-    }
-
-    /// A stop gave up waiting: a handler's request is answered with `response`, a body still
-    /// arriving is refused with its next piece.
-    func abandon(with response: Response) {
-        deliver(response)
-        state.withLock { $0.body }?.abandon()
     }
 
     var elapsed: Duration { ContinuousClock.now - started }

@@ -12,7 +12,7 @@ extension ServerCore {
     }
 
     /// One piece of body: to the disk threads, unless it makes the body too large or shows the
-    /// client too slow. A client ahead of the disk waits, suspended, until the writes catch up.
+    /// client too slow.
     /// A client gone before the end of the length it declared ends the request here (its route
     /// may salvage what came), not when the connection times out.
     func receive(
@@ -30,10 +30,8 @@ extension ServerCore {
         } else {
             switch body.take(data) {
             case .failed(let error): failure = storageError(error)
-            case .abandoned: failure = Self.stoppingError
-            case let taken:
+            case .queued:
                 if let length, size < length, connection.peerHasClosed { return .NO }
-                if case .queuedOverBacklog = taken, !pause(connection, for: context, body: body) { failure = Self.stoppingError }
             }
         }
         guard let failure else { return .YES }

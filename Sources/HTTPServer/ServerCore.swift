@@ -146,36 +146,20 @@ final class ServerCore: Sendable {
     }
 
     /// Answers every request whose handler is still running with 503 and cancels the handler,
-    /// and refuses every body still arriving on a connection paused for the disk, so each
-    /// suspended connection is resumed before the daemon stops (libmicrohttpd aborts the process
-    /// if it is stopped with a connection still suspended). Returns those requests.
+    /// so each suspended connection is resumed before the daemon stops (libmicrohttpd aborts
+    /// the process if it is stopped with a connection still suspended). Returns those requests.
     @discardableResult
     func abandonHandlers() -> [RequestContext] {
         let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
-            context.abandon(with: Self.shuttingDown)
+            context.deliver(Self.shuttingDown)
             context.state.withLock { $0.task }?.cancel()
         }
         return contexts
     }
 
-    /// Holds a connection back while the disk catches up with its body, unless a stop has begun
-    /// (then the body is refused: a stop does not wait for the disk). Under the same lock as
-    /// `suspend`, so `abandonHandlers` sees every connection paused.
-    func pause(_ connection: Connection, for context: RequestContext, body: BodyWriter) -> Bool {
-        suspended.withLock { suspended in
-            guard !stopping.load(ordering: .relaxed) else { return false }
-            body.pause(connection)
-            context.state.withLock { $0.wasSuspended = true }
-            suspended[ObjectIdentifier(context)] = context
-            return true
-        }
-    }
-
-    static let stoppingError = HTTPError(503, "shutting_down", "The server is stopping; try again shortly.")
-
     static var shuttingDown: Response {
-        var response = stoppingError.response
+        var response = HTTPError(503, "shutting_down", "The server is stopping; try again shortly.").response
         response.headers["Connection"] = "close"
         return response
     }

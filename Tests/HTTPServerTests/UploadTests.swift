@@ -58,8 +58,7 @@ import Testing
         await live.stop()
     }
 
-    /// With a backlog of one byte, nearly every piece waits for the disk with its connection
-    /// suspended, and is resumed once written.
+    /// With a backlog of one byte, every piece waits until the disk threads have written it.
     @Test func aBodyAheadOfTheDiskIsHeldBackAndArrivesIntact() async throws {
         let received = Received()
         let live = try start(received) { $0.bodyBacklog = 1 }
@@ -71,9 +70,8 @@ import Testing
         await live.stop()
     }
 
-    /// A stop ends a body the disk holds back, and leaves no file (libmicrohttpd aborts the
-    /// process if it is stopped with a connection still suspended).
-    @Test func aStopWhileABodyWaitsForTheDiskRefusesIt() async throws {
+    /// A stop while a body waits on the disk piece by piece ends it and leaves no file.
+    @Test func aStopWhileABodyWaitsForTheDiskEndsItAndLeavesNoFile() async throws {
         let received = Received()
         let live = try start(received) {
             $0.bodyBacklog = 1
