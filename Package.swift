@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         // A client's IP address, as the connection limits and the sign-in lock-out count clients.
         .target(name: "IPAddress", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress", "Executors"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
         .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),

@@ -27,20 +27,16 @@ struct BodyFile: Sendable {
         return BodyFile(path: path, descriptor: descriptor)
     }
 
-    mutating func append(_ bytes: [UInt8]) throws(Failure) {
-        let code = bytes.withUnsafeBytes { bytes -> Int32 in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(code: errno)
             }
-            return 0
+            offset += written
         }
-        guard code == 0 else { throw Failure(code: code) }
         size += bytes.count
     }
 

@@ -32,9 +32,6 @@ public struct Configuration: Sendable {
     public var connectionMemoryLimit: Int = 32 * 1024
     /// Where request bodies are streamed; the same file system as wherever handlers move them.
     public var bodyDirectory: String
-    /// Bytes of one body that may wait in memory for the disk; past them the poll thread that
-    /// took them waits until the writes are down to a quarter of this.
-    public var bodyBacklog: Int = 4 << 20
     /// After `minimumBodyRateGrace`, a body arriving slower than this (bytes/s) is cut off (408).
     public var minimumBodyRate: Int = 16 * 1024
     public var minimumBodyRateGrace: Duration = .seconds(10)

@@ -30,7 +30,7 @@ final class RequestContext: Sendable {
         var method = "-"
         var requestHeaders = Headers()
         var request: Request?
-        var body: BodyWriter?
+        var body: BodyFile?
         /// Set while suspended for a handler, so the handler's task can resume it.
         var suspended: Connection?
         /// Whether the connection was ever suspended for a handler (the server then keeps the

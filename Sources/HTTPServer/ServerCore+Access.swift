@@ -57,7 +57,7 @@ extension ServerCore {
                 state.phase = .accepted(route)
             }
         case .receive(let request, let route, let maxBytes, let length):
-            beginBody(of: request, route: route, maxBytes: maxBytes, length: length, context)
+            return beginBody(of: request, route: route, maxBytes: maxBytes, length: length, on: connection, context)
         }
         return .YES
     }

@@ -1,40 +1,53 @@
 internal import CMicroHTTPD
 
 extension ServerCore {
-    /// A `.file` route's body arrives in the calls that follow; its file is made by the disk threads.
-    func beginBody(of request: Request, route: Router.Route, maxBytes: Int, length: Int?, _ context: RequestContext) {
-        let body = BodyWriter(directory: configuration.bodyDirectory, disk: disk, backlog: configuration.bodyBacklog)
+    /// Opens the body file of a `.file` route; the body arrives in the calls that follow.
+    func beginBody(
+        of request: Request, route: Router.Route, maxBytes: Int, length: Int?, on connection: Connection, _ context: RequestContext
+    ) -> MHD_Result {
+        let body: BodyFile
+        do {
+            body = try BodyFile.create(in: configuration.bodyDirectory)
+        } catch {
+            return answer(storageError(error).response, on: connection, context)
+        }
         context.state.withLock { state in
             state.request = request
             state.body = body
             state.phase = .receiving(route, maxBytes: maxBytes, length: length)
         }
+        return .YES
     }
 
-    /// One piece of body: to the disk threads, unless it makes the body too large or shows the
-    /// client too slow.
-    /// A client gone before the end of the length it declared ends the request here (its route
-    /// may salvage what came), not when the connection times out.
+    /// One piece of body: onto disk, unless it makes the body too large or shows the client too
+    /// slow. A client gone before the end of the length it declared ends the request here (its
+    /// route may salvage what came), not when the connection times out.
     func receive(
         _ data: UnsafeRawBufferPointer, on connection: Connection, _ context: RequestContext, maxBytes: Int, length: Int?
     ) -> MHD_Result {
-        guard let body = context.state.withLock({ $0.body }) else { return .NO }
-        let size = body.received + data.count
-        var failure: HTTPError?
-        let elapsed = context.elapsed
-        if size > maxBytes {
+        let outcome: Result<Int, HTTPError> = context.state.withLock { state in
+            guard let size = state.body?.size else { return .failure(HTTPError(500, "internal", "Something went wrong on the server.")) }
             // Chunked bodies announce no length, so the limit is enforced as they arrive.
-            failure = Self.tooLarge(maxBytes)
-        } else if elapsed > configuration.minimumBodyRateGrace, .seconds(size) < elapsed * configuration.minimumBodyRate {
-            failure = HTTPError(408, "too_slow", "The request body arrived too slowly.")
-        } else {
-            switch body.take(data) {
-            case .failed(let error): failure = storageError(error)
-            case .queued:
-                if let length, size < length, connection.peerHasClosed { return .NO }
+            guard size + data.count <= maxBytes else { return .failure(Self.tooLarge(maxBytes)) }
+            do throws(BodyFile.Failure) {
+                try state.body?.append(data)
+            } catch {
+                return .failure(storageError(error))
             }
+            let elapsed = context.elapsed
+            if elapsed > configuration.minimumBodyRateGrace, .seconds(size + data.count) < elapsed * configuration.minimumBodyRate {
+                return .failure(HTTPError(408, "too_slow", "The request body arrived too slowly."))
+            }
+            return .success(size + data.count)
         }
-        guard let failure else { return .YES }
+        let failure: HTTPError
+        switch outcome {
+        case .success(let size):
+            if let length, size < length, connection.peerHasClosed { return .NO }
+            return .YES
+        case .failure(let error):
+            failure = error
+        }
         context.state.withLock { state in
             state.body?.discard()
             state.body = nil
@@ -46,20 +59,17 @@ extension ServerCore {
         return .NO
     }
 
-    /// The whole body has arrived: the handler runs once it is all on disk.
+    /// The whole body is on disk: close the file and hand it to the handler.
     func finishBody(on connection: Connection, _ context: RequestContext, handler: @escaping Router.Handler) -> MHD_Result {
-        guard let (request, body) = context.state.withLock({ state in state.request.flatMap { r in state.body.map { (r, $0) } } })
-        else { return .NO }
-        return runHandler(
-            { [self] request in
-                var request = request
-                do throws(BodyFile.Failure) {
-                    request.body = try await body.finish()
-                } catch {
-                    throw storageError(error)
-                }
-                return try await handler(request)
-            }, for: request, on: connection, context)
+        let request: Request? = context.state.withLock { state in
+            guard var request = state.request, var body = state.body else { return nil }
+            body.close()
+            state.body = body
+            request.body = RequestBody(path: body.path, size: body.size)
+            return request
+        }
+        guard let request else { return .NO }
+        return runHandler(handler, for: request, on: connection, context)
     }
 
     /// A full disk is the client's to retry later (507); anything else is ours to look into.

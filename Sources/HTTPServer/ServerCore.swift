@@ -1,4 +1,3 @@
-internal import Executors
 internal import Glibc
 import IPAddress
 internal import Synchronization
@@ -12,8 +11,6 @@ internal import Synchronization
 final class ServerCore: Sendable {
     let configuration: Configuration
     let router: Router
-    /// Where request bodies are written: never on libmicrohttpd's threads, which serve every connection.
-    let disk = BlockingExecutor(name: "request-bodies", threads: 2)
     /// Requests between their request line and their completion.
     private let inFlight = Atomic(0)
     /// Written only under `suspended`'s lock, so deciding to suspend and stopping cannot cross.
@@ -80,9 +77,11 @@ final class ServerCore: Sendable {
     func complete(_ connection: Connection, _ pointer: UnsafeMutableRawPointer) {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
         let (method, status, bodyBytes, wasSuspended) = context.state.withLock { state in
-            if case .receiving(let route, _, _) = state.phase, let salvage = route.salvage, let request = state.request,
-                let body = state.body, body.received > 0, !isStopping
+            if case .receiving(let route, _, _) = state.phase, let salvage = route.salvage, var request = state.request,
+                var body = state.body, body.size > 0, !isStopping
             {
+                body.close()
+                request.body = RequestBody(path: body.path, size: body.size)
                 self.salvage(body, of: request, with: salvage)
             } else {
                 state.body?.discard()
@@ -105,14 +104,11 @@ final class ServerCore: Sendable {
 
     /// Runs a route's salvage on a body cut short, counted as a request in flight so that a stop
     /// waits for it.
-    private func salvage(_ body: BodyWriter, of request: Request, with salvage: @escaping Router.Salvage) {
+    private func salvage(_ body: BodyFile, of request: Request, with salvage: @escaping Router.Salvage) {
         inFlight.add(1, ordering: .relaxed)
         Task {
-            if let received = try? await body.finish() {
-                var request = request
-                request.body = received
-                await salvage(request)
-            }
+            var body = body
+            await salvage(request)
             body.discard()
             inFlight.subtract(1, ordering: .releasing)
         }

@@ -58,39 +58,6 @@ import Testing
         await live.stop()
     }
 
-    /// With a backlog of one byte, every piece waits until the disk threads have written it.
-    @Test func aBodyAheadOfTheDiskIsHeldBackAndArrivesIntact() async throws {
-        let received = Received()
-        let live = try start(received) { $0.bodyBacklog = 1 }
-        let sent = (0..<(8 << 20 - 3)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 13) }
-        let reply = try await live.request("PUT", "/upload", body: sent)
-        #expect(reply.status == 200)
-        #expect(received.all.first.map { $0.bytes == sent } == true, "the body, exactly")
-        #expect(await eventually { live.bodyFiles.isEmpty })
-        await live.stop()
-    }
-
-    /// A stop while a body waits on the disk piece by piece ends it and leaves no file.
-    @Test func aStopWhileABodyWaitsForTheDiskEndsItAndLeavesNoFile() async throws {
-        let received = Received()
-        let live = try start(received) {
-            $0.bodyBacklog = 1
-            $0.stopGrace = .milliseconds(100)
-        }
-        let connection = try await RawConnection.open(port: live.port)
-        await connection.send("PATCH /piece HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 30)\r\n\r\n")
-        let sender = Task {
-            let piece = [UInt8](repeating: 9, count: 256 << 10)
-            while await connection.send(piece) {}
-        }
-        #expect(await eventually { live.bodyFiles.count == 1 })
-        try await Task.sleep(for: .milliseconds(300))
-        await live.stop()
-        await sender.value
-        #expect(received.all.isEmpty)
-        #expect(await eventually { live.bodyFiles.isEmpty })
-    }
-
     /// The bytes and the client's end arrive together, which libmicrohttpd 0.9.75 alone would
     /// notice only when the connection times out (here, not for ten minutes).
     @Test func aBodyCutShortIsHandedToTheRoutesSalvageAtOnceWithTheBytesThatArrived() async throws {
