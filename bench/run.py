@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cluster  # noqa: E402
 import serving  # noqa: E402
+import uploads  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
@@ -153,6 +154,7 @@ def main():
     extra_body = (five["megabytes"] - one["megabytes"])
     extra_peak = (five["peak"] - five["idle"]) - (one["peak"] - one["idle"])
     cluster_figures = cluster.measure(CAMERAROLL, photos)
+    upload_figures = uploads.measure(CAMERAROLL, photos)
 
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), "?")
     versions = {
@@ -204,6 +206,7 @@ def main():
         *[f"| {name} | {ours * 1000:.0f} ms | {theirs * 1000:.0f} ms | {ours / theirs:.2f}x |" for name, ours, theirs, _ in renders],
         "",
         *cluster.lines(cluster_figures),
+        *uploads.lines(upload_figures),
         "## 256-pixel thumbnails, file by file",
         "",
         "| file | CameraRoll (in process) | djpeg -scale 1/8 (process) | ratio | tjbench 1/8 decode (in process) | vipsthumbnail -s 256 (process) |",

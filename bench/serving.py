@@ -183,15 +183,20 @@ def concurrent_uploads(cameraroll, source, work, clients=20):
 
 
 def distinct_jpegs(source, folder, count, scale=1.0, quality=97):
+    """The bytes of `distinct_jpeg_files`."""
+    return [path.read_bytes() for path in distinct_jpeg_files(source, folder, count, scale, quality)]
+
+
+def distinct_jpeg_files(source, folder, count, scale=1.0, quality=97):
     """`count` JPEGs cropped from `source`, each a different crop, so every upload is new bytes."""
     folder.mkdir()
-    bodies = []
+    paths = []
     for index in range(count):
         path = folder / f"{index}.jpg"
         subprocess.run(["vips", "crop", str(source), f"{path}[Q={quality}]", str(index), "0",
                         str(int(4000 * scale)), str(int(3000 * scale))], check=True)
-        bodies.append(path.read_bytes())
-    return bodies
+        paths.append(path)
+    return paths
 
 
 def upload_at_once(request, bodies, headers=None):
