@@ -5,6 +5,7 @@ bytes, the median of three rounds; and what cut connections cost, through the te
 cutting proxy with tuspy (the protocol's Python client) resuming by itself."""
 import http.client
 import math
+import os
 import statistics
 import shutil
 import subprocess
@@ -96,6 +97,8 @@ def throughput(cameraroll, work, label, files, send):
     shutil.rmtree(work / f"data-{label}", ignore_errors=True)
     served = serving.Served(cameraroll, work / f"data-{label}")
     try:
+        # What the round before left for the disk to write would otherwise slow this one down.
+        os.sync()
         started = time.perf_counter()
         for path in files:
             send(served.port, path)
@@ -112,8 +115,9 @@ def both_paths(cameraroll, work, label, files):
     for _ in range(ROUNDS):
         single.append(throughput(cameraroll, work, f"{label}-single", files, one_request))
         resumed.append(throughput(cameraroll, work, f"{label}-tus", files, resumable))
-    single, resumed = statistics.median(single), statistics.median(resumed)
-    return dict(single=single, resumable=resumed, ratio=resumed / single)
+    ratios = sorted(r / s for r, s in zip(resumed, single))
+    return dict(single=statistics.median(single), resumable=statistics.median(resumed),
+                ratio=statistics.median(resumed) / statistics.median(single), lowest=ratios[0], highest=ratios[-1])
 
 
 def cut_costs(cameraroll, work, path, budgets):
@@ -151,9 +155,12 @@ def lines(figures):
     movie_figures, photo_figures, cuts = figures["movie"], figures["photos"], figures["cuts"]
 
     def row(what, measured):
-        ok = measured["ratio"] >= 0.8
+        # This machine's disk swings a round's figures by a factor of three or more; a target is
+        # met only when every round met it.
+        ok = measured["lowest"] >= 0.8
         return (f"| {what} | {measured['resumable']:.0f} MB/s | one request {measured['single']:.0f} MB/s | "
-                f"{measured['ratio']:.2f}x | at least 0.8x | {'met' if ok else '**not met**'} |")
+                f"{measured['ratio']:.2f}x (rounds {measured['lowest']:.2f}-{measured['highest']:.2f}x) | at least 0.8x in every round | "
+                f"{'met' if ok else '**not met**'} |")
 
     return [
         "## Resumable uploads (tus, `/api/uploads`)",
