@@ -79,12 +79,28 @@ def test_the_albums_view_offers_the_camera_roll(server, browser):
     session = server.picker({"sourceType": "photoLibrary"})
     browser.get(server.base + session["url"])
     wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{other['id']}']")))
+    assert browser.find_element(By.ID, "picker-title").text == "Photos"
     album = browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='Camera Roll']")
     album.click()
     wait(browser).until(lambda driver: album.get_attribute("aria-pressed") == "true"
                         and driver.find_elements(By.CSS_SELECTOR, f"[data-asset='{other['id']}']") == [])
+    assert browser.find_element(By.ID, "picker-title").text == "Camera Roll", "the title names the album shown"
+    browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='All Photos']").click()
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "picker-title").text == "Photos")
+    album.click()
     wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{saved['id']}']"))).click()
     assert server.session(session["id"], wait=10)["info"]["assetID"] == saved["id"]
+
+
+def test_a_library_of_movies_only_is_titled_videos(server, browser):
+    movie = server.upload("videos/androidx-media__bear-vp9.webm")
+    server.upload("photos/exifsamples__jolla.jpg")
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.movie"]})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{movie['id']}']")))
+    assert browser.find_element(By.ID, "picker-title").text == "Videos"
+    assert browser.title == "Videos"
+    assert [button.text for button in browser.find_elements(By.CSS_SELECTOR, "#albums button")] == ["All Videos", "Camera Roll"]
 
 
 def test_escape_cancels(server, browser):

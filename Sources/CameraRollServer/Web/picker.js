@@ -164,9 +164,22 @@ async function loadMore() {
   }
 }
 
+// What the picker's title says, as UIImagePickerController's does: the album shown, and
+// "Videos" for a library that offers only movies.
+function libraryTitle(name) {
+  if (name === "savedPhotosAlbum") return "Camera Roll";
+  return configuration.mediaTypes.every((type) => type === "public.movie") ? "Videos" : "Photos";
+}
+
+function showTitle(title) {
+  document.querySelector("#picker-title").textContent = title;
+  if (!client) document.title = title;
+}
+
 function showSource(name) {
   listing += 1;
   source = name;
+  showTitle(libraryTitle(name));
   cursor = null;
   listed = false;
   grid.replaceChildren();
@@ -185,6 +198,7 @@ async function startLibrary(state) {
   if (!(await sourceHasItems(configuration.sourceType))) return alertUnavailable();
   if (configuration.sourceType === "photoLibrary") {
     document.querySelector("#albums").hidden = false;
+    document.querySelector("#albums [data-source='photoLibrary']").textContent = `All ${libraryTitle("photoLibrary")}`;
     for (const button of document.querySelectorAll("#albums button")) {
       button.addEventListener("click", () => showSource(button.dataset.source));
     }
@@ -237,9 +251,7 @@ async function start() {
   const session = await json(api);
   configuration = session.configuration;
   client = session.client ?? null;
-  const titles = { camera: "Camera", photoLibrary: "Photos", savedPhotosAlbum: "Camera Roll" };
-  document.querySelector("#picker-title").textContent = titles[configuration.sourceType];
-  document.title = titles[configuration.sourceType];
+  showTitle(configuration.sourceType === "camera" ? "Camera" : libraryTitle(configuration.sourceType));
   if (client) nameTheSite();
   if (session.status !== "pending") return end(session);
   if (configuration.sourceType === "camera") return startCamera(session.state);
