@@ -66,7 +66,11 @@ import Testing
         let live = try start(received, salvaged: salvaged) { $0.connectionTimeout = .seconds(600) }
         let sent = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let connection = try await RawConnection.open(
-            port: live.port, sending: Array("PATCH /piece HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n".utf8) + sent)
+            port: live.port,
+            sending: Array("PATCH /piece HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n".utf8) + sent.prefix(1 << 19))
+        // The body has begun; the rest and the end go together.
+        #expect(await eventually { live.bodyFiles.count == 1 })
+        await connection.send(Array(sent.suffix(from: 1 << 19)))
         connection.close()
         #expect(await eventually(timeout: .seconds(30)) { !salvaged.all.isEmpty })
         #expect(salvaged.all.first.map { $0.bytes == sent } == true, "the bytes that came, exactly")
