@@ -55,7 +55,7 @@ def one_request(port, path):
 
 
 class Piece:
-    """A file's bytes from `start` for `count`, read as http.client sends them."""
+    """The next `count` bytes of an open file, read as http.client sends a body."""
 
     def __init__(self, file, count):
         self.file, self.left = file, count

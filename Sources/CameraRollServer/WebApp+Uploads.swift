@@ -39,7 +39,7 @@ extension WebApp {
     /// version gets 412 with the one we speak.
     private func tus(_ request: Request, _ handler: () async throws -> Response) async throws -> Response {
         var response: Response
-        if let version = request.headers["Tus-Resumable"], version != TusHeaders.version {
+        if !speaksOurVersion(request) {
             response = HTTPError(412, "unsupported_version", "This server speaks tus \(TusHeaders.version).").response
             response.headers["Tus-Version"] = TusHeaders.version
         } else {
@@ -104,14 +104,9 @@ extension WebApp {
     }
 
     private func appendPiece(_ request: Request) async throws -> Response {
-        let id = try uploadID(request)
-        let offset = try TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset")
-        guard let piece = try piece(of: request) else {
-            throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
-        }
-        let length = try request.headers["Upload-Length"].map { (text) throws(HTTPError) in try TusHeaders.count(text, "Upload-Length") }
+        let piece = try pieceRequest(request)
         let upload = try await answering { () async throws(LibraryError) in
-            try await library.appendToUpload(id, at: offset, piece: piece, length: length)
+            try await library.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
         }
         var response = Response(status: 204)
         describe(upload, in: &response)
@@ -122,12 +117,32 @@ extension WebApp {
     /// client's next HEAD finds them: a phone on a bad network would otherwise send a large
     /// piece again and again. Not a piece sent with a checksum, which its part cannot match.
     private func keepCutPiece(_ request: Request) async {
-        guard request.headers["Upload-Checksum"] == nil, (request.headers["Tus-Resumable"] ?? TusHeaders.version) == TusHeaders.version,
-            let id = try? uploadID(request), let offset = try? TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset"),
-            let piece = try? piece(of: request)
-        else { return }
-        let length = request.headers["Upload-Length"].flatMap { try? TusHeaders.count($0, "Upload-Length") }
-        _ = try? await library.appendToUpload(id, at: offset, piece: piece, length: length)
+        guard request.headers["Upload-Checksum"] == nil, speaksOurVersion(request), let piece = try? pieceRequest(request) else { return }
+        _ = try? await library.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
+    }
+
+    /// What a PATCH says of its piece: the upload, where the piece goes, its bytes, and the
+    /// upload's length when this piece tells it.
+    private struct PieceRequest {
+        var id: String
+        var offset: Int
+        var file: UploadPieceFile
+        var length: Int?
+    }
+
+    private func pieceRequest(_ request: Request) throws -> PieceRequest {
+        let id = try uploadID(request)
+        let offset = try TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset")
+        guard let file = try piece(of: request) else {
+            throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
+        }
+        let length = try request.headers["Upload-Length"].map { (text) throws(HTTPError) in try TusHeaders.count(text, "Upload-Length") }
+        return PieceRequest(id: id, offset: offset, file: file, length: length)
+    }
+
+    /// A request without `Tus-Resumable` is taken as ours (browsers' own requests, curl).
+    private func speaksOurVersion(_ request: Request) -> Bool {
+        (request.headers["Tus-Resumable"] ?? TusHeaders.version) == TusHeaders.version
     }
 
     /// The piece a request brings for an upload, nil when it is not sent as tus' content type

@@ -25,28 +25,26 @@ extension ServerCore {
     func receive(
         _ data: UnsafeRawBufferPointer, on connection: Connection, _ context: RequestContext, maxBytes: Int, length: Int?
     ) -> MHD_Result {
-        let outcome: Result<Int, HTTPError> = context.state.withLock { state in
-            guard let size = state.body?.size else { return .failure(HTTPError(500, "internal", "Something went wrong on the server.")) }
+        var received = 0
+        let failure: HTTPError? = context.state.withLock { state in
+            guard let size = state.body?.size else { return HTTPError(500, "internal", "Something went wrong on the server.") }
             // Chunked bodies announce no length, so the limit is enforced as they arrive.
-            guard size + data.count <= maxBytes else { return .failure(Self.tooLarge(maxBytes)) }
+            guard size + data.count <= maxBytes else { return Self.tooLarge(maxBytes) }
             do throws(BodyFile.Failure) {
                 try state.body?.append(data)
             } catch {
-                return .failure(storageError(error))
+                return storageError(error)
             }
+            received = size + data.count
             let elapsed = context.elapsed
-            if elapsed > configuration.minimumBodyRateGrace, .seconds(size + data.count) < elapsed * configuration.minimumBodyRate {
-                return .failure(HTTPError(408, "too_slow", "The request body arrived too slowly."))
+            if elapsed > configuration.minimumBodyRateGrace, .seconds(received) < elapsed * configuration.minimumBodyRate {
+                return HTTPError(408, "too_slow", "The request body arrived too slowly.")
             }
-            return .success(size + data.count)
+            return nil
         }
-        let failure: HTTPError
-        switch outcome {
-        case .success(let size):
-            if let length, size < length, connection.peerHasClosed { return .NO }
+        guard let failure else {
+            if let length, received < length, connection.peerHasClosed { return .NO }
             return .YES
-        case .failure(let error):
-            failure = error
         }
         context.state.withLock { state in
             state.body?.discard()

@@ -2,10 +2,11 @@ import Foundation
 public import Storage
 
 /// The uploads still coming in to a library servers share: each piece is its own object,
-/// `uploads/<id>/<offset>-<sha256>` (durable once stored), since the next piece may reach another server. Two requests
-/// that bring the same offset at once each keep a piece of their own (or the same one, for the
-/// same bytes) and the database counts one; a finished upload is put together on the server
-/// that got its last piece, each piece checked against the hash its name holds.
+/// `uploads/<id>/<offset>-<sha256>` (durable once stored), since the next piece may reach
+/// another server. Two requests that bring the same offset at once each keep a piece of their
+/// own (or the same one, for the same bytes) and the database counts one; a finished upload is
+/// put together on the server that got its last piece, each piece checked against the hash its
+/// name holds.
 public struct S3PartialUploads: PartialUploadStore {
     public let client: S3Client
     private let partSize: Int
