@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
+        // The Linux file calls Glibc's Swift module leaves out (sync_file_range).
+        .target(name: "CStorageShims"),
 
         .target(
             name: "Imaging", dependencies: ["CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "Executors"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
         .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors"], swiftSettings: strict),

@@ -2,8 +2,10 @@ public import Foundation
 import Storage
 
 /// Resumable uploads: a row says how far each got, the partial-upload store keeps its pieces.
-/// A piece counts once it is durable and its row says so, in that order, so every offset a client
-/// was told survives a crash; bytes a crash kept past the row's offset are never counted. When
+/// A piece counts once it is kept and its row says so, in that order, so every offset a client
+/// was told survives a crash of the server; bytes a crash kept past the row's offset are never
+/// counted. Pieces between checkpoints (`Options.uploadCheckpoint`) are kept in the machine's
+/// cache, and a restart of the machine takes the upload back to its last checkpoint. When
 /// the last byte is in, the pieces become one file in the work folder and go through the same
 /// import as a one-request upload; the row keeps the outcome until it expires.
 extension Library {
@@ -107,6 +109,8 @@ extension Library {
         var finished = 0
         for (id, received) in abandoned {
             let done = try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Bool in
+                // Taken back to its bytes on disk since it was seen (the machine restarted): the next look finishes that.
+                guard try await uploadRow(id).offset == received else { return false }
                 let claimed = try await write { connection throws(StorageError) in
                     // Only as it was when seen idle: a piece since, here or on another server, keeps it open.
                     try connection.run(
@@ -149,12 +153,13 @@ extension Library {
             }
         }
         let length = declared ?? upload.length
-        // Made durable where it is kept, not here as well.
-        let staged = try await files { [staging] () throws(StorageError) in try staging.stage(adopting: piece.path, durably: false) }
+        let staged = try await files { [path = piece.path, hashing = piece.checksum?.isSHA256 ?? false] () throws(StorageError) in
+            try StagedPiece(adopting: path, hashing: hashing)
+        }
         let matches: Bool
         switch piece.checksum {
         case nil: matches = true
-        case .sha256(let expected): matches = Hex.bytes(Array(staged.hash.utf8)) == expected
+        case .sha256(let expected): matches = staged.sha256.map { Hex.bytes(Array($0.utf8)) } == expected
         case .sha1(let expected):
             let digest = try await files { () throws(StorageError) in try FileDigest.sha1(of: staged.path) }
             matches = Hex.bytes(Array(digest.utf8)) == expected
@@ -169,29 +174,42 @@ extension Library {
                 length.map { "The piece goes past the upload's length of \($0) bytes." }
                     ?? "The upload grows past the \(options.maxFileBytes >> 20) MiB limit.")
         }
-        let name: String?
+        let now = Date()
+        let checkpoint = options.uploadCheckpoint
+        let durably =
+            end == length || end - upload.synced >= checkpoint.bytes || now.timeIntervalSince(upload.syncedAt) >= checkpoint.seconds
+        let kept: KeptPiece?
         if staged.size > 0 {
-            name = try await files { [partialUploads] () throws(StorageError) in
-                try partialUploads.keep(staged, upload: upload.id, offset: offset)
+            kept = try await files { [partialUploads] () throws(StorageError) in
+                try partialUploads.keep(staged, upload: upload.id, offset: offset, durably: durably)
             }
         } else {
             // A piece without bytes changes nothing, unless it tells the length.
-            await work.run { [staging] in staging.discard(staged) }
+            unlink(staged.path)
             guard declared != nil && upload.length == nil else { return upload }
-            name = nil
+            kept = nil
         }
-        let counted = try await write { [now = Date().timeIntervalSince1970] connection throws(StorageError) in
+        let onDisk = kept.map { $0.cachedIn == nil } ?? false
+        // A row that counts bytes in the cache need not be on disk before them.
+        let counted = try await write(onDisk ? .durable : .cached) { connection throws(StorageError) in
             // Only from the offset this request saw: a server that took another piece for the same
             // offset in the meantime has counted that one.
             let changed = try connection.run(
                 """
-                UPDATE uploads SET received = ?, length = ?, updated_at = ?, state = CASE WHEN ? = ? THEN 'importing' ELSE state END
+                UPDATE uploads SET received = ?, length = ?, updated_at = ?, synced = ?, synced_at = ?, cached_in = ?,
+                    state = CASE WHEN ? = ? THEN 'importing' ELSE state END
                 WHERE id = ? AND received = ? AND state = 'receiving'
-                """, [end, length, now, end, length, upload.id, offset])
+                """,
+                [
+                    end, length, now.timeIntervalSince1970, onDisk ? end : upload.synced,
+                    (onDisk ? now : upload.syncedAt).timeIntervalSince1970, kept.map(\.cachedIn) ?? upload.cachedIn, end, length, upload.id,
+                    offset,
+                ])
             guard changed == 1 else { return false }
-            if let name {
+            if let kept {
                 try connection.run(
-                    "INSERT INTO upload_pieces (upload_id, start, size, name) VALUES (?, ?, ?, ?)", [upload.id, offset, staged.size, name])
+                    "INSERT INTO upload_pieces (upload_id, start, size, name) VALUES (?, ?, ?, ?)",
+                    [upload.id, offset, staged.size, kept.name])
             }
             return true
         }
@@ -246,7 +264,24 @@ extension Library {
         }
     }
 
+    /// The upload as its row has it, once pieces the row counts but a restart of the machine may
+    /// have lost are taken back: from then on the upload is where its bytes are sure to be.
     private func uploadRow(_ id: String) async throws(LibraryError) -> Upload {
+        let upload = try await storedUploadRow(id)
+        guard let boot = upload.cachedIn, upload.state == .receiving || upload.state == .importing, !partialUploads.stillCached(boot)
+        else { return upload }
+        try await write { connection throws(StorageError) in
+            let changed = try connection.run(
+                """
+                UPDATE uploads SET received = synced, state = 'receiving', cached_in = NULL
+                WHERE id = ? AND cached_in = ? AND received = ? AND state IN ('receiving', 'importing')
+                """, [id, boot, upload.offset])
+            if changed == 1 { try connection.run("DELETE FROM upload_pieces WHERE upload_id = ? AND start >= ?", [id, upload.synced]) }
+        }
+        return try await storedUploadRow(id)
+    }
+
+    private func storedUploadRow(_ id: String) async throws(LibraryError) -> Upload {
         let row = try await read { [live = liveSince(Date())] connection throws(StorageError) in
             try connection.query("SELECT * FROM uploads WHERE id = ? AND updated_at > ?", [id, live]).first
         }
@@ -272,6 +307,9 @@ extension Upload {
         id = try row.text("id")
         length = try row.optionalInteger("length")
         offset = try row.integer("received")
+        synced = try row.integer("synced")
+        syncedAt = Date(timeIntervalSince1970: try row.real("synced_at"))
+        cachedIn = try row.optionalText("cached_in")
         originalFilename = try row.optionalText("original_filename")
         source = AssetSource(rawValue: try row.text("source")) ?? .upload
         saveToCameraRoll = try row.flag("save_to_camera_roll")

@@ -143,6 +143,18 @@ public enum LibrarySchema {
                     PRIMARY KEY (upload_id, start)
                 );
                 """),
+            // How much of an upload is on disk: pieces in between are left in the machine's cache
+            // (Options.uploadCheckpoint). `cached_in` names the boot of the machine whose cache
+            // holds the rest, NULL when nothing is; after another boot the upload goes back to
+            // `synced`. `synced_at` is when the last fsynced piece came.
+            Migration(
+                "0007-upload-checkpoints",
+                """
+                ALTER TABLE uploads ADD COLUMN synced \(types.bigInteger) NOT NULL DEFAULT 0;
+                ALTER TABLE uploads ADD COLUMN synced_at \(types.real) NOT NULL DEFAULT 0;
+                ALTER TABLE uploads ADD COLUMN cached_in TEXT;
+                UPDATE uploads SET synced = received, synced_at = updated_at;
+                """),
         ]
     }
 }

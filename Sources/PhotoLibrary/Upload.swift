@@ -19,8 +19,14 @@ public struct Upload: Sendable, Equatable {
     /// The whole file's size, declared when the upload was created; nil until the last piece
     /// tells it (a recording streamed while it is shot).
     public let length: Int?
-    /// How many bytes are durably in: where the next piece starts.
+    /// How many bytes are in (they outlive the server; see `Library.Options.uploadCheckpoint`
+    /// for the machine): where the next piece starts.
     public let offset: Int
+    /// How many of them are on disk, and since when.
+    let synced: Int
+    let syncedAt: Date
+    /// The boot of the machine whose cache holds the bytes past `synced`.
+    let cachedIn: String?
     public let originalFilename: String?
     public let source: AssetSource
     public let saveToCameraRoll: Bool
@@ -55,6 +61,10 @@ public struct UploadPieceFile: Sendable {
     public enum Checksum: Sendable, Equatable {
         case sha256([UInt8])
         case sha1([UInt8])
+
+        var isSHA256: Bool {
+            if case .sha256 = self { true } else { false }
+        }
     }
 
     public let path: String

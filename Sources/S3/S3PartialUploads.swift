@@ -18,12 +18,22 @@ public struct S3PartialUploads: PartialUploadStore {
 
     private static func prefix(_ upload: String) -> String { "uploads/\(upload)/" }
 
-    public func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String {
+    /// A stored object is durable, so every piece is: a bucket has no cache of ours to leave it in.
+    public func keep(_ piece: StagedPiece, upload: String, offset: Int, durably: Bool) throws(StorageError) -> KeptPiece {
+        let staged: StagedFile
+        if let hash = piece.sha256 {
+            staged = StagedFile(path: piece.path, hash: hash, size: piece.size)
+        } else {
+            let (hash, size) = try FileDigest.sha256(of: piece.path)
+            staged = StagedFile(path: piece.path, hash: hash, size: size)
+        }
         let name = "\(offset)-\(staged.hash)"
         try client.put(Self.prefix(upload) + name, staged: staged, partSize: partSize)
         unlink(staged.path)
-        return name
+        return KeptPiece(name: name, cachedIn: nil)
     }
+
+    public func stillCached(_ boot: String) -> Bool { true }
 
     public func assemble(upload: String, pieces: [UploadPiece], size: Int, in staging: StagingArea) throws(StorageError) -> String {
         let (path, descriptor) = try staging.makeTemporaryFile()

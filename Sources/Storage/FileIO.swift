@@ -1,3 +1,4 @@
+import CStorageShims
 import Foundation
 
 /// The few POSIX calls the blob store needs, with errno turned into `StorageError` in one place.
@@ -15,6 +16,33 @@ enum FileIO {
         guard fd >= 0 else { throw error("open") }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw error("fsync") }
+    }
+
+    /// Starts writing a range of a file to disk and returns: an fsync later waits only for what
+    /// has not gone out since. A failure is the later fsync's to report.
+    static func startWriting(_ fd: Int32, from offset: Int, count: Int) {
+        _ = cr_start_writeback(fd, Int64(offset), Int64(count))
+    }
+
+    /// Copies the rest of `input` to `output` at their offsets, inside the kernel where it can
+    /// (no pass through our memory); how many bytes.
+    static func copyRest(of input: Int32, to output: Int32) throws(StorageError) -> Int {
+        var copied = 0
+        while true {
+            let count = cr_copy_file_range(input, output, 1 << 30)
+            if count > 0 {
+                copied += Int(count)
+                continue
+            }
+            if count == 0 { return copied }
+            if errno == EINTR { continue }
+            guard copied == 0, [ENOSYS, EXDEV, EINVAL, EOPNOTSUPP].contains(errno) else { throw error("copy") }
+            try readChunks(input) { chunk throws(StorageError) in
+                try writeAll(output, chunk)
+                copied += chunk.count
+            }
+            return copied
+        }
     }
 
     static func fsyncDirectory(_ path: String) throws(StorageError) {

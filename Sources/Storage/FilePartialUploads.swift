@@ -3,11 +3,19 @@ import Foundation
 /// The uploads still coming in to a library on one machine: one file each, `root/<id>`, that
 /// every piece extends in place, so a finished upload is imported without another copy of its
 /// bytes. The root is on the data folder's file system, for the first piece to be renamed in.
+///
+/// A piece kept without `durably` is written, not fsynced: on this machine's disks an fsync
+/// each 8 MiB piece cost more than sending it. The kernel is asked to start writing it out at
+/// once, so a later durable piece waits only for what is still on its way.
 public struct FilePartialUploads: PartialUploadStore {
     public let root: String
+    /// This machine's boot, which names the cache pieces are left in; nil where the system does
+    /// not tell one, and then every piece is kept durably.
+    public let boot: String?
 
-    public init(root: String) throws(StorageError) {
+    public init(root: String, boot: String? = MachineBoot.current()) throws(StorageError) {
         self.root = root
+        self.boot = boot
         try FileIO.makeDirectories(root)
     }
 
@@ -21,15 +29,16 @@ public struct FilePartialUploads: PartialUploadStore {
         !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || isalnum(Int32($0)) != 0 }
     }
 
-    public func keep(_ staged: StagedFile, upload: String, offset: Int) throws(StorageError) -> String {
+    public func keep(_ staged: StagedPiece, upload: String, offset: Int, durably: Bool) throws(StorageError) -> KeptPiece {
         let path = path(upload)
         if offset == 0 {
+            // Durable whatever is asked: a later fsync of the file would not keep its name.
             try FileIO.fsyncFile(staged.path)
             guard rename(staged.path, path) == 0 else { throw FileIO.error("rename") }
             try FileIO.fsyncDirectory(root)
-            return upload
+            return KeptPiece(name: upload, cachedIn: nil)
         }
-        let output = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let output = open(path, O_WRONLY | O_CLOEXEC)
         guard output >= 0 else { throw FileIO.error("open upload") }
         defer { close(output) }
         var info = stat()
@@ -38,22 +47,26 @@ public struct FilePartialUploads: PartialUploadStore {
             throw StorageError(.notFound, "The bytes of an upload are missing.", detail: "\(upload) has \(info.st_size) of \(offset)")
         }
         // What a request the database never counted left past the offset goes first.
-        guard ftruncate(output, off_t(offset)) == 0 else { throw FileIO.error("truncate upload") }
+        guard ftruncate(output, off_t(offset)) == 0, lseek(output, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw FileIO.error("truncate upload")
+        }
         let input = open(staged.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileIO.error("open piece") }
         defer { close(input) }
-        var copied = 0
-        try FileIO.readChunks(input) { chunk throws(StorageError) in
-            try FileIO.writeAll(output, chunk)
-            copied += chunk.count
-        }
+        let copied = try FileIO.copyRest(of: input, to: output)
         guard copied == staged.size else {
             throw StorageError(.io, "A file could not be read or written.", detail: "the piece changed after it was staged")
         }
-        guard fsync(output) == 0 else { throw FileIO.error("fsync upload") }
         unlink(staged.path)
-        return upload
+        guard !durably, let boot else {
+            guard fsync(output) == 0 else { throw FileIO.error("fsync upload") }
+            return KeptPiece(name: upload, cachedIn: nil)
+        }
+        FileIO.startWriting(output, from: offset, count: copied)
+        return KeptPiece(name: upload, cachedIn: boot)
     }
+
+    public func stillCached(_ boot: String) -> Bool { boot == self.boot }
 
     /// A second name for the upload's file, in `staging`: the import consumes that name, and
     /// the upload's own stays until its row says the import is done.

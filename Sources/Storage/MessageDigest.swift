@@ -38,12 +38,24 @@ public enum FileDigest {
     /// The SHA-1 of a whole file, as lowercase hex: tus' checksum extension asks every server to
     /// take that algorithm.
     public static func sha1(of path: String) throws(StorageError) -> String {
+        try digest(of: path, MessageDigest(sha1: true)).hash
+    }
+
+    /// The SHA-256 of a whole file, as lowercase hex, and how many bytes it had.
+    public static func sha256(of path: String) throws(StorageError) -> (hash: String, size: Int) {
+        try digest(of: path, MessageDigest())
+    }
+
+    private static func digest(of path: String, _ digest: consuming MessageDigest) throws(StorageError) -> (hash: String, size: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open") }
         defer { close(fd) }
-        let digest = MessageDigest(sha1: true)
-        try FileIO.readChunks(fd) { chunk in digest.update(chunk) }
-        return digest.finish()
+        var size = 0
+        try FileIO.readChunks(fd) { chunk in
+            digest.update(chunk)
+            size += chunk.count
+        }
+        return (digest.finish(), size)
     }
 
     /// The SHA-256 of each `partSize` bytes of a file (the last part shorter) and of the whole.

@@ -6,7 +6,8 @@
 /// `INSERT … ON CONFLICT DO NOTHING`), and each engine keeps its own migrations.
 public protocol SQLDatabase: Sendable {
     /// Runs `body` in one write transaction: committed if it returns, rolled back if it throws.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
+    func write<T: Sendable>(_ commit: Commit, _ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T)
+        async throws(StorageError) -> T
 
     /// Runs `body` in one read-only transaction, a consistent snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError) -> T
@@ -21,6 +22,26 @@ public protocol SQLDatabase: Sendable {
     /// transactions commit, this server's own included, from now until the stream is dropped;
     /// nil for an engine that one process keeps (SQLite), where nobody else writes.
     func announcements() -> AsyncStream<Announcement>?
+}
+
+extension SQLDatabase {
+    /// A write whose commit is durable.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError)
+        -> T
+    {
+        try await write(.durable, body)
+    }
+}
+
+/// What a write's commit waits for.
+public enum Commit: Sendable {
+    /// The disk: the transaction survives a crash of the machine.
+    case durable
+    /// The operating system: the transaction survives a crash of the process; one of the machine
+    /// may take it back (whole, and with any later ones, never an earlier one without it). For
+    /// rows that describe what is itself only in the machine's cache, where waiting for the disk
+    /// would buy nothing.
+    case cached
 }
 
 /// What a server told the others sharing its database, or that it may have missed some.

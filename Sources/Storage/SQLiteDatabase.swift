@@ -48,11 +48,23 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Runs `body` in one immediate transaction, on the writer's thread: committed if it
     /// returns, rolled back if it throws. Writers take turns, so work that must not interleave
     /// with another writer's (a blob's commit and its row) belongs in one body.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(StorageError)
-        -> T
+    /// A cached commit is one with `synchronous = NORMAL`: in WAL mode it is written to the log
+    /// without an fsync, which the next full commit (or checkpoint) makes for it too.
+    public func write<T: Sendable>(_ commit: Commit, _ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T)
+        async throws(StorageError) -> T
     {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) -> T in
-            try Self.connection(&lane, path, writer: true).transaction(begin: "BEGIN IMMEDIATE", body)
+            let connection = try Self.connection(&lane, path, writer: true)
+            guard case .cached = commit else { return try connection.transaction(begin: "BEGIN IMMEDIATE", body) }
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            let result = Result { () throws(StorageError) in try connection.transaction(begin: "BEGIN IMMEDIATE", body) }
+            do throws(StorageError) {
+                try connection.execute("PRAGMA synchronous = FULL")
+            } catch {
+                // A connection left without full sync would make the next durable commits cached.
+                lane = .failure(error)
+            }
+            return try result.get()
         }
     }
 

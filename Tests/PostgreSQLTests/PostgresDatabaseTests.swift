@@ -39,6 +39,27 @@ import Testing
         #expect(throws: StorageError.self) { try rows[1].integer("size") }
     }
 
+    @Test func aCachedCommitSkipsTheWALFlushForItsTransactionAlone() async throws {
+        // The tests' cluster commits without waiting for its WAL everywhere; this database does.
+        let url = try await ThrowawayPostgres.newDatabase()
+        try await PostgresDatabase(url: url, migrations: migrations).write { connection throws(StorageError) in
+            try connection.execute(
+                "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END $$")
+        }
+        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let before = try await database.write { connection throws(StorageError) in try connection.scalar("SHOW synchronous_commit") }
+        #expect(before == .text("on"))
+        let during = try await database.write(.cached) { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (id, name) VALUES (?, ?)", [1, "cached"])
+            return try connection.scalar("SHOW synchronous_commit")
+        }
+        #expect(during == .text("off"))
+        let after = try await database.write { connection throws(StorageError) in try connection.scalar("SHOW synchronous_commit") }
+        #expect(after == .text("on"))
+        let count = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM things") }
+        #expect(count == .integer(1))
+    }
+
     @Test func aThrowingWriteCommitsNothingAndTheConnectionGoesOn() async throws {
         let database = try await open()
         await #expect(throws: StorageError.self) {

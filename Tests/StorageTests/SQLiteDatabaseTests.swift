@@ -23,6 +23,28 @@ import Testing
         #expect(settings.2 == .integer(1))
     }
 
+    @Test func aCachedCommitSkipsTheSyncForItselfAlone() async throws {
+        let database = try SQLiteDatabase(path: directory.file("c.sqlite"), migrations: migrations)
+        let during = try await database.write(.cached) { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (name) VALUES (?)", ["cached"])
+            return try connection.scalar("PRAGMA synchronous")
+        }
+        #expect(during == .integer(1), "NORMAL: the log is written, not fsynced")
+        let after = try await database.write { connection throws(StorageError) in try connection.scalar("PRAGMA synchronous") }
+        #expect(after == .integer(2), "the next write is full again")
+        await #expect(throws: StorageError.self) {
+            try await database.write(.cached) { connection throws(StorageError) in
+                try connection.run("INSERT INTO things (name) VALUES (?)", ["cached"])
+            }
+        }
+        let afterFailure = try await database.write { connection throws(StorageError) in
+            (try connection.scalar("PRAGMA synchronous"), try connection.scalar("SELECT count(*) FROM things"))
+        }
+        #expect(
+            afterFailure.0 == .integer(2) && afterFailure.1 == .integer(1),
+            "a cached write that failed leaves full sync and nothing of itself")
+    }
+
     @Test func migrationsRunOnceInOrder() async throws {
         let path = directory.file("b.sqlite")
         _ = try SQLiteDatabase(path: path, migrations: Array(migrations.prefix(1)))
