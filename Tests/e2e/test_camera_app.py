@@ -126,14 +126,15 @@ def test_pick_from_library_cancel_reload_and_resize(server, browser, screenshots
     screenshots(browser, "narrow")
 
 
-def test_an_empty_camera_roll_raises_the_alert_and_changes_nothing(server, browser):
+def test_an_empty_camera_roll_is_an_empty_state_and_cancel_changes_nothing(server, browser):
     server.upload("photos/lychee__train.jpg")
     browser.get(server.base + "/")
     button(browser, "Pick from Camera Roll only").click()
     in_picker(browser)
-    alert = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
-    assert alert.find_element(By.ID, "alert-title").text == "Error accessing media"
-    button(browser, "Drat!").click()
+    empty = wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
+    assert empty.find_element(By.TAG_NAME, "h2").text == "No Photos or Videos"
+    assert not browser.find_element(By.ID, "alert").is_displayed()
+    button(browser, "Cancel").click()
     back_to_app(browser)
     assert browser.find_element(By.ID, "placeholder").is_displayed()
 

@@ -51,12 +51,42 @@ def test_a_camera_source_without_a_camera_raises_the_books_alert(server, browser
     assert server.session(session["id"], wait=10)["status"] == "cancelled"
 
 
-def test_an_empty_camera_roll_is_an_unavailable_source(server, browser):
+def test_an_empty_camera_roll_is_an_empty_state_not_the_alert(server, browser, shot):
     server.upload("photos/exifsamples__Canon_40D.jpg")
     session = server.picker({"sourceType": "savedPhotosAlbum"})
     browser.get(server.base + session["url"])
-    wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[role=alertdialog]")))
+    empty = wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
     assert browser.find_element(By.ID, "picker-title").text == "Camera Roll"
+    assert empty.find_element(By.TAG_NAME, "h2").text == "No Photos", "the default media types are images alone"
+    assert "save to the Camera Roll" in empty.find_element(By.ID, "empty-hint").text
+    assert empty.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("/library")
+    assert not browser.find_element(By.ID, "alert").is_displayed(), "the book's alert is for a source the device lacks"
+    shot("empty-camera-roll")
+    browser.find_element(By.ID, "cancel").click()
+    assert server.session(session["id"], wait=10)["status"] == "cancelled"
+
+
+def test_an_empty_album_says_what_it_lacks_and_another_album_hides_it(server, browser):
+    movie = server.upload("videos/androidx-media__bear-vp9.webm")
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.movie"]})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{movie['id']}']")))
+    assert not browser.find_element(By.ID, "empty-state").is_displayed()
+    browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='Camera Roll']").click()
+    empty = wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
+    assert empty.find_element(By.TAG_NAME, "h2").text == "No Videos", "a movies-only picker lacks videos, not photos"
+    browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='All Videos']").click()
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{movie['id']}']")))
+    assert not browser.find_element(By.ID, "empty-state").is_displayed()
+
+
+def test_an_empty_library_is_an_empty_state(server, browser):
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.image"]})
+    browser.get(server.base + session["url"])
+    empty = wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
+    assert empty.find_element(By.TAG_NAME, "h2").text == "No Photos"
+    assert "add to your library" in empty.find_element(By.ID, "empty-hint").text
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-asset]") == []
 
 
 def test_pick_from_the_camera_roll_only(server, browser, shot):

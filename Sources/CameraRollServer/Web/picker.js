@@ -154,6 +154,7 @@ async function loadMore() {
     if (cursor) query.set("cursor", cursor);
     const page = await json(`/api/assets?${query}`);
     if (current !== listing) return;
+    if (!cursor && page.assets.length === 0) showEmpty();
     grid.append(...page.assets.map((asset) => tile(asset, (chosen) => step("choose", chosen.id))));
     cursor = page.nextCursor ?? null;
     listed = cursor === null;
@@ -171,6 +172,19 @@ function libraryTitle(name) {
   return configuration.mediaTypes.every((type) => type === "public.movie") ? "Videos" : "Photos";
 }
 
+// An empty album is an empty state, as in Photos, not the alert for a source the device lacks.
+function showEmpty() {
+  const kinds = configuration.mediaTypes;
+  const noun = kinds.length > 1 ? "Photos or Videos" : kinds[0] === "public.movie" ? "Videos" : "Photos";
+  const nouns = noun.replace(" or ", " and ").toLowerCase();
+  document.querySelector("#empty-title").textContent = `No ${noun}`;
+  document.querySelector("#empty-hint").textContent = source === "savedPhotosAlbum"
+    ? `The ${nouns} you take with the camera and save to the Camera Roll appear here.`
+    : `The ${nouns} you take with the camera or add to your library appear here.`;
+  document.querySelector("#empty-add").textContent = `Add ${nouns} in your library`;
+  document.querySelector("#empty-state").hidden = false;
+}
+
 function showTitle(title) {
   document.querySelector("#picker-title").textContent = title;
   if (!client) document.title = title;
@@ -183,19 +197,14 @@ function showSource(name) {
   cursor = null;
   listed = false;
   grid.replaceChildren();
+  document.querySelector("#empty-state").hidden = true;
   for (const button of document.querySelectorAll("#albums button")) {
     button.setAttribute("aria-pressed", String(button.dataset.source === name));
   }
   loadMore();
 }
 
-async function sourceHasItems(name) {
-  const query = new URLSearchParams({ source: name, limit: "1", mediaTypes: configuration.mediaTypes.join(",") });
-  return (await json(`/api/assets?${query}`)).assets.length > 0;
-}
-
 async function startLibrary(state) {
-  if (!(await sourceHasItems(configuration.sourceType))) return alertUnavailable();
   if (configuration.sourceType === "photoLibrary") {
     document.querySelector("#albums").hidden = false;
     document.querySelector("#albums [data-source='photoLibrary']").textContent = `All ${libraryTitle("photoLibrary")}`;
