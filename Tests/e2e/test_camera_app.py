@@ -83,6 +83,8 @@ def test_a_recorded_video_plays_in_the_view(server, camera_browser, screenshots)
     start = camera_browser.execute_script("return arguments[0].currentTime", video)
     wait(camera_browser).until(lambda driver: driver.execute_script("return arguments[0].currentTime", video) > start + 0.3)
     assert camera_browser.execute_script("return arguments[0].duration", video) > 1
+    assert camera_browser.find_element(By.ID, "status").text == "Saved to Camera Roll", "the wait for the video does not clear it"
+    assert not camera_browser.find_element(By.ID, "video-progress").is_displayed()
     screenshots(camera_browser, "video")
     # A new choice replaces the player rather than adding one.
     button(camera_browser, "Pick from Library").click()

@@ -16,6 +16,8 @@ const newButton = document.querySelector("#new");
 const saveNow = document.querySelector("#save-now");
 const retryVideo = document.querySelector("#retry-video");
 const saveCaptures = document.querySelector("#save-captures");
+// A line of its own, so that the wait for a video never takes the place of "Saved to Camera Roll".
+const videoProgress = document.querySelector("#video-progress");
 const choiceKey = "cameraroll.lastChoice";
 const saveKey = "cameraroll.saveCaptures";
 let player = null;
@@ -36,6 +38,7 @@ function viewSize() {
 }
 
 function removePlayer() {
+  videoProgress.hidden = true;
   if (!player) return;
   if (player.src.startsWith("blob:")) URL.revokeObjectURL(player.src);
   player.pause();
@@ -95,13 +98,16 @@ async function showMovie(choice) {
   const video = newPlayer("The chosen video");
   try {
     video.src = choice.trimmed ? `/media/${choice.assetID}/trimmed` : await playableVideoURL({ id: choice.assetID }, (progress) => {
-      status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+      if (player !== video) return;
+      videoProgress.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+      videoProgress.hidden = false;
     });
     if (player !== video) return;
-    status.textContent = "";
+    videoProgress.hidden = true;
     video.play().catch(() => {});
   } catch (error) {
     if (player !== video) return;
+    videoProgress.hidden = true;
     if (!(error instanceof RenditionFailed)) {
       status.textContent = `The video could not be shown: ${error.message}`;
       return;
