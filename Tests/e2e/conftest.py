@@ -117,7 +117,7 @@ def server():
     running.stop()
 
 
-def make_browser(camera, host_rules=None, scale=None):
+def make_browser(camera, host_rules=None, scale=None, cameras=1):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
@@ -128,7 +128,8 @@ def make_browser(camera, host_rules=None, scale=None):
     if host_rules:
         options.add_argument(f"--host-resolver-rules={host_rules}")
     if camera:
-        options.add_argument("--use-fake-device-for-media-stream")
+        # Chromium's fake cameras do not say which way they face.
+        options.add_argument("--use-fake-device-for-media-stream" + (f"=device-count={cameras}" if cameras > 1 else ""))
         options.add_argument("--use-fake-ui-for-media-stream")
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
@@ -144,6 +145,14 @@ def browser():
 def camera_browser():
     """Chromium with its fake camera and microphone, permission granted."""
     driver = make_browser(camera=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def two_camera_browser():
+    """Chromium with two fake cameras, neither saying which way it faces."""
+    driver = make_browser(camera=True, cameras=2)
     yield driver
     driver.quit()
 

@@ -146,3 +146,25 @@ def test_a_photo_taken_for_editing_goes_through_move_and_scale(server, camera_br
     info = server.session(session["id"], wait=30)["info"]
     assert info["mediaType"] == "public.image"
     assert info["editedImage"].startswith(f"/media/{info['assetID']}/edited?cap=") and info["cropRect"]["width"] == info["cropRect"]["height"]
+
+
+def test_switch_camera_cycles_through_cameras_that_do_not_say_which_way_they_face(server, two_camera_browser):
+    browser = two_camera_browser
+    session = open_camera(server, browser)
+    flip = button(browser, "Switch Camera")
+    device = "return document.querySelector('#preview').srcObject?.getVideoTracks()[0]?.getSettings().deviceId"
+    wait(browser).until(lambda driver: driver.execute_script(device))
+    first = browser.execute_script(device)
+    cameras = browser.execute_script(
+        "return navigator.mediaDevices.enumerateDevices()"
+        ".then((devices) => devices.filter((d) => d.kind === 'videoinput').map((d) => d.deviceId))")
+    assert len(cameras) == 2 and first in cameras
+    flip.click()
+    wait(browser).until(lambda driver: driver.execute_script(device) not in (None, first))
+    second = browser.execute_script(device)
+    assert second in cameras, "the other camera, not the same one asked for the other side"
+    flip.click()
+    wait(browser).until(lambda driver: driver.execute_script(device) == first)
+    button(browser, "Take Photo").click()
+    button(browser, "Use Photo").click()
+    assert server.session(session["id"], wait=30)["status"] == "finished"

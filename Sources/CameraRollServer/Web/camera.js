@@ -81,6 +81,8 @@ export class Camera {
     for (const button of this.modeButtons) button.hidden = !modes.includes(button.dataset.mode);
     this.root.querySelector("#modes").hidden = modes.length < 2;
     this.facing = configuration.cameraDevice === "front" ? "user" : "environment";
+    // The camera Switch Camera chose; until then the configured side picks one.
+    this.deviceId = null;
     this.mode = modes.includes(configuration.cameraCaptureMode) ? configuration.cameraCaptureMode : modes[0];
     this.root.hidden = false;
     await this.start();
@@ -97,7 +99,8 @@ export class Camera {
       low: [480, 360], vga640x480: [640, 480],
     }[this.configuration.videoQuality] ?? [1280, 720];
     const size = this.mode === "photo" ? { width: { ideal: 4096 }, height: { ideal: 3072 } } : { width: { ideal: width }, height: { ideal: height } };
-    return { facingMode: { ideal: this.facing }, ...size };
+    const camera = this.deviceId ? { deviceId: { exact: this.deviceId } } : { facingMode: { ideal: this.facing } };
+    return { ...camera, ...size };
   }
 
   async start() {
@@ -131,8 +134,14 @@ export class Camera {
     }
   }
 
+  // The next camera of the system's list, round: asking for the other side would keep the same
+  // camera where cameras do not say which way they face (most webcams, Chromium's fakes).
   async switchCamera() {
-    this.facing = this.facing === "user" ? "environment" : "user";
+    const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
+    const current = this.stream?.getVideoTracks()[0]?.getSettings().deviceId;
+    const next = cameras[(cameras.findIndex((camera) => camera.deviceId === current) + 1) % cameras.length];
+    if (!next) return;
+    this.deviceId = next.deviceId;
     await this.start();
   }
 
