@@ -79,7 +79,7 @@ extension WebApp {
             throw HTTPError(403, "app_not_allowed", "\(origin.authority) is not among the sites allowed to use the picker.")
         }
         return try await answering { () async throws(CredentialsError) in
-            try await access.apps.allowOnce(origin, duration: PickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
+            try await access.apps.allowOnce(origin, duration: StoredPickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
         }
     }
 

@@ -31,7 +31,7 @@ public struct WebApp: Sendable {
     ) throws {
         self.library = library
         self.authorityFile = authorityFile
-        pickers = shared == nil ? PickerSessions() : SharedPickerSessions(database: library.database)
+        pickers = StoredPickerSessions(database: library.database)
         access = try Access(
             dataFolder: URL(fileURLWithPath: library.folder.root), names: names, capabilityKey: capabilityKey,
             shared: shared)

@@ -80,7 +80,7 @@ public enum LibrarySchema {
                 );
                 CREATE INDEX sign_in_failures_by_network ON sign_in_failures (network, failed_at);
                 """),
-            // Pickers in progress, which any server may be asked about (see SharedPickerSessions).
+            // Pickers in progress, which any server may be asked about (see CameraRollServer's StoredPickerSessions).
             Migration(
                 "0004-picker-sessions",
                 """

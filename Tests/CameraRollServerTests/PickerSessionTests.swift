@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 import TestSupport
 import Testing
 
@@ -126,6 +127,37 @@ import Testing
         let result = try await live.get("/api/picker/sessions/\(id)?wait=5")
         #expect(result.json["status"] as? String == "cancelled")
         #expect(result.json["info"] == nil)
+    }
+
+    @Test func aLongPollIsWokenByTheEventThatEndsTheSession() async throws {
+        let live = try LiveServer()
+        let id = try await create(live, #"{"sourceType":"camera","mediaTypes":["public.image"]}"#)
+        _ = try await send(live, id, "open")
+        let started = Date()
+        async let polled = live.get("/api/picker/sessions/\(id)?wait=60")
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await send(live, id, "cancel").status == 200)
+        #expect(try await polled.json["status"] as? String == "cancelled")
+        #expect(Date().timeIntervalSince(started) < 30, "woken by the cancel, not by the poll's deadline of 60 s")
+    }
+
+    @Test func aPickerOutlivesARestartOfTheServer() async throws {
+        let directory = TemporaryDirectory("cameraroll-server")
+        let (id, assetID) = try await { () async throws -> (String, String) in
+            let before = try LiveServer(directory, library: try Library(folder: DataFolder(directory.path)))
+            let assetID = try #require(try await before.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+            let id = try await create(before, #"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#)
+            #expect(try await send(before, id, "open").status == 200)
+            await before.server.stop()
+            try await before.library.flush()
+            return (id, assetID)
+        }()
+        let after = try LiveServer(directory, library: try Library(folder: DataFolder(directory.path)))
+        #expect(try await after.get("/api/picker/sessions/\(id)").json["status"] as? String == "pending")
+        #expect(try await send(after, id, "choose", assetID: assetID).status == 200)
+        let result = try await after.get("/api/picker/sessions/\(id)?wait=5")
+        #expect(result.json["status"] as? String == "finished")
+        #expect((result.json["info"] as? [String: Any])?["assetID"] as? String == assetID)
     }
 
     @Test func aMovieWithoutEditingDeliversItsVideoURL() async throws {

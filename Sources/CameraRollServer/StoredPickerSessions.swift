@@ -3,13 +3,14 @@ import Foundation
 import ImagePicker
 import Storage
 
-/// The picker sessions of servers sharing a library, in its database (`picker_sessions`): a
-/// picker presented through one server may be opened, finished and long-polled through any.
-/// A change is announced in its transaction; each server's one listening connection wakes the
-/// long polls it holds for that session, which read the row again (after a reconnection, every
-/// long poll reads again, since a change may have gone unheard). Rows are written under a lock
-/// per session, so two servers applying events to one session take turns.
-actor SharedPickerSessions: PickerSessionStore {
+/// The picker sessions, in the library's database (`picker_sessions`): a picker outlives a
+/// restart of the server, and when servers share the library, one presented through one server
+/// may be opened, finished and long-polled through any. A change wakes the long polls this
+/// server holds for that session and is announced in its transaction; each server's one
+/// listening connection wakes the long polls it holds, which read the row again (after a
+/// reconnection, every long poll reads again, since a change may have gone unheard). Rows are
+/// written under a lock per session, so two servers applying events to one session take turns.
+actor StoredPickerSessions: PickerSessionStore {
     private let database: any SQLDatabase
     /// Long polls waiting here, by session and token.
     private var waiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
@@ -176,7 +177,10 @@ actor SharedPickerSessions: PickerSessionStore {
                 return applied
             }
         }
-        return try outcome.get()
+        let applied = try outcome.get()
+        // Announcements reach the other servers; a database of one server makes none.
+        wake(.topic(Self.topic(id)))
+        return applied
     }
 
     func client(of id: String) async throws(PickerError) -> AllowedApps.App? {
