@@ -20,6 +20,11 @@ package enum EditRequest {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             throw HTTPError.badRequest("invalid_json", "The body is not JSON.")
         }
+        return try parse(json: object)
+    }
+
+    /// An edit as JSON already read (a picker event's `edit`).
+    package static func parse(json object: Any) throws(HTTPError) -> Edit? {
         if object is NSNull { return nil }
         guard let fields = object as? [String: Any] else {
             throw HTTPError.badRequest("invalid_edit", "The edit must be a JSON object.")
@@ -29,7 +34,7 @@ package enum EditRequest {
         }
         let decoded: Body
         do {
-            decoded = try JSONDecoder().decode(Body.self, from: data)
+            decoded = try JSONDecoder().decode(Body.self, from: try JSONSerialization.data(withJSONObject: fields))
         } catch let error as DecodingError {
             throw invalid(field(of: error), "must be a number")
         } catch {

@@ -22,7 +22,8 @@ extension WebApp {
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
     }
 
-    /// What a capability URL (a picker's result) was issued for, as it may be served now.
+    /// What a capability URL (a picker's result) was issued for, as it may be served now; or the
+    /// edit an owner's URL names.
     private struct Capability {
         /// The asset, which is in the library: not trashed.
         var asset: Asset
@@ -38,6 +39,26 @@ extension WebApp {
         guard access.holdsCapability(request, kind: kind) else { return nil }
         let asset = try await answering { () throws(LibraryError) in try await library.assetInLibrary(request.parameter("id")) }
         return Capability(asset: asset, edit: request.query["edit"].flatMap(Edit.init(capabilityText:)))
+    }
+
+    private func heldOrNamedEdit(_ request: Request, kind: String) async throws -> Capability? {
+        if let held = try await capability(request, kind: kind) { return held }
+        return try await namedEdit(request)
+    }
+
+    /// The edit an owner's URL names itself (`edit=`, written as a capability's): a pick's crop or
+    /// trim that the Camera app shows, which the library does not keep. nil when it names none.
+    private func namedEdit(_ request: Request) async throws -> Capability? {
+        guard let text = request.query["edit"] else { return nil }
+        guard let edit = Edit(capabilityText: text) else {
+            throw HTTPError.badRequest("invalid_edit", "edit: x,y,width,height for a crop, start,end for a trim.")
+        }
+        let asset = try await answering { () throws(LibraryError) in
+            let asset = try await library.asset(request.parameter("id"))
+            try edit.validate(for: asset)
+            return asset
+        }
+        return Capability(asset: asset, edit: edit)
     }
 
     /// A capability for an edit's media that names no edit of that kind; the server never makes one.
@@ -86,10 +107,10 @@ extension WebApp {
         }
     }
 
-    /// The image cut to the asset's crop now for the owner, to the crop a capability was made of
-    /// for its holder.
+    /// The image cut to the asset's crop now for the owner (or to the crop the URL names), to the
+    /// crop a capability was made of for its holder.
     private func edited(_ request: Request) async throws -> Response {
-        guard let capability = try await capability(request, kind: "edited") else { return try await display(request, edited: true) }
+        guard let capability = try await heldOrNamedEdit(request, kind: "edited") else { return try await display(request, edited: true) }
         guard case .crop(let rect)? = capability.edit else { throw Self.noEdit }
         let box = try DisplayBox(request)
         return try await answering { () throws(LibraryError) in
@@ -97,11 +118,11 @@ extension WebApp {
         }
     }
 
-    /// The movie cut to the asset's trim now for the owner (the whole movie when it has none), to
-    /// the range a capability was made of for its holder.
+    /// The movie cut to the asset's trim now for the owner (the whole movie when it has none, the
+    /// range the URL names when it names one), to the range a capability was made of for its holder.
     private func trimmed(_ request: Request) async throws -> Response {
         let movie: Derivative
-        if let capability = try await capability(request, kind: "trimmed") {
+        if let capability = try await heldOrNamedEdit(request, kind: "trimmed") {
             guard case .trim(let start, let end)? = capability.edit else { throw Self.noEdit }
             movie = try await answering { () throws(LibraryError) in
                 try await library.trimmedVideo(of: capability.asset, start: start, end: end)

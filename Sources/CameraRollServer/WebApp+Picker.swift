@@ -42,7 +42,7 @@ extension WebApp {
                 throw HTTPError(
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
             }
-            let event = try await event(from: body, client: client)
+            let event = try await event(from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil)
             let (session, actions) = try await Self.picker { () throws(PickerError) in try await pickers.handle(id, event) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
@@ -93,26 +93,42 @@ extension WebApp {
 
     private static let noSession = HTTPError(404, "not_found", "There is no picker session with that id (it may have expired).")
 
-    /// The event the page reports, with the info built from the asset it names.
-    private func event(from body: EventJSON, client: AllowedApps.App?) async throws -> PickerSession.Event {
+    /// The event the page reports, with the info built from the asset it names and, for
+    /// `edited`, the edit the user made in the picker.
+    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?) async throws -> PickerSession.Event {
         switch body.event {
         case "open": return .open
         case "back": return .back
         case "cancel": return .cancel
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
-            let asset = try await answering { () throws(LibraryError) in try await library.asset(assetID) }
-            let info = info(for: asset, edited: body.event == "edited", client: client)
+            let asset = try await answering { () throws(LibraryError) in
+                let asset = try await library.asset(assetID)
+                try edit?.validate(for: asset)
+                return asset
+            }
+            let info = info(for: asset, edit: edit, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         default:
             throw HTTPError.badRequest("invalid_event", "event: open, choose, back, edited or cancel.")
         }
     }
 
+    /// The edit an `edited` event brings (`{}` for none). It belongs to this pick: the library's
+    /// asset never changes, as UIImagePickerController never changes the photo library.
+    private static func pickedEdit(_ body: RequestBody?) throws(HTTPError) -> Edit? {
+        guard let body, let data = FileManager.default.contents(atPath: body.path),
+            let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let edit = fields["edit"]
+        else {
+            throw HTTPError.badRequest("invalid_event", "edit: send the edit made in the picker ({} for none).")
+        }
+        return try EditRequest.parse(json: edit)
+    }
+
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
     /// They are capability URLs, so a caller that cannot see the library still gets these, bound to
-    /// the edit as it is now and, for another site, to its app and its apps's link lifetime.
-    func info(for asset: Asset, edited: Bool, client: AllowedApps.App?) -> PickerInfo {
+    /// the pick's edit and, for another site, to its app and its apps's link lifetime.
+    func info(for asset: Asset, edit: Edit?, client: AllowedApps.App?) -> PickerInfo {
         let lifetime = client.map { TimeInterval($0.linkLifetime) } ?? CapabilityURLs.lifetime
         let media = { (kind: String, edit: Edit?) in
             access.capabilities.sign(
@@ -122,7 +138,7 @@ extension WebApp {
         metadata["captureDate"] = asset.captureDate
         metadata["duration"] = asset.duration.map { String($0) }
         metadata["originalFilename"] = asset.originalFilename
-        switch (asset.mediaType, edited ? asset.edit : nil) {
+        switch (asset.mediaType, edit) {
         case (.image, .crop(let rect)):
             return PickerInfo(
                 mediaType: .image, assetID: asset.id, originalImage: media("original", nil), editedImage: media("edited", .crop(rect)),

@@ -32,7 +32,7 @@ public enum Edit: Sendable, Equatable, Codable {
     }
 
     /// Checks the edit against the asset it is for; the error names the offending field.
-    func validate(for asset: Asset) throws(LibraryError) {
+    public func validate(for asset: Asset) throws(LibraryError) {
         switch self {
         case .crop(let rect):
             guard asset.mediaType == .image else {

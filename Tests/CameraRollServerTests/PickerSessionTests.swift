@@ -14,10 +14,20 @@ import Testing
         return try #require(reply.json["id"] as? String)
     }
 
-    func send(_ live: LiveServer, _ id: String, _ event: String, assetID: String? = nil) async throws -> LiveServer.Reply {
-        var body: [String: String] = ["event": event]
+    /// `edit`: the JSON of the edit an `edited` event brings.
+    func send(_ live: LiveServer, _ id: String, _ event: String, assetID: String? = nil, edit: String? = nil) async throws
+        -> LiveServer.Reply
+    {
+        var body: [String: Any] = ["event": event]
         body["assetID"] = assetID
-        return try await live.request("POST", "/api/picker/sessions/\(id)/events", body: try JSONEncoder().encode(body))
+        body["edit"] = try edit.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
+        return try await live.request("POST", "/api/picker/sessions/\(id)/events", body: try JSONSerialization.data(withJSONObject: body))
+    }
+
+    /// The asset's edit as the library keeps it, as JSON text ("null" for none).
+    func storedEdit(_ live: LiveServer, _ assetID: String) async throws -> String {
+        let edit = try await live.get("/api/assets/\(assetID)").json["edit"] ?? NSNull()
+        return String(decoding: try JSONSerialization.data(withJSONObject: edit, options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
     }
 
     @Test func aLongPollGetsTheInfoWhenTheUserFinishes() async throws {
@@ -29,9 +39,8 @@ import Testing
         #expect(try await send(live, id, "open").status == 200)
         let chose = try await send(live, id, "choose", assetID: assetID)
         #expect((chose.json["actions"] as? [[String: Any]])?.first?["action"] as? String == "showEditor")
-        let crop = Data(#"{"cropRect":{"x":300,"y":0,"width":1200,"height":1200}}"#.utf8)
-        #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: crop).status == 200)
-        #expect(try await send(live, id, "edited", assetID: assetID).status == 200)
+        let crop = #"{"cropRect":{"x":300,"y":0,"width":1200,"height":1200}}"#
+        #expect(try await send(live, id, "edited", assetID: assetID, edit: crop).status == 200)
 
         let result = try await polled
         #expect(result.json["status"] as? String == "finished")
@@ -54,8 +63,9 @@ import Testing
         _ = try await send(live, id, "open")
         #expect(try await send(live, id, "choose", assetID: assetID).status == 200)
         if let edit {
-            #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: Data(edit.utf8)).status == 200)
-            #expect(try await send(live, id, "edited", assetID: assetID).status == 200)
+            let before = try await storedEdit(live, assetID)
+            #expect(try await send(live, id, "edited", assetID: assetID, edit: edit).status == 200)
+            #expect(try await storedEdit(live, assetID) == before, "the pick's edit is not the library's")
         }
         return try #require(try await live.get("/api/picker/sessions/\(id)").json["info"] as? [String: Any])
     }
@@ -92,6 +102,45 @@ import Testing
             #expect(again.status == 200, "after \(later)")
             #expect(again.header("X-Image-Width") == "1200" && again.header("X-Image-Height") == "1200", "after \(later)")
         }
+    }
+
+    /// An edit made in the picker is the pick's: the library's asset keeps its own (or none), and a
+    /// later pick of the same asset starts without the earlier pick's edit.
+    @Test func anEditInThePickerNeverChangesTheLibrary() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let own = #"{"cropRect":{"x":0,"y":0,"width":600,"height":400}}"#
+        #expect(try await live.request("PUT", "/api/assets/\(assetID)/edit", body: Data(own.utf8)).status == 200)
+        let kept = try await storedEdit(live, assetID)
+        #expect(kept.contains("600"))
+
+        let info = try await pick(live, assetID, edit: #"{"cropRect":{"x":300,"y":0,"width":1200,"height":1200}}"#)
+        #expect((info["cropRect"] as? [String: Int]) == ["x": 300, "y": 0, "width": 1200, "height": 1200])
+        #expect(try await storedEdit(live, assetID) == kept, "the library's own crop is untouched")
+        let plain = try await pick(live, assetID)
+        #expect(plain["cropRect"] == nil && plain["editedImage"] == nil, "a pick without an edit has none, whatever the library keeps")
+
+        // The owner's Camera app shows a pick's crop by naming it.
+        let named = try await live.get("/media/\(assetID)/edited?edit=300,0,1200,1200&w=100&h=100&dpr=1")
+        #expect(named.status == 200 && named.header("X-Image-Width") == "100" && named.header("X-Image-Height") == "100")
+        #expect(try await live.get("/media/\(assetID)/edited?edit=0,0,99999,1").status == 400)
+    }
+
+    @Test func anEditedEventNeedsAnEditThatFitsTheAsset() async throws {
+        let live = try LiveServer()
+        let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let id = try await create(live, #"{"sourceType":"photoLibrary","mediaTypes":["public.image"],"allowsEditing":true}"#)
+        _ = try await send(live, id, "open")
+        _ = try await send(live, id, "choose", assetID: assetID)
+        for (edit, field) in [
+            (nil, "edit"), (#"{"cropRect":{"x":0,"y":0,"width":99999,"height":10}}"#, "cropRect"),
+            (#"{"trim":{"start":0,"end":1}}"#, "trim"), (#"{"cropRect":{"x":0.5,"y":0,"width":10,"height":10}}"#, "cropRect.x"),
+        ] {
+            let refused = try await send(live, id, "edited", assetID: assetID, edit: edit)
+            #expect(refused.status == 400, "\(edit ?? "no edit")")
+            #expect((refused.json["message"] as? String)?.hasPrefix(field) == true, "\(refused.json)")
+        }
+        #expect(try await live.get("/api/picker/sessions/\(id)").json["status"] as? String == "pending", "a refused edit changes nothing")
     }
 
     /// A picker's URLs stop working when the owner moves the asset to the trash (404, as for a

@@ -53,8 +53,9 @@ function showImage(choice) {
   const { width, height } = viewSize();
   const dpr = window.devicePixelRatio;
   shownSize = `${width}x${height}@${dpr}`;
-  const base = choice.edited ? `/media/${choice.assetID}/edited` : `/media/${choice.assetID}/display`;
-  const url = `${base}?w=${width}&h=${height}&dpr=${dpr}`;
+  const size = `w=${width}&h=${height}&dpr=${dpr}`;
+  const url = choice.edit ? `/media/${choice.assetID}/edited?edit=${choice.edit}&${size}`
+    : choice.edited ? `/media/${choice.assetID}/edited?${size}` : `/media/${choice.assetID}/display?${size}`;
   if (image.dataset.url === url) return;
   image.dataset.url = url;
   const next = new Image();
@@ -64,7 +65,7 @@ function showImage(choice) {
     // Device pixels shown one to one: the CSS size is the pixel size over the ratio.
     image.style.width = `${next.naturalWidth / dpr}px`;
     image.style.height = `${next.naturalHeight / dpr}px`;
-    image.alt = choice.edited ? "The chosen photo, cropped" : "The chosen photo";
+    image.alt = choice.edit || choice.edited ? "The chosen photo, cropped" : "The chosen photo";
     image.hidden = false;
     placeholder.hidden = true;
   });
@@ -97,7 +98,9 @@ function newPlayer(label) {
 async function showMovie(choice) {
   const video = newPlayer("The chosen video");
   try {
-    video.src = choice.trimmed ? `/media/${choice.assetID}/trimmed` : await playableVideoURL({ id: choice.assetID }, (progress) => {
+    const trimmed = choice.edit ? `/media/${choice.assetID}/trimmed?edit=${choice.edit}`
+      : choice.trimmed ? `/media/${choice.assetID}/trimmed` : null;
+    video.src = trimmed ?? await playableVideoURL({ id: choice.assetID }, (progress) => {
       if (player !== video) return;
       videoProgress.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
       videoProgress.hidden = false;
@@ -160,7 +163,7 @@ async function sendWaiting() {
     if (!(await waiting()).some((item) => !item.refused)) return;
     await send((outboxID, asset) => {
       if (lastChoice()?.queued !== outboxID) return;
-      localStorage.setItem(choiceKey, JSON.stringify({ assetID: asset.id, mediaType: asset.mediaType, edited: false }));
+      localStorage.setItem(choiceKey, JSON.stringify({ assetID: asset.id, mediaType: asset.mediaType, edit: null }));
       status.textContent = "Saved to Camera Roll";
       updateDisplay();
     });
@@ -207,10 +210,11 @@ async function present(configuration) {
   }
   if (result.status !== "finished") return;
   const { info } = result;
-  const choice = {
-    assetID: info.assetID, mediaType: info.mediaType, edited: Boolean(info.editedImage),
-    trimmed: Boolean(info.trim),
-  };
+  // The pick's edit is kept with the choice, as the URL names it (the library keeps none for it;
+  // choices kept by an earlier version say only edited or trimmed, and show the library's).
+  const crop = info.cropRect;
+  const edit = crop ? `${crop.x},${crop.y},${crop.width},${crop.height}` : info.trim ? `${info.trim.start},${info.trim.end}` : null;
+  const choice = { assetID: info.assetID, mediaType: info.mediaType, edit };
   localStorage.setItem(choiceKey, JSON.stringify(choice));
   saveNow.hidden = true;
   if (configuration.sourceType === "camera") {

@@ -35,13 +35,12 @@ export class MoveAndScale {
     new ResizeObserver(() => this.render()).observe(this.stage);
   }
 
-  // Shows the asset (upright width and height as the server reports them), starting from its
-  // stored crop when it has one.
+  // Shows the asset (upright width and height as the server reports them), from a square crop:
+  // a crop made here is the pick's, so one the library keeps for the asset is not where it starts.
   open(asset, backLabel) {
     this.asset = asset;
     this.root.querySelector("#editor-back").textContent = backLabel;
-    const crop = asset.edit?.cropRect;
-    this.geometry = crop ? CropGeometry.fromCropRect(asset.width, asset.height, crop) : new CropGeometry(asset.width, asset.height, "square");
+    this.geometry = new CropGeometry(asset.width, asset.height, "square");
     this.loadedSide = 0;
     this.shownSide = 0;
     this.image.removeAttribute("src");

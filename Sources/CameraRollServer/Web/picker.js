@@ -51,9 +51,9 @@ function show(screen) {
 }
 
 // Sends an event and carries out the actions the session answers with.
-async function step(event, assetID) {
+async function step(event, assetID, extra = {}) {
   try {
-    const session = await sendJSON(`${api}/events`, "POST", assetID ? { event, assetID } : { event });
+    const session = await sendJSON(`${api}/events`, "POST", assetID ? { event, assetID, ...extra } : { event });
     for (const action of session.actions ?? []) await perform(action, session);
   } catch (error) {
     status.textContent = `That did not work: ${error.message}`;
@@ -91,22 +91,13 @@ async function openEditor(assetID) {
   }
 }
 
+// The edit goes with the pick, to the caller; the library's asset stays as it is.
 async function finishCrop(asset, cropRect) {
-  await saveEdit(asset, { cropRect });
+  await step("edited", asset.id, { edit: { cropRect } });
 }
 
 async function finishTrim(asset, range) {
-  await saveEdit(asset, range.whole ? {} : { trim: { start: range.start, end: range.end } });
-}
-
-async function saveEdit(asset, edit) {
-  try {
-    await sendJSON(`/api/assets/${asset.id}/edit`, "PUT", edit);
-  } catch (error) {
-    status.textContent = `The edit could not be saved: ${error.message}`;
-    return;
-  }
-  await step("edited", asset.id);
+  await step("edited", asset.id, { edit: range.whole ? {} : { trim: { start: range.start, end: range.end } } });
 }
 
 // Tells whoever presented the picker: our own page (opener or frame), or the other site's page

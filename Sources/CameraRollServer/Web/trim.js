@@ -80,9 +80,9 @@ export class Trim {
     // The server's probe is what a trim is checked against; the element's figure is a fallback
     // for recordings whose container does not state a length.
     this.duration = asset.duration ?? (Number.isFinite(this.video.duration) ? this.video.duration : 0);
-    const trim = asset.edit?.trim;
-    this.start = trim?.start ?? 0;
-    this.end = Math.min(trim?.end ?? this.duration, this.duration);
+    // The whole clip: a trim made here is the pick's, not the library's.
+    this.start = 0;
+    this.end = this.duration;
     this.choose.disabled = false;
     this.play.disabled = false;
     if (!this.duration) {
