@@ -109,8 +109,18 @@ extension WebApp {
             }
             let info = info(for: asset, edit: edit, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
+        case "add":
+            guard let ids = body.assetIDs, (1...100).contains(ids.count) else {
+                throw HTTPError.badRequest("invalid_event", "assetIDs: name the items added, in order.")
+            }
+            var infos: [PickerInfo] = []
+            for id in ids {
+                let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
+                infos.append(info(for: asset, edit: nil, client: client))
+            }
+            return .added(infos)
         default:
-            throw HTTPError.badRequest("invalid_event", "event: open, choose, back, edited or cancel.")
+            throw HTTPError.badRequest("invalid_event", "event: open, choose, add, back, edited or cancel.")
         }
     }
 
@@ -186,6 +196,8 @@ struct ClientRequestJSON: Decodable {
 struct EventJSON: Decodable {
     var event: String
     var assetID: String?
+    /// The items of an `add`, in the user's order.
+    var assetIDs: [String]?
 }
 
 struct ActionJSON: Encodable {
@@ -212,7 +224,10 @@ struct SessionJSON: Encodable {
     var status: String
     var state: String
     var configuration: PickerConfiguration
+    /// The book's info of the item picked; of the first, for a multiple selection.
     var info: PickerInfo?
+    /// One info per item picked, in the user's order (PHPicker's results).
+    var results: [PickerInfo]?
     var actions: [ActionJSON]?
     /// The site the picker is for, when it is another site: the page names it to the user.
     var client: ClientJSON?
@@ -229,9 +244,10 @@ struct SessionJSON: Encodable {
         configuration = session.configuration
         self.actions = actions
         switch session.state {
-        case .finished(let info):
+        case .finished(let results):
             status = "finished"
-            self.info = info
+            info = results.first
+            self.results = results
         case .cancelled: status = "cancelled"
         default: status = "pending"
         }

@@ -10,8 +10,19 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
     /// The longest recording, in seconds (the book's default is ten minutes).
     public var videoMaximumDuration: Double = 600
     public var videoQuality: VideoQuality = .medium
-    /// How many items may be picked; the book's picker takes one.
+    /// How many items may be picked; the book's picker takes one. More than one is PHPicker's
+    /// multiple selection: checkmarks, then Add, and no editing.
     public var selectionLimit = 1
+    /// PHPicker's selection behaviour: `ordered` numbers the checkmarks in the order they were
+    /// made. The results come in the user's order either way.
+    public var selection: SelectionBehavior = .default
+    /// Items selected when the picker opens (PHPicker's preselectedAssetIdentifiers), which the
+    /// user may deselect; no more than `selectionLimit`.
+    public var preselectedAssetIdentifiers: [String] = []
+
+    public enum SelectionBehavior: String, Sendable, Codable, Equatable {
+        case `default`, ordered
+    }
 
     public init() {}
 
@@ -33,6 +44,14 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         guard (1...100).contains(selectionLimit) else {
             throw PickerError("invalid_configuration", "selectionLimit: between 1 and 100.")
         }
+        guard preselectedAssetIdentifiers.count <= selectionLimit,
+            Set(preselectedAssetIdentifiers).count == preselectedAssetIdentifiers.count
+        else {
+            throw PickerError("invalid_configuration", "preselectedAssetIdentifiers: distinct ids, no more than selectionLimit.")
+        }
+        guard preselectedAssetIdentifiers.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
+            throw PickerError("invalid_configuration", "preselectedAssetIdentifiers: asset ids.")
+        }
         if sourceType == .camera {
             let wanted: MediaType = cameraCaptureMode == .photo ? .image : .movie
             guard mediaTypes.contains(wanted) else {
@@ -44,6 +63,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case sourceType, mediaTypes, allowsEditing, cameraCaptureMode, cameraDevice, videoMaximumDuration, videoQuality, selectionLimit
+        case selection, preselectedAssetIdentifiers
     }
 
     /// Every field is optional in JSON and takes the book's default when absent.
@@ -58,5 +78,8 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         videoMaximumDuration = try container.decodeIfPresent(Double.self, forKey: .videoMaximumDuration) ?? defaults.videoMaximumDuration
         videoQuality = try container.decodeIfPresent(VideoQuality.self, forKey: .videoQuality) ?? defaults.videoQuality
         selectionLimit = try container.decodeIfPresent(Int.self, forKey: .selectionLimit) ?? defaults.selectionLimit
+        selection = try container.decodeIfPresent(SelectionBehavior.self, forKey: .selection) ?? defaults.selection
+        preselectedAssetIdentifiers =
+            try container.decodeIfPresent([String].self, forKey: .preselectedAssetIdentifiers) ?? defaults.preselectedAssetIdentifiers
     }
 }

@@ -10,7 +10,8 @@ public struct PickerSession: Sendable, Equatable, Codable {
         case capturing
         /// Move and Scale (images) or trimming (movies) of the chosen asset.
         case editing(assetID: String, mediaType: MediaType)
-        case finished(PickerInfo)
+        /// With the info of each item picked, in the user's order (one, for the book's picker).
+        case finished([PickerInfo])
         case cancelled
 
         public var isFinal: Bool {
@@ -30,6 +31,8 @@ public struct PickerSession: Sendable, Equatable, Codable {
         case back
         /// The editor's Choose, with the edited result.
         case edited(PickerInfo)
+        /// The Add of a multiple selection, with the items in the user's order.
+        case added([PickerInfo])
         case cancel
     }
 
@@ -37,8 +40,9 @@ public struct PickerSession: Sendable, Equatable, Codable {
         case showLibrary
         case showCamera
         case showEditor(assetID: String, mediaType: MediaType)
-        /// Hand the info to whoever presented the picker (the book's didFinishPickingMediaWithInfo).
-        case deliver(PickerInfo)
+        /// Hand the infos to whoever presented the picker (the book's didFinishPickingMediaWithInfo,
+        /// PHPicker's didFinishPicking with its results).
+        case deliver([PickerInfo])
         /// The book's imagePickerControllerDidCancel.
         case deliverCancel
     }
@@ -63,12 +67,24 @@ public struct PickerSession: Sendable, Equatable, Codable {
 
         case (.picking, .chose(let info)), (.capturing, .chose(let info)):
             try check(info)
-            if configuration.allowsEditing {
+            // Editing is the book's, for one item; PHPicker's multiple selection has none.
+            if configuration.allowsEditing && configuration.selectionLimit == 1 {
                 state = .editing(assetID: info.assetID, mediaType: info.mediaType)
                 return [.showEditor(assetID: info.assetID, mediaType: info.mediaType)]
             }
-            state = .finished(info)
-            return [.deliver(info)]
+            state = .finished([info])
+            return [.deliver([info])]
+
+        case (.picking, .added(let infos)):
+            guard !infos.isEmpty, infos.count <= configuration.selectionLimit else {
+                throw PickerError("invalid_selection", "Add between 1 and \(configuration.selectionLimit) items.")
+            }
+            guard Set(infos.map(\.assetID)).count == infos.count else {
+                throw PickerError("invalid_selection", "An item is added twice.")
+            }
+            for info in infos { try check(info) }
+            state = .finished(infos)
+            return [.deliver(infos)]
 
         case (.editing, .back):
             if configuration.sourceType == .camera {
@@ -83,8 +99,8 @@ public struct PickerSession: Sendable, Equatable, Codable {
                 throw PickerError("invalid_transition", "The edit is for another asset than the one being edited.")
             }
             try check(info)
-            state = .finished(info)
-            return [.deliver(info)]
+            state = .finished([info])
+            return [.deliver([info])]
 
         case (let current, .cancel) where !current.isFinal:
             state = .cancelled
@@ -124,6 +140,7 @@ extension PickerSession.Event {
         case .chose: "choose"
         case .back: "back"
         case .edited: "finish editing"
+        case .added: "add"
         case .cancel: "cancel"
         }
     }

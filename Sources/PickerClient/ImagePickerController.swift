@@ -48,21 +48,32 @@ public final class ImagePickerController {
     }
 
     /// Waits for the user: the info (its URLs made absolute) when they finish, nil when they
-    /// cancel. The delegate, if any, hears the same.
+    /// cancel. For a multiple selection, the first item's (see `results()`).
     public func result() async throws -> PickerInfo? {
+        try await results()?.first
+    }
+
+    /// Waits for the user: one info per item picked, in the user's order (PHPicker's results;
+    /// one item for the book's picker), nil when they cancel. The delegate, if any, hears the same.
+    public func results() async throws -> [PickerInfo]? {
         guard let presentation else { throw PickerError("not_presented", "Call present() first.") }
         while true {
             let data = try await raw("GET", "/api/picker/sessions/\(presentation.sessionID)?wait=30")
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
             switch object["status"] as? String {
             case "finished":
-                struct Finished: Decodable { var info: PickerInfo }
-                var info = try JSONDecoder().decode(Finished.self, from: data).info
-                info.originalImage = absolute(info.originalImage)
-                info.editedImage = absolute(info.editedImage)
-                info.mediaURL = absolute(info.mediaURL)
-                delegate?.imagePickerController(self, didFinishPickingMediaWithInfo: info)
-                return info
+                struct Finished: Decodable { var results: [PickerInfo] }
+                let results = try JSONDecoder().decode(Finished.self, from: data).results.map { info in
+                    var info = info
+                    info.originalImage = absolute(info.originalImage)
+                    info.editedImage = absolute(info.editedImage)
+                    info.mediaURL = absolute(info.mediaURL)
+                    return info
+                }
+                guard let first = results.first else { throw PickerError("server_error", "The server finished a pick of nothing.") }
+                delegate?.imagePickerController(self, didFinishPickingMediaWithInfo: first)
+                delegate?.imagePickerController(self, didFinishPicking: results)
+                return results
             case "cancelled":
                 delegate?.imagePickerControllerDidCancel(self)
                 return nil
@@ -106,5 +117,12 @@ public final class ImagePickerController {
 /// The book's delegate, for programs that prefer callbacks to `await`.
 public protocol ImagePickerControllerDelegate: AnyObject {
     func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: PickerInfo)
+    /// Every item of the pick, in the user's order (PHPicker's didFinishPicking).
+    func imagePickerController(_ picker: ImagePickerController, didFinishPicking results: [PickerInfo])
     func imagePickerControllerDidCancel(_ picker: ImagePickerController)
+}
+
+extension ImagePickerControllerDelegate {
+    /// The book's delegate hears the first item only.
+    public func imagePickerController(_ picker: ImagePickerController, didFinishPicking results: [PickerInfo]) {}
 }

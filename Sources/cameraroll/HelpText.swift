@@ -24,6 +24,8 @@ enum HelpText {
           pick                 Present a picker through a running server and print its result as JSON.
                                --server URL (default http://127.0.0.1:8080)
                                --source camera|library|saved  --media image,movie  --edit
+                               --limit N      up to N items (printed as an array in the order
+                                              picked); --ordered numbers the checkmarks
                                Exit status 1 if the user cancels.
           import PATH...       Import photos and videos (files or folders, recursively).
                                --json         print {"imported": [...], "rejected": [...]}
@@ -62,7 +64,7 @@ enum HelpText {
         --storage s3://BUCKET the originals in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
         AWS_SECRET_ACCESS_KEY, AWS_REGION from the environment); the data folder then holds this
         machine's caches and work files only. Servers sharing a database share the key picked
-        items' links are signed with; sign-in and picker state stay per server for now.
+        items' links are signed with, sign-in and the pickers in progress.
         CAMERAROLL_FFMPEG and CAMERAROLL_FFPROBE name other ffmpeg and ffprobe programs.
         """
 }

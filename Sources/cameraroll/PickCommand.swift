@@ -2,13 +2,14 @@ import Foundation
 import ImagePicker
 import PickerClient
 
-/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie] [--edit]`:
-/// presents a picker through a running server, prints the page to open, waits, and prints the
-/// result info as JSON with absolute URLs. Exit status 1 when the user cancels.
+/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie] [--edit]
+/// [--limit N [--ordered]]`: presents a picker through a running server, prints the page to open,
+/// waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1, the
+/// array of results in the user's order). Exit status 1 when the user cancels.
 enum PickCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["server", "source", "media"])
-        try arguments.allowOnly(["server", "source", "media", "edit", "no-open"])
+        let arguments = try Arguments(words, valued: ["server", "source", "media", "limit"])
+        try arguments.allowOnly(["server", "source", "media", "edit", "no-open", "limit", "ordered"])
         guard arguments.positional.isEmpty else { throw UsageError("pick takes no file names.") }
         var configuration = PickerConfiguration()
         switch arguments.value("source") ?? "library" {
@@ -19,6 +20,11 @@ enum PickCommand {
         }
         configuration.mediaTypes = try mediaTypes(arguments.value("media") ?? "image")
         configuration.allowsEditing = arguments.flag("edit")
+        if let limit = arguments.value("limit") {
+            guard let count = Int(limit) else { throw UsageError("--limit takes how many items may be picked.") }
+            configuration.selectionLimit = count
+        }
+        if arguments.flag("ordered") { configuration.selection = .ordered }
         if configuration.sourceType == .camera && !configuration.mediaTypes.contains(.image) { configuration.cameraCaptureMode = .video }
         do {
             try configuration.validate()
@@ -34,11 +40,11 @@ enum PickCommand {
         let presentation = try await picker.present()
         Terminal.out("Open \(presentation.pageURL.absoluteString) to pick.")
         if !arguments.flag("no-open") { openBrowser(presentation.pageURL.absoluteString) }
-        guard let info = try await picker.result() else {
+        guard let results = try await picker.results(), let first = results.first else {
             Terminal.error("Cancelled.")
             return 1
         }
-        Terminal.json(info)
+        if configuration.selectionLimit > 1 { Terminal.json(results) } else { Terminal.json(first) }
         return 0
     }
 

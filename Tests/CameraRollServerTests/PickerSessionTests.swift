@@ -126,6 +126,37 @@ import Testing
         #expect(try await live.get("/media/\(assetID)/edited?edit=0,0,99999,1").status == 400)
     }
 
+    @Test func anAddGivesOneInfoPerItemInTheUsersOrder() async throws {
+        let live = try LiveServer()
+        let photo = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let movie = try #require(try await live.upload("videos/androidx-media__sample.mp4").json["id"] as? String)
+        let id = try await create(
+            live, #"{"mediaTypes":["public.image","public.movie"],"selectionLimit":2,"selection":"ordered","allowsEditing":true}"#)
+        _ = try await send(live, id, "open")
+        let add = { (ids: [String]) async throws -> LiveServer.Reply in
+            try await live.request(
+                "POST", "/api/picker/sessions/\(id)/events",
+                body: try JSONSerialization.data(withJSONObject: ["event": "add", "assetIDs": ids]))
+        }
+        #expect(try await add([photo, movie, photo]).status == 400, "more than the limit")
+        #expect(try await add([]).status == 400)
+        #expect(try await add(["nosuchasset"]).status == 404)
+        #expect(try await add([movie, photo]).status == 200)
+        let finished = try await live.get("/api/picker/sessions/\(id)")
+        #expect(finished.json["status"] as? String == "finished")
+        let results = try #require(finished.json["results"] as? [[String: Any]])
+        #expect(results.map { $0["assetID"] as? String } == [movie, photo])
+        #expect((results[0]["mediaURL"] as? String)?.hasPrefix("/media/\(movie)/video?cap=") == true)
+        #expect((results[1]["originalImage"] as? String)?.hasPrefix("/media/\(photo)/original?cap=") == true)
+        #expect((finished.json["info"] as? [String: Any])?["assetID"] as? String == movie, "info is the first result")
+
+        let one = try await create(live, #"{"mediaTypes":["public.image"]}"#)
+        _ = try await send(live, one, "open")
+        _ = try await send(live, one, "choose", assetID: photo)
+        let single = try await live.get("/api/picker/sessions/\(one)")
+        #expect((single.json["results"] as? [[String: Any]])?.map { $0["assetID"] as? String } == [photo], "results for one item too")
+    }
+
     @Test func anEditedEventNeedsAnEditThatFitsTheAsset() async throws {
         let live = try LiveServer()
         let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)

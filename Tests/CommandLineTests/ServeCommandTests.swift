@@ -31,9 +31,9 @@ import Testing
     }
 
     /// A script presents a picker through the running server; the page's steps are played here
-    /// as the events the page sends.
-    @Test(arguments: [true, false])
-    func pickPrintsTheInfoOrExitsOneOnCancel(finish: Bool) async throws {
+    /// as the events the page sends. `several`: `--limit 3`, and an Add of two items.
+    @Test(arguments: ["finish", "cancel", "several"])
+    func pickPrintsTheInfoOrExitsOneOnCancel(ending: String) async throws {
         let directory = TemporaryDirectory("cameraroll-pick")
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Executable.path)
@@ -51,10 +51,13 @@ import Testing
         upload.httpBody = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/exifsamples__Canon_40D.jpg")))
         let (uploaded, _) = try await URLSession.shared.data(for: upload)
         let assetID = try #require((try JSONSerialization.jsonObject(with: uploaded) as? [String: Any])?["id"] as? String)
+        upload.httpBody = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg")))
+        let (other, _) = try await URLSession.shared.data(for: upload)
+        let otherID = try #require((try JSONSerialization.jsonObject(with: other) as? [String: Any])?["id"] as? String)
 
         let pick = Process()
         pick.executableURL = URL(fileURLWithPath: Executable.path)
-        pick.arguments = ["pick", "--server", base, "--source", "library", "--no-open"]
+        pick.arguments = ["pick", "--server", base, "--source", "library", "--no-open"] + (ending == "several" ? ["--limit", "3"] : [])
         let pickOutput = Pipe()
         pick.standardOutput = pickOutput
         pick.standardError = FileHandle.nullDevice
@@ -62,7 +65,13 @@ import Testing
         let prompt = try await firstLine(of: pickOutput.fileHandleForReading)
         let page = try #require(prompt.split(separator: " ").first { $0.contains("/picker/") })
         let session = String(page.split(separator: "/").last ?? "")
-        for body in finish ? [#"{"event":"open"}"#, #"{"event":"choose","assetID":"\#(assetID)"}"#] : [#"{"event":"cancel"}"#] {
+        let events =
+            switch ending {
+            case "finish": [#"{"event":"open"}"#, #"{"event":"choose","assetID":"\#(assetID)"}"#]
+            case "several": [#"{"event":"open"}"#, #"{"event":"add","assetIDs":["\#(otherID)","\#(assetID)"]}"#]
+            default: [#"{"event":"cancel"}"#]
+            }
+        for body in events {
             var event = URLRequest(url: try #require(URL(string: "\(base)/api/picker/sessions/\(session)/events")))
             event.httpMethod = "POST"
             event.httpBody = Data(body.utf8)
@@ -71,12 +80,18 @@ import Testing
         }
         let status = await exitStatus(of: pick)
         let printed = String(decoding: pickOutput.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-        if finish {
+        switch ending {
+        case "finish":
             #expect(status == 0)
             let info = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
             #expect((info?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
             #expect(info?["mediaType"] as? String == "public.image")
-        } else {
+        case "several":
+            #expect(status == 0)
+            let results = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [[String: Any]]
+            #expect(results?.map { $0["assetID"] as? String } == [otherID, assetID], "in the order added")
+            #expect((results?.last?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
+        default:
             #expect(status == 1)
         }
     }

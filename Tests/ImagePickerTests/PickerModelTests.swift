@@ -12,8 +12,26 @@ import Testing
     @Test func libraryPickWithoutEditingFinishesAtOnce() throws {
         var session = try PickerSession(configuration: PickerConfiguration(sourceType: .photoLibrary))
         #expect(try session.handle(.open) == [.showLibrary])
-        #expect(try session.handle(.chose(photo)) == [.deliver(photo)])
-        #expect(session.state == .finished(photo))
+        #expect(try session.handle(.chose(photo)) == [.deliver([photo])])
+        #expect(session.state == .finished([photo]))
+    }
+
+    @Test func aMultipleSelectionIsAddedInTheUsersOrderWithoutEditing() throws {
+        var configuration = PickerConfiguration(sourceType: .photoLibrary, mediaTypes: [.image, .movie], allowsEditing: true)
+        configuration.selectionLimit = 2
+        var session = try PickerSession(configuration: configuration)
+        _ = try session.handle(.open)
+        let other = PickerInfo(mediaType: .image, assetID: "a2", originalImage: "/media/a2/original")
+        #expect(throws: PickerError.self, "more than the limit") { try session.handle(.added([photo, movie, other])) }
+        #expect(throws: PickerError.self, "none") { try session.handle(.added([])) }
+        #expect(throws: PickerError.self, "twice") { try session.handle(.added([photo, photo])) }
+        #expect(session.state == .picking, "a refused Add changes nothing")
+        #expect(try session.handle(.added([movie, photo])) == [.deliver([movie, photo])])
+        #expect(session.state == .finished([movie, photo]))
+
+        var single = try PickerSession(configuration: configuration)
+        _ = try single.handle(.open)
+        #expect(try single.handle(.chose(photo)) == [.deliver([photo])], "no editor in a multiple selection")
     }
 
     @Test func cameraWithEditingGoesThroughTheEditor() throws {
@@ -24,7 +42,7 @@ import Testing
         #expect(try session.handle(.chose(movie)) == [.showEditor(assetID: "m1", mediaType: .movie)])
         #expect(try session.handle(.back) == [.showCamera])
         _ = try session.handle(.chose(photo))
-        #expect(try session.handle(.edited(edited)) == [.deliver(edited)])
+        #expect(try session.handle(.edited(edited)) == [.deliver([edited])])
     }
 
     @Test func everyOtherTransitionIsRefused() throws {
@@ -74,7 +92,8 @@ import Testing
         #expect(decoded.videoMaximumDuration == 600 && decoded.selectionLimit == 1 && decoded.cameraDevice == .rear)
         for bad in [
             #"{"mediaTypes":[]}"#, #"{"videoMaximumDuration":-1}"#, #"{"selectionLimit":0}"#,
-            #"{"sourceType":"camera","cameraCaptureMode":"video"}"#,
+            #"{"sourceType":"camera","cameraCaptureMode":"video"}"#, #"{"preselectedAssetIdentifiers":["a","b"]}"#,
+            #"{"selectionLimit":3,"preselectedAssetIdentifiers":["a","a"]}"#,
         ] {
             let configuration = try JSONDecoder().decode(PickerConfiguration.self, from: Data(bad.utf8))
             #expect(throws: PickerError.self, "\(bad)") { try configuration.validate() }

@@ -166,3 +166,56 @@ def test_the_grid_scrolls_through_every_page(server, browser, tmp_path):
         time.sleep(0.3)
     shown = [item.get_attribute("data-asset") for item in browser.find_elements(By.CSS_SELECTOR, "[data-asset]")]
     assert len(shown) == 130 and set(shown) == ids
+
+
+def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(server, browser, shot):
+    first = server.upload("photos/recurser__Landscape_1.jpg")
+    second = server.upload("photos/exifsamples__Canon_40D.jpg")
+    third = server.upload("photos/lychee__train.jpg")
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.image"], "selectionLimit": 2,
+                             "selection": "ordered", "allowsEditing": True})
+    browser.get(server.base + session["url"])
+    add = wait(browser).until(seen.visibility_of_element_located((By.ID, "add")))
+    assert not add.is_enabled(), "nothing selected yet"
+
+    def tile(asset):
+        return wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{asset['id']}']")))
+
+    tile(third).click()
+    tile(first).click()
+    assert tile(third).get_attribute("aria-pressed") == "true"
+    assert tile(third).find_element(By.CLASS_NAME, "check").text == "1"
+    assert tile(first).find_element(By.CLASS_NAME, "check").text == "2"
+    assert add.text == "Add (2)"
+    tile(second).click()
+    assert tile(second).get_attribute("aria-pressed") == "false", "the limit is 2"
+    assert "up to 2" in browser.find_element(By.ID, "status").text
+    # Deselecting the first renumbers the rest; the keyboard selects as a tap does.
+    tile(third).click()
+    assert tile(first).find_element(By.CLASS_NAME, "check").text == "1"
+    tile(second).send_keys(Keys.ENTER)
+    assert tile(second).find_element(By.CLASS_NAME, "check").text == "2"
+    shot("ordered-selection")
+    assert server.session(session["id"])["status"] == "pending", "a selection is not a pick until Add"
+    add.send_keys(Keys.ENTER)
+    finished = server.session(session["id"], wait=10)
+    assert finished["status"] == "finished"
+    assert [info["assetID"] for info in finished["results"]] == [first["id"], second["id"]]
+    assert finished["info"]["assetID"] == first["id"]
+    assert "cropRect" not in finished["results"][0] or finished["results"][0]["cropRect"] is None, "no editing"
+
+
+def test_preselected_items_start_selected_and_can_be_deselected(server, browser):
+    kept = server.upload("photos/recurser__Landscape_1.jpg")
+    dropped = server.upload("photos/exifsamples__Canon_40D.jpg")
+    session = server.picker({"sourceType": "photoLibrary", "selectionLimit": 3,
+                             "preselectedAssetIdentifiers": [dropped["id"], kept["id"]]})
+    browser.get(server.base + session["url"])
+    item = wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{dropped['id']}']")))
+    wait(browser).until(lambda driver: item.get_attribute("aria-pressed") == "true")
+    assert browser.find_element(By.ID, "add").text == "Add (2)"
+    assert item.find_element(By.CLASS_NAME, "check").text == "✓", "default selection: checkmarks without numbers"
+    item.click()
+    browser.find_element(By.ID, "add").click()
+    finished = server.session(session["id"], wait=10)
+    assert [info["assetID"] for info in finished["results"]] == [kept["id"]]

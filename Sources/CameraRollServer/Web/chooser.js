@@ -6,7 +6,7 @@
 //
 // It opens CameraRoll's picker in a popup (a tab on phones): a page of the server's own, so the
 // camera works there and the user sees whose page it is and signs in there. The promise settles
-// with {status: "finished", info} (the book's keys; its URLs absolute, loadable from this page
+// with {status: "finished", info, results} (the book's keys, and one info per item in the user's order; URLs absolute, loadable from this page
 // until they expire), {status: "cancelled", closed} (closed: the user closed the window) or
 // {status: "denied"} (the owner did not allow this site); it rejects with a ChooserError
 // ({code, message}) when the popup cannot open or the server cannot be asked.
@@ -87,7 +87,10 @@
         if (!sessionID) return settle({ status: "cancelled", closed: told === null });
         try {
           const result = await session(server, sessionID);
-          if (result.status === "finished") return settle({ status: "finished", info: absolute(server, result.info) });
+          if (result.status === "finished") {
+            const results = (result.results ?? [result.info]).map((info) => absolute(server, info));
+            return settle({ status: "finished", info: absolute(server, result.info), results });
+          }
           if (result.status === "pending") await cancel(server, sessionID);
           settle({ status: "cancelled", closed: told === null });
         } catch (error) {

@@ -1,6 +1,7 @@
 // Presents the picker to a page of this origin, as UIImagePickerController is presented: a
 // session is created on the server, its page fills the window in a modal dialog, and the
-// promise settles with {status: "finished", info} or {status: "cancelled"} (or, for the camera
+// promise settles with {status: "finished", info, results} (`results`: one info per item, in the
+// user's order; `info` is the first) or {status: "cancelled"} (or, for the camera
 // while the server cannot be reached, {status: "queued", outboxID}). The picker page
 // announces its end by postMessage; the result itself is read from the server.
 import { json, sendJSON } from "./api.js";
@@ -60,5 +61,6 @@ export async function presentPicker(configuration) {
   if (!told) await sendJSON(`${api}/events`, "POST", { event: "cancel" }).catch(() => {});
   // The server's word first; what the picker page said if the server cannot be asked.
   const result = await json(api).catch(() => told ?? { status: "cancelled" });
-  return result.status === "finished" ? { status: "finished", info: result.info } : { status: "cancelled" };
+  return result.status === "finished" ? { status: "finished", info: result.info, results: result.results ?? [result.info] }
+    : { status: "cancelled" };
 }

@@ -53,7 +53,7 @@ function show(screen) {
 // Sends an event and carries out the actions the session answers with.
 async function step(event, assetID, extra = {}) {
   try {
-    const session = await sendJSON(`${api}/events`, "POST", assetID ? { event, assetID, ...extra } : { event });
+    const session = await sendJSON(`${api}/events`, "POST", { event, ...(assetID ? { assetID } : {}), ...extra });
     for (const action of session.actions ?? []) await perform(action, session);
   } catch (error) {
     status.textContent = `That did not work: ${error.message}`;
@@ -103,7 +103,10 @@ async function finishTrim(asset, range) {
 // Tells whoever presented the picker: our own page (opener or frame), or the other site's page
 // that opened this window, at that site's origin only.
 function end(session) {
-  const message = { picker: sessionID, status: session.status, info: session.info ?? null, outboxID: session.outboxID ?? null };
+  const message = {
+    picker: sessionID, status: session.status, info: session.info ?? null, results: session.results ?? null,
+    outboxID: session.outboxID ?? null,
+  };
   if (client) {
     window.opener?.postMessage(message, client.origin);
   } else {
@@ -113,6 +116,7 @@ function end(session) {
   }
   show("done");
   document.querySelector("#albums").hidden = true;
+  addButton.hidden = true;
 }
 
 function alertUnavailable(message = bookMessage) {
@@ -146,7 +150,8 @@ async function loadMore() {
     const page = await json(`/api/assets?${query}`);
     if (current !== listing) return;
     if (!cursor && page.assets.length === 0) showEmpty();
-    grid.append(...page.assets.map((asset) => tile(asset, (chosen) => step("choose", chosen.id))));
+    grid.append(...page.assets.map((asset) => tile(asset, choose)));
+    markSelection();
     cursor = page.nextCursor ?? null;
     listed = cursor === null;
   } catch (error) {
@@ -155,6 +160,53 @@ async function loadMore() {
     if (loading === current) loading = null;
   }
 }
+
+// PHPicker's multiple selection, when the configuration allows more than one item: a tap
+// selects or deselects, Add finishes with the items in the order they were selected.
+let selected = [];
+const addButton = document.querySelector("#add");
+
+function multiple() {
+  return configuration.selectionLimit > 1;
+}
+
+function choose(asset) {
+  if (!multiple()) return step("choose", asset.id);
+  const at = selected.indexOf(asset.id);
+  if (at >= 0) selected.splice(at, 1);
+  else if (selected.length < configuration.selectionLimit) selected.push(asset.id);
+  else status.textContent = `You can select up to ${configuration.selectionLimit} items.`;
+  markSelection();
+}
+
+function markSelection() {
+  if (!multiple()) return;
+  const ordered = configuration.selection === "ordered";
+  for (const button of grid.querySelectorAll("button[data-asset]")) {
+    const at = selected.indexOf(button.dataset.asset);
+    button.setAttribute("aria-pressed", String(at >= 0));
+    let check = button.querySelector(".check");
+    if (at < 0) {
+      check?.remove();
+      continue;
+    }
+    if (!check) {
+      check = document.createElement("span");
+      check.className = "check";
+      check.setAttribute("aria-hidden", "true");
+      button.append(check);
+    }
+    check.textContent = ordered ? String(at + 1) : "✓";
+  }
+  addButton.disabled = selected.length === 0;
+  addButton.textContent = selected.length ? `Add (${selected.length})` : "Add";
+  addButton.setAttribute("aria-label", `Add ${selected.length} of at most ${configuration.selectionLimit}`);
+  if (selected.length < configuration.selectionLimit && status.textContent.startsWith("You can select")) status.textContent = "";
+}
+
+addButton.addEventListener("click", () => {
+  if (selected.length) step("add", null, { assetIDs: [...selected] });
+});
 
 // What the picker's title says, as UIImagePickerController's does: the album shown, and
 // "Videos" for a library that offers only movies.
@@ -196,6 +248,11 @@ function showSource(name) {
 }
 
 async function startLibrary(state) {
+  if (multiple()) {
+    selected = [...configuration.preselectedAssetIdentifiers];
+    addButton.hidden = false;
+    markSelection();
+  }
   if (configuration.sourceType === "photoLibrary") {
     document.querySelector("#albums").hidden = false;
     document.querySelector("#albums [data-source='photoLibrary']").textContent = `All ${libraryTitle("photoLibrary")}`;
