@@ -10,8 +10,8 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
     /// The longest recording, in seconds (the book's default is ten minutes).
     public var videoMaximumDuration: Double = 600
     public var videoQuality: VideoQuality = .medium
-    /// How many items may be picked; the book's picker takes one. More than one is PHPicker's
-    /// multiple selection: checkmarks, then Add, and no editing.
+    /// How many items may be picked from the library; the book's picker takes one. More than one
+    /// is PHPicker's multiple selection: checkmarks, then Add, and no editing.
     public var selectionLimit = 1
     /// PHPicker's selection behaviour: `ordered` numbers the checkmarks in the order they were
     /// made. The results come in the user's order either way.

@@ -67,14 +67,14 @@ public struct PickerSession: Sendable, Equatable, Codable {
 
         case (.picking, .chose(let info)), (.capturing, .chose(let info)):
             try check(info)
-            // Editing is the book's, for one item; PHPicker's multiple selection has none.
-            if configuration.allowsEditing && configuration.selectionLimit == 1 {
+            if configuration.allowsEditing {
                 state = .editing(assetID: info.assetID, mediaType: info.mediaType)
                 return [.showEditor(assetID: info.assetID, mediaType: info.mediaType)]
             }
             state = .finished([info])
             return [.deliver([info])]
 
+        // PHPicker's multiple selection: no editing, as there.
         case (.picking, .added(let infos)):
             guard !infos.isEmpty, infos.count <= configuration.selectionLimit else {
                 throw PickerError("invalid_selection", "Add between 1 and \(configuration.selectionLimit) items.")

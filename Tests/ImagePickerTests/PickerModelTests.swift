@@ -31,7 +31,8 @@ import Testing
 
         var single = try PickerSession(configuration: configuration)
         _ = try single.handle(.open)
-        #expect(try single.handle(.chose(photo)) == [.deliver([photo])], "no editor in a multiple selection")
+        #expect(
+            try single.handle(.chose(photo)) == [.showEditor(assetID: "a1", mediaType: .image)], "one item chosen (a capture) is edited")
     }
 
     @Test func cameraWithEditingGoesThroughTheEditor() throws {
