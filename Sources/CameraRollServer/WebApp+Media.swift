@@ -20,6 +20,19 @@ extension WebApp {
             return try await video(request)
         }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
+        router.get("/media/:id/compatible") { request in try await compatible(request) }
+    }
+
+    /// The image as a JPEG at its own size: a picker's `compatible` export of a format not every
+    /// program reads.
+    private func compatible(_ request: Request) async throws -> Response {
+        let asset: Asset
+        if let held = try await capability(request, kind: "compatible") {
+            asset = held.asset
+        } else {
+            asset = try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
+        }
+        return try await answering { () throws(LibraryError) in Self.serve(try await library.compatibleImage(of: asset), immutable: true) }
     }
 
     /// What a capability URL (a picker's result) was issued for, as it may be served now; or the

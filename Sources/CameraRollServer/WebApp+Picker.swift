@@ -42,7 +42,12 @@ extension WebApp {
                 throw HTTPError(
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
             }
-            let event = try await event(from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil)
+            // What the caller's URLs give is the session's to say.
+            let preset = try await Self.picker { () throws(PickerError) in try await pickers.wait(id, seconds: 0) }?.configuration
+                .exportPreset
+            let event = try await event(
+                from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
+                preset: preset ?? .compatible)
             let (session, actions) = try await Self.picker { () throws(PickerError) in try await pickers.handle(id, event) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
@@ -95,7 +100,9 @@ extension WebApp {
 
     /// The event the page reports, with the info built from the asset it names and, for
     /// `edited`, the edit the user made in the picker.
-    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?) async throws -> PickerSession.Event {
+    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, preset: PickerConfiguration.ExportPreset)
+        async throws -> PickerSession.Event
+    {
         switch body.event {
         case "open": return .open
         case "back": return .back
@@ -107,7 +114,7 @@ extension WebApp {
                 try edit?.validate(for: asset)
                 return asset
             }
-            let info = info(for: asset, edit: edit, client: client)
+            let info = info(for: asset, edit: edit, preset: preset, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         case "add":
             guard let ids = body.assetIDs, (1...100).contains(ids.count) else {
@@ -116,7 +123,7 @@ extension WebApp {
             var infos: [PickerInfo] = []
             for id in ids {
                 let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
-                infos.append(info(for: asset, edit: nil, client: client))
+                infos.append(info(for: asset, edit: nil, preset: preset, client: client))
             }
             return .added(infos)
         default:
@@ -137,31 +144,36 @@ extension WebApp {
 
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
     /// They are capability URLs, so a caller that cannot see the library still gets these, bound to
-    /// the pick's edit and, for another site, to its app and its apps's link lifetime.
-    func info(for asset: Asset, edit: Edit?, client: AllowedApps.App?) -> PickerInfo {
+    /// the pick's edit and, for another site, to its app and its apps's link lifetime. The
+    /// `compatible` preset gives a JPEG for an image in a format not every program reads, and a
+    /// movie as browsers play it (its H.264 rendition when they cannot play the original).
+    func info(for asset: Asset, edit: Edit?, preset: PickerConfiguration.ExportPreset, client: AllowedApps.App?) -> PickerInfo {
         let lifetime = client.map { TimeInterval($0.linkLifetime) } ?? CapabilityURLs.lifetime
         let media = { (kind: String, edit: Edit?) in
             access.capabilities.sign(
                 "/media/\(asset.id)/\(kind)", assetID: asset.id, edit: edit?.capabilityText, app: client?.id, lifetime: lifetime)
         }
-        var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": asset.mimeType]
+        let converts = preset == .compatible && asset.mediaType == .image && !asset.format.isWidelyReadImage
+        let original = converts ? media("compatible", nil) : media("original", nil)
+        var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": converts ? "image/jpeg" : asset.mimeType]
         metadata["captureDate"] = asset.captureDate
         metadata["duration"] = asset.duration.map { String($0) }
         metadata["originalFilename"] = asset.originalFilename
         switch (asset.mediaType, edit) {
         case (.image, .crop(let rect)):
             return PickerInfo(
-                mediaType: .image, assetID: asset.id, originalImage: media("original", nil), editedImage: media("edited", .crop(rect)),
+                mediaType: .image, assetID: asset.id, originalImage: original, editedImage: media("edited", .crop(rect)),
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)
         case (.image, _):
-            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: media("original", nil), metadata: metadata)
+            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: original, metadata: metadata)
         case (.movie, .trim(let start, let end)):
             return PickerInfo(
                 mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed", .trim(start: start, end: end)),
                 trim: TrimRange(start: start, end: end),
                 metadata: metadata)
         case (.movie, _):
-            return PickerInfo(mediaType: .movie, assetID: asset.id, mediaURL: media("video", nil), metadata: metadata)
+            return PickerInfo(
+                mediaType: .movie, assetID: asset.id, mediaURL: media(preset == .current ? "original" : "video", nil), metadata: metadata)
         }
     }
 

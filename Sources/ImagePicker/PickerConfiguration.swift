@@ -24,6 +24,16 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         case `default`, ordered
     }
 
+    /// UIKit's imageExportPreset (and PHPicker's representation mode): what the caller's URLs give.
+    /// `compatible`, the default as on iOS: a JPEG for an image in a format not every program
+    /// reads (HEIF, AVIF, TIFF) and an H.264 MP4 for a movie browsers cannot play; `current`: the
+    /// original file as it is.
+    public var exportPreset: ExportPreset = .compatible
+
+    public enum ExportPreset: String, Sendable, Codable, Equatable {
+        case compatible, current
+    }
+
     public init() {}
 
     public init(sourceType: SourceType, mediaTypes: [MediaType] = [.image], allowsEditing: Bool = false) {
@@ -63,7 +73,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case sourceType, mediaTypes, allowsEditing, cameraCaptureMode, cameraDevice, videoMaximumDuration, videoQuality, selectionLimit
-        case selection, preselectedAssetIdentifiers
+        case selection, preselectedAssetIdentifiers, exportPreset
     }
 
     /// Every field is optional in JSON and takes the book's default when absent.
@@ -81,5 +91,6 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         selection = try container.decodeIfPresent(SelectionBehavior.self, forKey: .selection) ?? defaults.selection
         preselectedAssetIdentifiers =
             try container.decodeIfPresent([String].self, forKey: .preselectedAssetIdentifiers) ?? defaults.preselectedAssetIdentifiers
+        exportPreset = try container.decodeIfPresent(ExportPreset.self, forKey: .exportPreset) ?? defaults.exportPreset
     }
 }

@@ -40,6 +40,16 @@ public enum AssetFormat: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Whether programs at large read it: what a `compatible` export leaves as it is. HEIF and
+    /// AVIF need decoders many lack, TIFF is not a web format; movies are judged by browsers
+    /// (the playable rendition), not here.
+    public var isWidelyReadImage: Bool {
+        switch self {
+        case .image(.jpeg), .image(.png), .image(.gif), .image(.webp): true
+        case .image, .movie: false
+        }
+    }
+
     public var description: String { rawValue }
 
     public init(from decoder: any Decoder) throws {

@@ -29,6 +29,16 @@ extension Library {
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
     }
 
+    /// The upright image at its own size as a JPEG (transparency flattened on white), for a
+    /// caller who asked for a format every program reads.
+    public func compatibleImage(of asset: Asset) async throws(LibraryError) -> Derivative {
+        guard asset.mediaType == .image else { throw LibraryError(.invalidRequest, "Only images have a JPEG export.") }
+        let request = RenderRequest(box: asset.size, fit: .contain, crop: nil, encoding: .jpeg(quality: 92))
+        let recipe = Recipe(
+            key: DerivativeKey.display(box: asset.size, fit: .contain, crop: nil, encoding: request.encoding), request: request)
+        return try await render(asset, recipe)
+    }
+
     /// A movie's upright first frame, full size.
     public func poster(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await asset(id)

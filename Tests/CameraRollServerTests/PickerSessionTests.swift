@@ -157,6 +157,44 @@ import Testing
         #expect((single.json["results"] as? [[String: Any]])?.map { $0["assetID"] as? String } == [photo], "results for one item too")
     }
 
+    /// UIKit's export presets: `compatible` (the default) gives a JPEG of a HEIC, `current` the
+    /// original; a JPEG is itself either way, and a movie's `current` is its original file.
+    @Test func theExportPresetSaysWhatTheCallersURLsGive() async throws {
+        let live = try LiveServer()
+        let heic = try #require(try await live.upload("photos/pigallery2__IMG_7943.HEIC").json["id"] as? String)
+        let jpeg = try #require(try await live.upload("photos/exifsamples__Canon_40D.jpg").json["id"] as? String)
+        let movie = try #require(try await live.upload("videos/androidx-media__sample.mp4").json["id"] as? String)
+        let asset = try await live.get("/api/assets/\(heic)").json
+        let pickedWith = { (preset: String, id: String) async throws -> [String: Any] in
+            let session = try await create(live, #"{"mediaTypes":["public.image","public.movie"]\#(preset)}"#)
+            _ = try await send(live, session, "open")
+            _ = try await send(live, session, "choose", assetID: id)
+            return try #require(try await live.get("/api/picker/sessions/\(session)").json["info"] as? [String: Any])
+        }
+
+        let compatible = try await pickedWith("", heic)
+        let converted = try #require(compatible["originalImage"] as? String)
+        #expect(converted.hasPrefix("/media/\(heic)/compatible?cap="))
+        #expect((compatible["metadata"] as? [String: String])?["mimeType"] == "image/jpeg")
+        let jpegBytes = try await live.get(converted)
+        #expect(jpegBytes.status == 200 && jpegBytes.header("Content-Type") == "image/jpeg")
+        #expect(Array(jpegBytes.body.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(jpegBytes.header("X-Image-Width") == "\(asset["width"] as? Int ?? 0)", "at its own size")
+        #expect(jpegBytes.header("X-Image-Height") == "\(asset["height"] as? Int ?? 0)")
+
+        let current = try await pickedWith(#","exportPreset":"current""#, heic)
+        let original = try #require(current["originalImage"] as? String)
+        #expect(original.hasPrefix("/media/\(heic)/original?cap="))
+        let stored = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/pigallery2__IMG_7943.HEIC")))
+        #expect(try await live.get(original).body == stored, "the original's bytes")
+
+        #expect((try await pickedWith("", jpeg)["originalImage"] as? String)?.hasPrefix("/media/\(jpeg)/original?cap=") == true)
+        #expect((try await pickedWith("", movie)["mediaURL"] as? String)?.hasPrefix("/media/\(movie)/video?cap=") == true)
+        #expect(
+            (try await pickedWith(#","exportPreset":"current""#, movie)["mediaURL"] as? String)?.hasPrefix("/media/\(movie)/original?cap=")
+                == true)
+    }
+
     @Test func anEditedEventNeedsAnEditThatFitsTheAsset() async throws {
         let live = try LiveServer()
         let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
