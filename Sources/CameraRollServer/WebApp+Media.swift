@@ -26,12 +26,7 @@ extension WebApp {
     /// The image as a JPEG at its own size: a picker's `compatible` export of a format not every
     /// program reads.
     private func compatible(_ request: Request) async throws -> Response {
-        let asset: Asset
-        if let held = try await capability(request, kind: "compatible") {
-            asset = held.asset
-        } else {
-            asset = try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
-        }
+        let asset = try await heldOrOwnedAsset(request, kind: "compatible")
         return try await answering { () throws(LibraryError) in Self.serve(try await library.compatibleImage(of: asset), immutable: true) }
     }
 
@@ -74,6 +69,13 @@ extension WebApp {
         return Capability(asset: asset, edit: edit)
     }
 
+    /// The asset a capability for this kind of media shows, or (for the owner, whom the gate let
+    /// through without one) the asset the path names, trashed or not.
+    private func heldOrOwnedAsset(_ request: Request, kind: String) async throws -> Asset {
+        if let held = try await capability(request, kind: kind) { return held.asset }
+        return try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
+    }
+
     /// A capability for an edit's media that names no edit of that kind; the server never makes one.
     private static let noEdit = HTTPError(403, "invalid_capability", "This link names no edit; ask for the picked item again.")
 
@@ -98,12 +100,7 @@ extension WebApp {
 
     /// The original never needs making: a database read finds it.
     private func original(_ request: Request) async throws -> Response {
-        let asset: Asset
-        if let held = try await capability(request, kind: "original") {
-            asset = held.asset
-        } else {
-            asset = try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
-        }
+        let asset = try await heldOrOwnedAsset(request, kind: "original")
         let path = try await answering { () throws(LibraryError) in try await library.originalFile(of: asset) }
         var response = Response.file(
             path, contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
