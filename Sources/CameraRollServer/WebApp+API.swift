@@ -76,6 +76,8 @@ extension WebApp {
         }
         query.limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 100
         query.cursor = request.query["cursor"]
+        query.search = request.query["search"]
+        query.month = request.query["month"]
         let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
         return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
     }

@@ -4,10 +4,15 @@ import PhotoLibrary
 
 extension FuzzTarget {
     static let libraryTargets: [FuzzTarget] = [
-        FuzzTarget("cursor", "a listing cursor a client sends back", examples: [Cursor(sortDate: "2026-12-01T10:00:00", id: "abc").encoded])
-        {
-            bytes in
-            guard let cursor = Cursor(text(bytes)) else { return }
+        FuzzTarget(
+            "cursor", "a listing cursor a client sends back, and a listing's month jump",
+            examples: [Cursor(sortDate: "2026-12-01T10:00:00", id: "abc").encoded, "2024-12"]
+        ) { bytes in
+            let given = text(bytes)
+            if let after = Library.monthAfter(given) {
+                require(after.utf8.count == 7 && after > given, "the month after is a later YYYY-MM")
+            }
+            guard let cursor = Cursor(given) else { return }
             require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")
         }
     ]

@@ -7,6 +7,11 @@ public struct AssetQuery: Sendable, Equatable {
     public var limit: Int
     /// The `nextCursor` of the previous page; nil for the first.
     public var cursor: String?
+    /// Only assets whose file name or camera (make and model) contains this, in any case.
+    public var search: String?
+    /// A jump to a month (`YYYY-MM`): the listing starts at its newest asset, or the newest one
+    /// before it.
+    public var month: String?
 
     public static let maxLimit = 500
 

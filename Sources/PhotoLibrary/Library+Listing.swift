@@ -1,3 +1,4 @@
+import Foundation
 import Storage
 
 extension Library {
@@ -38,6 +39,21 @@ extension Library {
             cursor = decoded
         }
         var (conditions, arguments) = Self.filter(query.source, query.mediaTypes)
+        if let search = query.search, !search.isEmpty {
+            guard search.count <= 100 else { throw LibraryError(.invalidRequest, "search: at most 100 characters.") }
+            conditions.append(
+                """
+                (lower(coalesce(a.original_filename, '')) LIKE ? ESCAPE '\\'
+                    OR lower(coalesce(a.camera_make, '') || ' ' || coalesce(a.camera_model, '')) LIKE ? ESCAPE '\\')
+                """)
+            let pattern = "%" + Self.likeEscaped(search.lowercased()) + "%"
+            arguments += [pattern, pattern]
+        }
+        if let month = query.month {
+            guard let after = Self.monthAfter(month) else { throw LibraryError(.invalidRequest, "month: a month as YYYY-MM.") }
+            conditions.append("a.sort_date < ?")
+            arguments.append(after)
+        }
         if let cursor {
             conditions.append("(a.sort_date < ? OR (a.sort_date = ? AND a.id < ?))")
             arguments += [cursor.sortDate, cursor.sortDate, cursor.id]
@@ -70,6 +86,24 @@ extension Library {
             guard let row = try connection.query(sql, arguments).first else { throw StorageError(.database, "A count gave no row.") }
             return try row.integer("count")
         }
+    }
+
+    /// Text matched as itself inside a LIKE pattern.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// The start of the month after `YYYY-MM`, as sort dates are written (`YYYY-MM`, which sorts
+    /// after every date of the month before and before every one of its own); nil for text
+    /// that is no such month (years 1 to 9998, so that the answer has four digits too).
+    package static func monthAfter(_ text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), (1...9998).contains(year), (1...12).contains(month)
+        else { return nil }
+        let (nextYear, nextMonth) = month == 12 ? (year + 1, 1) : (year, month + 1)
+        return String(format: "%04d-%02d", nextYear, nextMonth)
     }
 
     /// The conditions that make up a source, as SQL over `assets a`.

@@ -219,3 +219,34 @@ def test_preselected_items_start_selected_and_can_be_deselected(server, browser)
     browser.find_element(By.ID, "add").click()
     finished = server.session(session["id"], wait=10)
     assert [info["assetID"] for info in finished["results"]] == [kept["id"]]
+
+
+def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
+    canon = server.upload("photos/exifsamples__Canon_40D.jpg")
+    iphone = server.upload("photos/lychee__train.jpg")
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+
+    def shown():
+        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+
+    wait(browser).until(lambda driver: set(shown()) == {canon["id"], iphone["id"]})
+    search = browser.find_element(By.ID, "search")
+    search.send_keys("iPhone")
+    wait(browser).until(lambda driver: shown() == [iphone["id"]])
+    shot("search")
+    search.clear()
+    search.send_keys("nothing like it")
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
+    assert browser.find_element(By.ID, "empty-title").text == "No Results"
+    search.clear()
+    search.send_keys(Keys.ENTER)
+    wait(browser).until(lambda driver: len(shown()) == 2)
+    # A jump to the month of the older capture leaves the newer one out.
+    dates = sorted([(canon["captureDate"], canon["id"]), (iphone["captureDate"], iphone["id"])])
+    older_month = dates[0][0][:7]
+    browser.execute_script(
+        "const m = document.querySelector('#month'); m.value = arguments[0]; m.dispatchEvent(new Event('change'))", older_month)
+    wait(browser).until(lambda driver: shown() == [dates[0][1]])
+    browser.find_element(By.CSS_SELECTOR, f"[data-asset='{dates[0][1]}']").click()
+    assert server.session(session["id"], wait=10)["info"]["assetID"] == dates[0][1]

@@ -147,6 +147,9 @@ async function loadMore() {
   try {
     const query = new URLSearchParams({ source, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
     if (cursor) query.set("cursor", cursor);
+    const { search, month } = finding();
+    if (search) query.set("search", search);
+    if (month) query.set("month", month);
     const page = await json(`/api/assets?${query}`);
     if (current !== listing) return;
     if (!cursor && page.assets.length === 0) showEmpty();
@@ -215,8 +218,39 @@ function libraryTitle(name) {
   return configuration.mediaTypes.every((type) => type === "public.movie") ? "Videos" : "Photos";
 }
 
+// The search box and the month jump: each change lists the source again from the top.
+const searchBox = document.querySelector("#search");
+const monthBox = document.querySelector("#month");
+
+function finding() {
+  return { search: searchBox.value.trim(), month: monthBox.value };
+}
+
+let typing = null;
+searchBox.addEventListener("input", () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => showSource(source), 250);
+});
+monthBox.addEventListener("change", () => showSource(source));
+document.querySelector("#finder").addEventListener("submit", (event) => {
+  event.preventDefault();
+  clearTimeout(typing);
+  showSource(source);
+});
+
 // An empty album is an empty state, as in Photos, not the alert for a source the device lacks.
 function showEmpty() {
+  const { search, month } = finding();
+  if (search || month) {
+    document.querySelector("#empty-title").textContent = "No Results";
+    document.querySelector("#empty-hint").textContent = search
+      ? `Nothing here matches “${search}”${month ? " from that month or before" : ""}.`
+      : "Nothing here is from that month or before.";
+    document.querySelector("#empty-add").hidden = true;
+    document.querySelector("#empty-state").hidden = false;
+    return;
+  }
+  document.querySelector("#empty-add").hidden = false;
   const kinds = configuration.mediaTypes;
   const noun = kinds.length > 1 ? "Photos or Videos" : kinds[0] === "public.movie" ? "Videos" : "Photos";
   const nouns = noun.replace(" or ", " and ").toLowerCase();

@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoLibrary
+
+/// The picker's search: by file name or camera, in any case, with LIKE's own characters taken as
+/// themselves, and a jump to a month; on both engines, whose LIKE and lower() differ.
+@Suite struct ListingSearchTests {
+    @Test(arguments: Engine.withLocalBlobs) func searchFindsFileNamesAndCamerasAndAMonthJumps(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let canon = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        let iphone = try await fixture.importCorpus("photos/lychee__train.jpg").asset
+        let landscape = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
+        func ids(search: String? = nil, month: String? = nil) async throws -> [String] {
+            var query = AssetQuery()
+            query.search = search
+            query.month = month
+            return try await fixture.library.assets(query).assets.map(\.id)
+        }
+        #expect(try await ids(search: "CANON") == [canon.id], "the camera, in any case")
+        #expect(try await ids(search: "landscape_1") == [landscape.id], "the file name")
+        #expect(try await ids(search: "iphone 6s") == [iphone.id], "make and model together")
+        #expect(try await ids(search: "c%n").isEmpty, "LIKE's wildcards are themselves")
+        #expect(try await ids(search: "c_non").isEmpty)
+        #expect(try await ids(search: "canon_40") == [canon.id], "an underscore matches an underscore")
+        #expect(Set(try await ids(search: "")) == Set([canon.id, iphone.id, landscape.id]))
+
+        let dates = [canon, iphone, landscape].map { ($0.id, $0.captureDate ?? "") }.sorted { $0.1 > $1.1 }
+        let newest = try #require(dates.first)
+        let month = String(newest.1.prefix(7))
+        let listed = try await ids(month: month)
+        #expect(listed.first == newest.0, "the month's newest item first")
+        let earlier = try #require(Library.monthAfter(month)).prefix(4)
+        #expect(try await ids(month: "\(Int(earlier)! - 100)-01").isEmpty, "nothing a century before")
+        for bad in ["2024-13", "2024-6", "june", "２０２４-01"] {
+            await #expect(throws: LibraryError.self, "\(bad)") { try await ids(month: bad) }
+        }
+        #expect(Library.monthAfter("2024-12") == "2025-01" && Library.monthAfter("2024-06") == "2024-07")
+        #expect(Library.monthAfter("9999-12") == nil, "no month after it is written in four digits")
+    }
+}
