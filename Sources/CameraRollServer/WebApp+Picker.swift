@@ -42,12 +42,14 @@ extension WebApp {
                 throw HTTPError(
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
             }
-            // What the caller's URLs give is the session's to say.
-            let preset = try await Self.picker { () throws(PickerError) in try await pickers.wait(id, seconds: 0) }?.configuration
-                .exportPreset
+            // What may be picked, and what the caller's URLs give, are the session's to say.
+            guard
+                let configuration = try await Self.picker({ () throws(PickerError) in try await pickers.wait(id, seconds: 0) })?
+                    .configuration
+            else { throw Self.noSession }
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
-                preset: preset ?? .compatible)
+                configuration: configuration)
             let (session, actions) = try await Self.picker { () throws(PickerError) in try await pickers.handle(id, event) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
@@ -100,20 +102,18 @@ extension WebApp {
 
     /// The event the page reports, with the info built from the asset it names and, for
     /// `edited`, the edit the user made in the picker.
-    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, preset: PickerConfiguration.ExportPreset)
+    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration: PickerConfiguration)
         async throws -> PickerSession.Event
     {
+        let preset = configuration.exportPreset
         switch body.event {
         case "open": return .open
         case "back": return .back
         case "cancel": return .cancel
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
-            let asset = try await answering { () throws(LibraryError) in
-                let asset = try await library.asset(assetID)
-                try edit?.validate(for: asset)
-                return asset
-            }
+            let asset = try await offered(assetID, by: configuration)
+            try await answering { () throws(LibraryError) in try edit?.validate(for: asset) }
             let info = info(for: asset, edit: edit, preset: preset, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         case "add":
@@ -122,13 +122,29 @@ extension WebApp {
             }
             var infos: [PickerInfo] = []
             for id in ids {
-                let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
-                infos.append(info(for: asset, edit: nil, preset: preset, client: client))
+                infos.append(info(for: try await offered(id, by: configuration), edit: nil, preset: preset, client: client))
             }
             return .added(infos)
         default:
             throw HTTPError.badRequest("invalid_event", "event: open, choose, add, back, edited or cancel.")
         }
+    }
+
+    /// The asset a page names, if the picker offers it: one of its source's (a library item, a
+    /// Camera Roll item for that source, a capture for the camera). Any other is, to this picker,
+    /// not there, whatever a page says.
+    private func offered(_ id: String, by configuration: PickerConfiguration) async throws -> Asset {
+        let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
+        let inSource =
+            switch configuration.sourceType {
+            case .photoLibrary: !asset.isUnsaved
+            case .savedPhotosAlbum: asset.inCameraRoll
+            case .camera: asset.source == .camera
+            }
+        guard asset.trashedDate == nil, inSource else {
+            throw HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.")
+        }
+        return asset
     }
 
     /// The edit an `edited` event brings (`{}` for none). It belongs to this pick: the library's

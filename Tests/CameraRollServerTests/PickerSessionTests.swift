@@ -195,6 +195,29 @@ import Testing
                 == true)
     }
 
+    /// A page may name only what its picker offers: a Camera Roll picker refuses an item outside
+    /// the Camera Roll, a library picker an unsaved capture or a trashed item.
+    @Test func aPickerTakesOnlyWhatItsSourceOffers() async throws {
+        let live = try LiveServer()
+        let saved = try #require(
+            try await live.upload("photos/recurser__Landscape_1.jpg", query: "?album=cameraRoll").json["id"] as? String)
+        let other = try #require(try await live.upload("photos/exifsamples__Canon_40D.jpg").json["id"] as? String)
+        let capture = try #require(try await live.upload("photos/lychee__train.jpg", query: "?source=camera").json["id"] as? String)
+        let roll = try await create(live, #"{"sourceType":"savedPhotosAlbum","selectionLimit":2}"#)
+        _ = try await send(live, roll, "open")
+        #expect(try await send(live, roll, "choose", assetID: other).status == 404)
+        let add = try JSONSerialization.data(withJSONObject: ["event": "add", "assetIDs": [saved, other]])
+        #expect(try await live.request("POST", "/api/picker/sessions/\(roll)/events", body: add).status == 404)
+        #expect(try await send(live, roll, "choose", assetID: saved).status == 200)
+
+        let library = try await create(live, #"{"sourceType":"photoLibrary"}"#)
+        _ = try await send(live, library, "open")
+        #expect(try await send(live, library, "choose", assetID: capture).status == 404, "an unsaved capture is in no album")
+        #expect(try await live.request("DELETE", "/api/assets/\(other)").status == 200)
+        #expect(try await send(live, library, "choose", assetID: other).status == 404, "nor is a trashed item")
+        #expect(try await live.get("/api/picker/sessions/\(library)").json["status"] as? String == "pending")
+    }
+
     @Test func anEditedEventNeedsAnEditThatFitsTheAsset() async throws {
         let live = try LiveServer()
         let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
