@@ -395,3 +395,20 @@ def test_the_settings_page_allows_and_removes_sites(server, browser, shot):
     wait(browser).until(seen.visibility_of_element_located((By.ID, "no-apps")))
     assert "may no longer use your picker" in browser.find_element(By.ID, "status").text
     assert json.loads(apps(server, "list", "--json")) == []
+
+
+def test_a_site_gets_several_items_in_the_order_picked(server, site, browser):
+    first = server.upload(PHOTO)
+    second = server.upload("photos/exifsamples__Canon_40D.jpg")
+    allow(server, site)
+    opener = open_chooser(browser, site, selectionLimit=2, selection="ordered")
+    named = wait(browser).until(seen.visibility_of_element_located((By.ID, "picker-for")))
+    assert named.text.startswith("Choose up to 2 photos for My blog")
+    pick(browser, second["id"])
+    pick(browser, first["id"])
+    wait(browser).until(seen.element_to_be_clickable((By.ID, "add"))).click()
+    result = outcome(browser, opener)
+    assert result["status"] == "finished"
+    assert [info["assetID"] for info in result["results"]] == [second["id"], first["id"]]
+    assert all(info["originalImage"].startswith(f"{server.base}/media/") for info in result["results"]), "absolute URLs"
+    assert result["info"]["assetID"] == second["id"]

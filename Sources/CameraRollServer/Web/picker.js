@@ -329,7 +329,10 @@ async function startOffline() {
 // Whoever gets what is picked is always in view: "Choose a photo for My blog (blog.example)".
 function nameTheSite() {
   const kinds = configuration.mediaTypes;
-  const noun = kinds.length > 1 ? "a photo or video" : kinds[0] === "public.movie" ? "a video" : "a photo";
+  const several = multiple() && configuration.sourceType !== "camera";
+  const noun = several
+    ? `up to ${configuration.selectionLimit} ${kinds.length > 1 ? "photos or videos" : kinds[0] === "public.movie" ? "videos" : "photos"}`
+    : kinds.length > 1 ? "a photo or video" : kinds[0] === "public.movie" ? "a video" : "a photo";
   const line = `${configuration.sourceType === "camera" ? "Take" : "Choose"} ${noun} for ${client.name}`;
   document.querySelector("#picker-for-text").textContent = line;
   document.querySelector("#picker-for-origin").textContent = new URL(client.origin).host;
