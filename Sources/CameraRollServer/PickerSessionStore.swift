@@ -18,6 +18,8 @@ protocol PickerSessionStore: Sendable {
     func handle(_ id: String, _ event: PickerSession.Event) async throws(PickerError) -> (PickerSession, [PickerSession.Action])
     /// The other site the session is for.
     func client(of id: String) async throws(PickerError) -> AllowedApps.App?
+    /// What the session was presented with, read without renewing it; nil when there is no such session.
+    func configuration(of id: String) async throws(PickerError) -> PickerConfiguration?
 }
 
 extension PickerSessionStore {

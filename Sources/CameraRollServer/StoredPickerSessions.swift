@@ -183,6 +183,16 @@ actor StoredPickerSessions: PickerSessionStore {
         return applied
     }
 
+    func configuration(of id: String) async throws(PickerError) -> PickerConfiguration? {
+        let text = try await guarded { () async throws(StorageError) in
+            try await database.read { [cutoff = Date().timeIntervalSince1970 - Self.lifetime] connection throws(StorageError) -> String? in
+                try connection.query("SELECT session FROM picker_sessions WHERE id = ? AND last_used >= ?", [id, cutoff]).first?.text(
+                    "session")
+            }
+        }
+        return try text.map { text throws(PickerError) in try Self.decode(PickerSession.self, text).configuration }
+    }
+
     func client(of id: String) async throws(PickerError) -> AllowedApps.App? {
         let text = try await guarded { () async throws(StorageError) in
             try await database.read { connection throws(StorageError) -> String? in

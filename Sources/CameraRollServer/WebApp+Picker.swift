@@ -43,10 +43,9 @@ extension WebApp {
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
             }
             // What may be picked, and what the caller's URLs give, are the session's to say.
-            guard
-                let configuration = try await Self.picker({ () throws(PickerError) in try await pickers.wait(id, seconds: 0) })?
-                    .configuration
-            else { throw Self.noSession }
+            guard let configuration = try await Self.picker({ () throws(PickerError) in try await pickers.configuration(of: id) }) else {
+                throw Self.noSession
+            }
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
                 configuration: configuration)
