@@ -10,7 +10,11 @@ extension FuzzTarget {
         ) { bytes in
             let given = text(bytes)
             if let after = Library.monthAfter(given) {
-                require(after.utf8.count == 7 && after > given, "the month after is a later YYYY-MM")
+                let written = { (month: String) in
+                    month.utf8.count == 7 && month.utf8.enumerated().allSatisfy { $0 == 4 ? $1 == 0x2D : (0x30...0x39).contains($1) }
+                }
+                require(written(given), "only a YYYY-MM is taken as a month")
+                require(written(after) && after > given, "the month after is a later YYYY-MM")
             }
             guard let cursor = Cursor(given) else { return }
             require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")

@@ -99,7 +99,7 @@ extension Library {
     /// that is no such month (years 1 to 9998, so that the answer has four digits too).
     package static func monthAfter(_ text: String) -> String? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(parts[0]), let month = Int(parts[1]), (1...9998).contains(year), (1...12).contains(month)
         else { return nil }
         let (nextYear, nextMonth) = month == 12 ? (year + 1, 1) : (year, month + 1)

@@ -185,11 +185,13 @@ extension Library {
             }
         } else {
             // A piece without bytes changes nothing, unless it tells the length.
-            unlink(staged.path)
+            await work.run { [path = staged.path] in _ = unlink(path) }
             guard declared != nil && upload.length == nil else { return upload }
             kept = nil
         }
+        // Where the disk is after this piece: all of it, or where it was, with the cache naming the rest.
         let onDisk = kept.map { $0.cachedIn == nil } ?? false
+        let (synced, syncedAt, cachedIn) = onDisk ? (end, now, nil) : (upload.synced, upload.syncedAt, kept?.cachedIn ?? upload.cachedIn)
         // A row that counts bytes in the cache need not be on disk before them.
         let counted = try await write(onDisk ? .durable : .cached) { connection throws(StorageError) in
             // Only from the offset this request saw: a server that took another piece for the same
@@ -200,11 +202,7 @@ extension Library {
                     state = CASE WHEN ? = ? THEN 'importing' ELSE state END
                 WHERE id = ? AND received = ? AND state = 'receiving'
                 """,
-                [
-                    end, length, now.timeIntervalSince1970, onDisk ? end : upload.synced,
-                    (onDisk ? now : upload.syncedAt).timeIntervalSince1970, kept.map(\.cachedIn) ?? upload.cachedIn, end, length, upload.id,
-                    offset,
-                ])
+                [end, length, now.timeIntervalSince1970, synced, syncedAt.timeIntervalSince1970, cachedIn, end, length, upload.id, offset])
             guard changed == 1 else { return false }
             if let kept {
                 try connection.run(

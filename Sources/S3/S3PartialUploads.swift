@@ -20,13 +20,7 @@ public struct S3PartialUploads: PartialUploadStore {
 
     /// A stored object is durable, so every piece is: a bucket has no cache of ours to leave it in.
     public func keep(_ piece: StagedPiece, upload: String, offset: Int, durably: Bool) throws(StorageError) -> KeptPiece {
-        let staged: StagedFile
-        if let hash = piece.sha256 {
-            staged = StagedFile(path: piece.path, hash: hash, size: piece.size)
-        } else {
-            let (hash, size) = try FileDigest.sha256(of: piece.path)
-            staged = StagedFile(path: piece.path, hash: hash, size: size)
-        }
+        let staged = try piece.hashed()
         let name = "\(offset)-\(staged.hash)"
         try client.put(Self.prefix(upload) + name, staged: staged, partSize: partSize)
         unlink(staged.path)

@@ -48,6 +48,13 @@ public struct StagedPiece: Sendable {
             (sha256, size) = (nil, Int(info.st_size))
         }
     }
+
+    /// The piece as a staged file, named by its SHA-256: hashed now if the caller had no reason to.
+    public func hashed() throws(StorageError) -> StagedFile {
+        if let sha256 { return StagedFile(path: path, hash: sha256, size: size) }
+        let (hash, size) = try FileDigest.sha256(of: path)
+        return StagedFile(path: path, hash: hash, size: size)
+    }
 }
 
 /// What `keep` did with a piece.

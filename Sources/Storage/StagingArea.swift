@@ -38,14 +38,12 @@ public struct StagingArea: Sendable {
     }
 
     /// Hashes a file that is already in the folder (an upload streamed there) and fsyncs it.
-    /// `durably: false` leaves the fsync to a caller that makes durable only what it keeps (a
-    /// piece of an upload copied onto the others, or sent to a bucket).
-    public func stage(adopting path: String, durably: Bool = true) throws(StorageError) -> StagedFile {
+    public func stage(adopting path: String) throws(StorageError) -> StagedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open") }
         defer { close(fd) }
         let (hash, size) = try Self.hash(fd, copyingTo: nil, maxBytes: .max)
-        guard !durably || fsync(fd) == 0 else { throw FileIO.error("fsync") }
+        guard fsync(fd) == 0 else { throw FileIO.error("fsync") }
         return StagedFile(path: path, hash: hash, size: size)
     }
 

@@ -33,7 +33,7 @@ import Testing
         #expect(listed.first == newest.0, "the month's newest item first")
         let earlier = try #require(Library.monthAfter(month)).prefix(4)
         #expect(try await ids(month: "\(Int(earlier)! - 100)-01").isEmpty, "nothing a century before")
-        for bad in ["2024-13", "2024-6", "june", "２０２４-01"] {
+        for bad in ["2024-13", "2024-6", "june", "２０２４-01", "+202-01", "2024-+1"] {
             await #expect(throws: LibraryError.self, "\(bad)") { try await ids(month: bad) }
         }
         #expect(Library.monthAfter("2024-12") == "2025-01" && Library.monthAfter("2024-06") == "2024-07")

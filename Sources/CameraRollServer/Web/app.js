@@ -210,10 +210,11 @@ async function present(configuration) {
   }
   if (result.status !== "finished") return;
   const { info } = result;
-  // The pick's edit is kept with the choice, as the URL names it (the library keeps none for it;
-  // choices kept by an earlier version say only edited or trimmed, and show the library's).
-  const crop = info.cropRect;
-  const edit = crop ? `${crop.x},${crop.y},${crop.width},${crop.height}` : info.trim ? `${info.trim.start},${info.trim.end}` : null;
+  // The pick's edit is kept with the choice as the server spelled it in the pick's link (the
+  // library keeps none for it; choices kept by an earlier version say only edited or trimmed,
+  // and show the library's).
+  const edited = info.editedImage ?? (info.trim ? info.mediaURL : null);
+  const edit = edited ? new URL(edited, location.href).searchParams.get("edit") : null;
   const choice = { assetID: info.assetID, mediaType: info.mediaType, edit };
   localStorage.setItem(choiceKey, JSON.stringify(choice));
   saveNow.hidden = true;

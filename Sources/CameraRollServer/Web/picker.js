@@ -218,6 +218,14 @@ function libraryTitle(name) {
   return configuration.mediaTypes.every((type) => type === "public.movie") ? "Videos" : "Photos";
 }
 
+// What the picker offers, in words: "photos or videos", "videos" or "photos" (or one of them).
+function offered({ several }) {
+  const kinds = configuration.mediaTypes;
+  if (kinds.length > 1) return several ? "photos or videos" : "a photo or video";
+  if (kinds[0] === "public.movie") return several ? "videos" : "a video";
+  return several ? "photos" : "a photo";
+}
+
 // The search box and the month jump: each change lists the source again from the top.
 const searchBox = document.querySelector("#search");
 const monthBox = document.querySelector("#month");
@@ -251,10 +259,10 @@ function showEmpty() {
     return;
   }
   document.querySelector("#empty-add").hidden = false;
-  const kinds = configuration.mediaTypes;
-  const noun = kinds.length > 1 ? "Photos or Videos" : kinds[0] === "public.movie" ? "Videos" : "Photos";
-  const nouns = noun.replace(" or ", " and ").toLowerCase();
-  document.querySelector("#empty-title").textContent = `No ${noun}`;
+  const noun = offered({ several: true });
+  const nouns = noun.replace(" or ", " and ");
+  const title = noun.split(" ").map((word) => (word === "or" ? word : word[0].toUpperCase() + word.slice(1))).join(" ");
+  document.querySelector("#empty-title").textContent = `No ${title}`;
   document.querySelector("#empty-hint").textContent = source === "savedPhotosAlbum"
     ? `The ${nouns} you take with the camera and save to the Camera Roll appear here.`
     : `The ${nouns} you take with the camera or add to your library appear here.`;
@@ -328,11 +336,8 @@ async function startOffline() {
 
 // Whoever gets what is picked is always in view: "Choose a photo for My blog (blog.example)".
 function nameTheSite() {
-  const kinds = configuration.mediaTypes;
   const several = multiple() && configuration.sourceType !== "camera";
-  const noun = several
-    ? `up to ${configuration.selectionLimit} ${kinds.length > 1 ? "photos or videos" : kinds[0] === "public.movie" ? "videos" : "photos"}`
-    : kinds.length > 1 ? "a photo or video" : kinds[0] === "public.movie" ? "a video" : "a photo";
+  const noun = several ? `up to ${configuration.selectionLimit} ${offered({ several })}` : offered({ several });
   const line = `${configuration.sourceType === "camera" ? "Take" : "Choose"} ${noun} for ${client.name}`;
   document.querySelector("#picker-for-text").textContent = line;
   document.querySelector("#picker-for-origin").textContent = new URL(client.origin).host;
