@@ -66,7 +66,8 @@ package struct ProbedVideo: Sendable {
             return 0
         }
         guard degrees.isFinite else { return 0 }
-        let quarterTurns = Int((degrees / 90).rounded()) % 4
+        // Reduced while still a Double: a crafted file's 1e33 degrees is finite and no Int.
+        let quarterTurns = Int((degrees / 90).rounded().truncatingRemainder(dividingBy: 4))
         return (quarterTurns + 4) % 4 * 90
     }
 

@@ -25,6 +25,14 @@ import Testing
         #expect(ProbedVideo.clockwiseRotation(try videoStream(displayMatrix(matrix))) == clockwise)
     }
 
+    /// A crafted file's display matrix may say any finite number of degrees (the fuzzer's 9e32
+    /// trapped converting it to Int): still a quarter turn, and never a crash.
+    @Test(arguments: [9.1e32, -9.1e32, 1.7e308, -1.7e308, 450.0 + 4e15 * 360])
+    func hugeRotationsAreQuarterTurns(_ degrees: Double) throws {
+        #expect([0, 90, 180, 270].contains(ProbedVideo.clockwiseRotation(try videoStream(displayMatrix(degrees)))))
+        #expect([0, 90, 180, 270].contains(ProbedVideo.clockwiseRotation(try videoStream(#", "tags": {"rotate": "\#(degrees)"}"#))))
+    }
+
     @Test func legacyRotateTagIsClockwise() throws {
         #expect(ProbedVideo.clockwiseRotation(try videoStream(#", "tags": {"rotate": "90"}"#)) == 90)
         #expect(ProbedVideo.clockwiseRotation(try videoStream(#", "tags": {"rotate": "x"}"#)) == 0)
