@@ -156,6 +156,12 @@ extension ServerCore {
 
     /// Suspends the connection and runs the handler on the cooperative pool, never on an MHD
     /// thread; the response comes back through `RequestContext.deliver`.
+    ///
+    /// At high priority: the pool runs jobs of one priority first come, first served, so a
+    /// handler started at the default priority waited behind all the background work queued
+    /// before it (renditions, sweeps, and in the tests every other test's body: 10 s behind a
+    /// flood of 50 ms jobs on two cores, long enough for clients to give up). A client waiting
+    /// is the work that cannot wait.
     func runHandler(_ handler: @escaping Router.Handler, for request: Request, on connection: Connection, _ context: RequestContext)
         -> MHD_Result
     {
@@ -163,7 +169,7 @@ extension ServerCore {
         guard suspend(connection, for: context) else {
             return answer(Self.shuttingDown, on: connection, context)
         }
-        let task = Task { [self] in
+        let task = Task(priority: .high) { [self] in
             context.deliver(await respond(to: request, with: handler))
         }
         context.state.withLock { $0.task = task }
