@@ -6,7 +6,7 @@ import Testing
 /// cooperative pool serves one priority first come, first served, and on two cores a backlog of
 /// background jobs once kept clients waiting past their timeouts.
 @Suite struct HandlerPriorityTests {
-    static let backlog = 200
+    static let backlog = 100
 
     @Test func aRequestIsAnsweredWhileTheBacklogIsStillRunning() async throws {
         let finished = Counter()
@@ -20,7 +20,7 @@ import Testing
         // would itself wait behind the backlog); the reply tells what the handler saw.
         let jobs = (0..<Self.backlog).map { _ in
             Task.detached(priority: .medium) {
-                usleep(50_000)
+                usleep(20_000)
                 finished.increment()
             }
         }
