@@ -24,6 +24,14 @@ struct AssetJSON: Encodable {
         var trim: Trim?
     }
 
+    /// A Live Photo's movie, which is an asset of its own that no listing shows.
+    struct LivePhotoJSON: Encodable {
+        var movie: String
+        var video: String
+        var original: String
+        var rendition: String
+    }
+
     var id: String
     var mediaType: String
     var width: Int
@@ -45,6 +53,9 @@ struct AssetJSON: Encodable {
     var browserPlayable: Bool?
     var edit: EditJSON?
     var urls: URLs
+    var livePhoto: LivePhotoJSON?
+    /// On a Live Photo's movie: its still.
+    var livePhotoStill: String?
 
     init(_ asset: Asset) {
         id = asset.id
@@ -77,5 +88,11 @@ struct AssetJSON: Encodable {
             original: "\(media)/original", thumbnail256: "\(media)/thumbnail?size=256", thumbnail512: "\(media)/thumbnail?size=512",
             display: "\(media)/display", edited: "\(media)/edited", poster: isMovie ? "\(media)/poster" : nil,
             video: isMovie ? "\(media)/video" : nil, rendition: isMovie ? "/api/assets/\(asset.id)/rendition" : nil)
+        livePhoto = asset.livePhotoMovie.map { movie in
+            LivePhotoJSON(
+                movie: movie, video: "/media/\(movie)/video", original: "/media/\(movie)/original",
+                rendition: "/api/assets/\(movie)/rendition")
+        }
+        livePhotoStill = asset.livePhotoStill
     }
 }

@@ -104,7 +104,6 @@ extension WebApp {
     private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration: PickerConfiguration)
         async throws -> PickerSession.Event
     {
-        let preset = configuration.exportPreset
         switch body.event {
         case "open": return .open
         case "back": return .back
@@ -113,7 +112,7 @@ extension WebApp {
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
             let asset = try await offered(assetID, by: configuration)
             try await answering { () throws(LibraryError) in try edit?.validate(for: asset) }
-            let info = info(for: asset, edit: edit, preset: preset, client: client)
+            let info = info(for: asset, edit: edit, configuration: configuration, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
         case "add":
             guard let ids = body.assetIDs, (1...100).contains(ids.count) else {
@@ -121,7 +120,7 @@ extension WebApp {
             }
             var infos: [PickerInfo] = []
             for id in ids {
-                infos.append(info(for: try await offered(id, by: configuration), edit: nil, preset: preset, client: client))
+                infos.append(info(for: try await offered(id, by: configuration), edit: nil, configuration: configuration, client: client))
             }
             return .added(infos)
         default:
@@ -162,7 +161,8 @@ extension WebApp {
     /// the pick's edit and, for another site, to its app and its apps's link lifetime. The
     /// `compatible` preset gives a JPEG for an image in a format not every program reads, and a
     /// movie as browsers play it (its H.264 rendition when they cannot play the original).
-    func info(for asset: Asset, edit: Edit?, preset: PickerConfiguration.ExportPreset, client: AllowedApps.App?) -> PickerInfo {
+    func info(for asset: Asset, edit: Edit?, configuration: PickerConfiguration, client: AllowedApps.App?) -> PickerInfo {
+        let preset = configuration.exportPreset
         let lifetime = client.map { TimeInterval($0.linkLifetime) } ?? CapabilityURLs.lifetime
         let media = { (kind: String, edit: Edit?) in
             access.capabilities.sign(
@@ -180,7 +180,10 @@ extension WebApp {
                 mediaType: .image, assetID: asset.id, originalImage: original, editedImage: media("edited", .crop(rect)),
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)
         case (.image, _):
-            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: original, metadata: metadata)
+            let livePhoto = asset.livePhotoMovie.flatMap { movie in
+                configuration.livePhotos ? LivePhotoURLs(imageURL: original, movieURL: movieURL(movie, preset, client, lifetime)) : nil
+            }
+            return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: original, livePhoto: livePhoto, metadata: metadata)
         case (.movie, .trim(let start, let end)):
             return PickerInfo(
                 mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed", .trim(start: start, end: end)),
@@ -190,6 +193,14 @@ extension WebApp {
             return PickerInfo(
                 mediaType: .movie, assetID: asset.id, mediaURL: media(preset == .current ? "original" : "video", nil), metadata: metadata)
         }
+    }
+
+    /// The movie of a Live Photo, to the caller: its own asset, signed for as the still is.
+    private func movieURL(_ movie: String, _ preset: PickerConfiguration.ExportPreset, _ client: AllowedApps.App?, _ lifetime: TimeInterval)
+        -> String
+    {
+        access.capabilities.sign(
+            "/media/\(movie)/\(preset == .current ? "original" : "video")", assetID: movie, edit: nil, app: client?.id, lifetime: lifetime)
     }
 
     private static func picker<T: Sendable>(_ body: () async throws(PickerError) -> T) async throws -> T {

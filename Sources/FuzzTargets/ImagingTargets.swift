@@ -22,6 +22,31 @@ extension FuzzTarget {
             }
         },
         FuzzTarget(
+            "apple-makernote", "a Live Photo still's content identifier: EXIF IFDs to Apple's MakerNote, read by us",
+            seeds: ["photos"], maxLength: 1 << 16, seed: exifBlock
+        ) { bytes in
+            if let identifier = AppleMakerNote.contentIdentifier(exif: Array(bytes)) {
+                require(!identifier.isEmpty && identifier.utf8.count <= 4 * 65, "an identifier is the tag's text, within its bound")
+                require(!identifier.utf8.contains(0), "an identifier ends at its NUL")
+            }
+        },
+        FuzzTarget(
+            "motion-photo", "a Motion Photo's XMP: the length of the movie it says the file ends with, read by us",
+            seeds: ["photos"], maxLength: 1 << 15,
+            examples: [
+                #"<x:xmpmeta><rdf:Description GCamera:MicroVideo="1" GCamera:MicroVideoOffset="4096"/></x:xmpmeta>"#,
+                #"<x:xmpmeta Camera:MotionPhoto="1"><Container:Item Item:Semantic="MotionPhoto" Item:Length="28803"/></x:xmpmeta>"#,
+            ]
+        ) { bytes in
+            let head = Array(bytes)
+            if let xmp = MotionPhoto.xmpPacket(head), let length = MotionPhoto.movieLength(xmp: xmp) {
+                require(length >= 0 && length < 1_000_000_000_000, "a stated length is twelve digits at most")
+            }
+            if let length = MotionPhoto.announcedLength(head: head, fileSize: head.count + 1) {
+                require(length >= 8 && length <= head.count, "a movie fits in the file")
+            }
+        },
+        FuzzTarget(
             "exif-text", "EXIF values as libexif renders them: text and dates",
             examples: [
                 "2008:05:30 15:56:01 (2008:05:30 15:56:01, ASCII, 20 components, 20 bytes)\u{0}+02:00 (+02:00, ASCII, 7 components, 7 bytes)"

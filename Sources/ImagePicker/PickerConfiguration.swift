@@ -3,6 +3,10 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
     public var sourceType: SourceType = .photoLibrary
     /// What may be picked or captured; the book's default is images only.
     public var mediaTypes: [MediaType] = [.image]
+    /// Whether a Live Photo is picked as one (UIKit's `com.apple.live-photo` in mediaTypes, which
+    /// JSON spells so too): its info then has `livePhoto`, the still's and the movie's URLs.
+    /// Without it a Live Photo is picked as its still. Only with images.
+    public var livePhotos = false
     /// Move and Scale for images, trimming for movies, before finishing.
     public var allowsEditing = false
     public var cameraCaptureMode: CameraCaptureMode = .photo
@@ -44,6 +48,9 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     /// Refuses what no picker could honour, naming the field.
     public func validate() throws(PickerError) {
+        guard !livePhotos || mediaTypes.contains(.image) else {
+            throw PickerError("invalid_configuration", "mediaTypes: \(Self.livePhotoType) goes with public.image, as in UIKit.")
+        }
         guard !mediaTypes.isEmpty else { throw PickerError("invalid_configuration", "mediaTypes: name at least one media type.") }
         guard Set(mediaTypes).count == mediaTypes.count else {
             throw PickerError("invalid_configuration", "mediaTypes: a media type is named twice.")
@@ -76,12 +83,29 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         case selection, preselectedAssetIdentifiers, exportPreset
     }
 
+    /// UIKit's uniform type identifier of a Live Photo.
+    public static let livePhotoType = "com.apple.live-photo"
+
     /// Every field is optional in JSON and takes the book's default when absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = PickerConfiguration()
         sourceType = try container.decodeIfPresent(SourceType.self, forKey: .sourceType) ?? defaults.sourceType
-        mediaTypes = try container.decodeIfPresent([MediaType].self, forKey: .mediaTypes) ?? defaults.mediaTypes
+        if let named = try container.decodeIfPresent([String].self, forKey: .mediaTypes) {
+            livePhotos = named.contains(Self.livePhotoType)
+            mediaTypes = try named.filter { $0 != Self.livePhotoType }.map { name in
+                guard let type = MediaType(rawValue: name) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .mediaTypes, in: container, debugDescription: "\(name) is no media type this picker knows.")
+                }
+                return type
+            }
+            guard named.filter({ $0 == Self.livePhotoType }).count <= 1 else {
+                throw DecodingError.dataCorruptedError(forKey: .mediaTypes, in: container, debugDescription: "a media type is named twice.")
+            }
+        } else {
+            mediaTypes = defaults.mediaTypes
+        }
         allowsEditing = try container.decodeIfPresent(Bool.self, forKey: .allowsEditing) ?? defaults.allowsEditing
         cameraCaptureMode = try container.decodeIfPresent(CameraCaptureMode.self, forKey: .cameraCaptureMode) ?? defaults.cameraCaptureMode
         cameraDevice = try container.decodeIfPresent(CameraDevice.self, forKey: .cameraDevice) ?? defaults.cameraDevice
@@ -92,5 +116,20 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         preselectedAssetIdentifiers =
             try container.decodeIfPresent([String].self, forKey: .preselectedAssetIdentifiers) ?? defaults.preselectedAssetIdentifiers
         exportPreset = try container.decodeIfPresent(ExportPreset.self, forKey: .exportPreset) ?? defaults.exportPreset
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sourceType, forKey: .sourceType)
+        try container.encode(mediaTypes.map(\.rawValue) + (livePhotos ? [Self.livePhotoType] : []), forKey: .mediaTypes)
+        try container.encode(allowsEditing, forKey: .allowsEditing)
+        try container.encode(cameraCaptureMode, forKey: .cameraCaptureMode)
+        try container.encode(cameraDevice, forKey: .cameraDevice)
+        try container.encode(videoMaximumDuration, forKey: .videoMaximumDuration)
+        try container.encode(videoQuality, forKey: .videoQuality)
+        try container.encode(selectionLimit, forKey: .selectionLimit)
+        try container.encode(selection, forKey: .selection)
+        try container.encode(preselectedAssetIdentifiers, forKey: .preselectedAssetIdentifiers)
+        try container.encode(exportPreset, forKey: .exportPreset)
     }
 }

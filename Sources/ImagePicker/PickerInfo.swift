@@ -13,12 +13,16 @@ public struct PickerInfo: Sendable, Codable, Equatable {
     public var mediaURL: String?
     /// Start and end of the trim, in seconds, when trimmed.
     public var trim: TrimRange?
+    /// A Live Photo's two files (UIKit's `livePhoto` key), when the picker's mediaTypes name
+    /// `com.apple.live-photo`; `originalImage` is its still as well.
+    public var livePhoto: LivePhotoURLs?
     /// Size, duration, capture date and the like.
     public var metadata: [String: String]
 
     public init(
         mediaType: MediaType, assetID: String, originalImage: String? = nil, editedImage: String? = nil,
-        cropRect: CropRect? = nil, mediaURL: String? = nil, trim: TrimRange? = nil, metadata: [String: String] = [:]
+        cropRect: CropRect? = nil, mediaURL: String? = nil, trim: TrimRange? = nil, livePhoto: LivePhotoURLs? = nil,
+        metadata: [String: String] = [:]
     ) {
         self.mediaType = mediaType
         self.assetID = assetID
@@ -27,6 +31,7 @@ public struct PickerInfo: Sendable, Codable, Equatable {
         self.cropRect = cropRect
         self.mediaURL = mediaURL
         self.trim = trim
+        self.livePhoto = livePhoto
         self.metadata = metadata
     }
 
@@ -42,10 +47,21 @@ public struct PickerInfo: Sendable, Codable, Equatable {
                 throw PickerError("invalid_info", "editedImage and cropRect come together.")
             }
         case .movie:
-            guard mediaURL != nil, originalImage == nil, editedImage == nil, cropRect == nil else {
+            guard mediaURL != nil, originalImage == nil, editedImage == nil, cropRect == nil, livePhoto == nil else {
                 throw PickerError("invalid_info", "A movie result has mediaURL and no images.")
             }
         }
+    }
+}
+
+/// The still and the movie of a Live Photo.
+public struct LivePhotoURLs: Sendable, Codable, Equatable {
+    public var imageURL: String
+    public var movieURL: String
+
+    public init(imageURL: String, movieURL: String) {
+        self.imageURL = imageURL
+        self.movieURL = movieURL
     }
 }
 

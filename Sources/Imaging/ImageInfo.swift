@@ -14,6 +14,8 @@ public struct ImageInfo: Sendable, Codable, Equatable {
     public var hasICCProfile: Bool
     public var hasAlpha: Bool
     public var pageCount: Int
+    /// The Live Photo content identifier of an iPhone's still (`AppleMakerNote`).
+    public var contentIdentifier: String?
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
 }

@@ -23,7 +23,8 @@ extension Imaging {
             hasGPS: fields.contains { $0.hasPrefix("exif-ifd3-GPSLatitude") || $0.hasPrefix("exif-ifd3-GPSLongitude") },
             hasICCProfile: image.has("icc-profile-data"),
             hasAlpha: image.hasAlpha,
-            pageCount: max(1, image.pageCount))
+            pageCount: max(1, image.pageCount),
+            contentIdentifier: image.blob("exif-data").flatMap(AppleMakerNote.contentIdentifier))
     }
 }
 

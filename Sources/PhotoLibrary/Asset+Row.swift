@@ -4,7 +4,8 @@ import Storage
 extension Asset {
     /// The columns every asset query selects, so that `init(row:)` always finds them.
     static let columns = """
-        a.*, EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = 'cameraRoll' AND m.asset_id = a.id) AS in_camera_roll
+        a.*, EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = 'cameraRoll' AND m.asset_id = a.id) AS in_camera_roll,
+        (SELECT min(p.id) FROM assets p WHERE p.live_photo_of = a.id) AS live_photo_movie
         """
 
     /// The asset a row of `columns` holds, decoded strictly: a row this version cannot read
@@ -31,7 +32,8 @@ extension Asset {
             hasGPS: try row.flag("has_gps"), source: try Self.decoded(row, "source", AssetSource.init(rawValue:)),
             isUnsaved: try row.flag("unsaved"), importDate: try row.text("imported_at"), isFavorite: try row.flag("favorite"),
             trashedDate: try row.optionalText("trashed_at"), inCameraRoll: try row.flag("in_camera_roll"), edit: edit,
-            isBrowserPlayable: try row.optionalFlag("browser_playable"))
+            isBrowserPlayable: try row.optionalFlag("browser_playable"), livePhotoMovie: try row.optionalText("live_photo_movie"),
+            livePhotoStill: try row.optionalText("live_photo_of"))
     }
 
     /// A text column that names a value of ours.

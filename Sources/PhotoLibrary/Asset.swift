@@ -29,4 +29,8 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var edit: Edit?
     /// Whether browsers play the original as it is (movies).
     public var isBrowserPlayable: Bool?
+    /// For the still of a Live Photo: the movie asset that is its motion (`LivePhoto`).
+    public var livePhotoMovie: String?
+    /// For the movie half of a Live Photo: the still it belongs to. Such a movie is in no listing.
+    public var livePhotoStill: String?
 }

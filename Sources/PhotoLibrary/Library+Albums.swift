@@ -27,7 +27,7 @@ extension Library {
                 """
                 SELECT al.id, al.title, count(a.id) AS count FROM albums al
                 LEFT JOIN album_assets m ON m.album_id = al.id
-                LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL
+                LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL AND a.live_photo_of IS NULL
                 GROUP BY al.id ORDER BY al.builtin DESC, al.title
                 """
             ).map { row throws(StorageError) in Album(id: try row.text("id"), title: try row.text("title"), count: try row.integer("count"))

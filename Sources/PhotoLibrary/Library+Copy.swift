@@ -20,7 +20,10 @@ extension Library {
     ) async throws(LibraryError) -> CopyReport {
         var report = CopyReport()
         try await copyRows("albums", into: target)
-        let assets = try await read { connection throws(StorageError) in try connection.query("SELECT * FROM assets ORDER BY id") }
+        // A Live Photo's still before its movie, which names it.
+        let assets = try await read { connection throws(StorageError) in
+            try connection.query("SELECT * FROM assets ORDER BY live_photo_of IS NOT NULL, id")
+        }
         for (index, row) in assets.enumerated() {
             let (id, hash) = try Self.identity(of: row)
             if try await target.holds(id) {

@@ -39,13 +39,15 @@ extension Library {
         return try await ingest(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
     }
 
-    /// Whatever the outcome, the staged copy goes: into the blob store, or away.
-    private func ingest(
-        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+    /// Whatever the outcome, the staged copy goes: into the blob store, or away. `livePhotoOf`
+    /// names the still whose motion this movie is (a motion photo's own movie).
+    func ingest(
+        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
         do {
-            return try await ingestStaged(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+            return try await ingestStaged(
+                staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
         } catch {
             // Once committed, the staged file is the blob and this finds nothing to remove.
             await work.run { [staging] in staging.discard(staged) }
@@ -54,10 +56,11 @@ extension Library {
     }
 
     private func ingestStaged(
-        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool
+        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?
     ) async throws(LibraryError) -> ImportResult {
         guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll) {
+        if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+        {
             await work.run { [staging] in staging.discard(staged) }
             return ImportResult(asset: existing, isDuplicate: true)
         }
@@ -80,12 +83,18 @@ extension Library {
                 return false
             }
             try draft.insert(into: connection)
+            if let livePhotoOf {
+                try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ?", [livePhotoOf, id])
+            } else if let identifier = analysis.contentIdentifier {
+                try LivePhoto.pair(id, analysis.mediaType, identifier, connection)
+            }
             if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
             return true
         }
         guard inserted else {
             // Another import of the same bytes committed first.
-            let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll)
+            let existing = try await rememberAgain(
+                staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
             guard let existing else { throw LibraryError(.database, "The asset vanished while it was imported.") }
             return ImportResult(asset: existing, isDuplicate: true)
         }
@@ -94,12 +103,16 @@ extension Library {
         await work.run { [derived] in
             for (key, bytes) in derivatives { _ = try? derived.store(staged.hash, key, bytes) }
         }
+        if let length = analysis.embeddedMovieLength { await importEmbeddedMovie(of: try await asset(id), length: length) }
         return ImportResult(asset: try await asset(id), isDuplicate: false)
     }
 
     /// The asset already holding these bytes, brought back into view by this import: out of
-    /// the trash, and into the library or the Camera Roll as the new import asks.
-    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool) async throws(LibraryError) -> Asset? {
+    /// the trash, and into the library or the Camera Roll as the new import asks (or made the
+    /// motion of `livePhotoOf`, if it is nobody's yet).
+    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?)
+        async throws(LibraryError) -> Asset?
+    {
         let now = Self.timestamp()
         let id: String? = try await write { connection throws(StorageError) -> String? in
             guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
@@ -108,6 +121,9 @@ extension Library {
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
             if source != .camera { try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id]) }
             if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+            if let livePhotoOf {
+                try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ? AND live_photo_of IS NULL", [livePhotoOf, id])
+            }
             return id
         }
         guard let id else { return nil }
@@ -143,11 +159,13 @@ extension Library {
             keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
         }
         let (info, rendered) = try await firstDecode(path, format: format, requests)
+        let embeddedMovieLength = await work.run { Self.embeddedMovieLength(path) }
         return Analysis(
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
-            hasGPS: info.hasGPS, browserPlayable: nil,
+            hasGPS: info.hasGPS, browserPlayable: nil, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
+            embeddedMovieLength: embeddedMovieLength,
             derivatives: zip(keys, rendered).map { ($0, $1.data) })
     }
 
@@ -198,7 +216,7 @@ extension Library {
             mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
             captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false,
-            browserPlayable: info.isBrowserPlayable,
+            browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
             derivatives: [(DerivativeKey.poster, posterBytes)]
                 + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
     }
@@ -263,6 +281,10 @@ struct Analysis: Sendable {
     var cameraModel: String?
     var hasGPS: Bool
     var browserPlayable: Bool?
+    /// The Live Photo content identifier, as `LivePhoto.identifier` accepts it.
+    var contentIdentifier: String?
+    /// The length of the movie a motion photo carries at its end (`MotionPhoto`).
+    var embeddedMovieLength: Int? = nil
     var derivatives: [(String, [UInt8])]
 }
 
@@ -282,14 +304,14 @@ struct AssetDraft {
             """
             INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
                 duration, orientation, capture_date, sort_date, camera_make, camera_model, has_gps, browser_playable,
-                source, unsaved, imported_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                source, unsaved, imported_at, content_identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format.rawValue, analysis.mimeType,
                 originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
                 analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
-                analysis.browserPlayable, source.rawValue, unsaved, importedAt,
+                analysis.browserPlayable, source.rawValue, unsaved, importedAt, analysis.contentIdentifier,
             ])
     }
 }

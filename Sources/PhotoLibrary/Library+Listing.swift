@@ -108,7 +108,7 @@ extension Library {
 
     /// The conditions that make up a source, as SQL over `assets a`.
     private static func filter(_ source: LibrarySource, _ mediaTypes: Set<MediaType>) -> ([String], [any SQLBindable]) {
-        var conditions = ["a.trashed_at IS NULL"]
+        var conditions = ["a.trashed_at IS NULL", "a.live_photo_of IS NULL"]
         switch source {
         case .photoLibrary: conditions.append("a.unsaved = 0")
         case .savedPhotosAlbum:

@@ -27,9 +27,11 @@ extension Library {
         return try await asset(id)
     }
 
-    /// Deletes an asset for good: its row, its album entries, its derivatives and its original.
+    /// Deletes an asset for good: its row, its album entries, its derivatives and its original;
+    /// a Live Photo's still takes its movie with it.
     public func deletePermanently(_ id: String) async throws(LibraryError) {
         let asset = try await asset(id)
+        if let movie = asset.livePhotoMovie { try await deletePermanently(movie) }
         // The row and the blob under the blob's lock: no import can point a new row at the blob
         // in between.
         try await write { [blobs] connection throws(StorageError) in

@@ -155,6 +155,17 @@ public enum LibrarySchema {
                 ALTER TABLE uploads ADD COLUMN cached_in TEXT;
                 UPDATE uploads SET synced = received, synced_at = updated_at;
                 """),
+            // Live Photos: the content identifier an iPhone gives both halves, and on the movie
+            // half the still it belongs to (`LivePhoto`). A paired movie is in no listing: it is
+            // the still's motion.
+            Migration(
+                "0008-live-photos",
+                """
+                ALTER TABLE assets ADD COLUMN content_identifier TEXT;
+                ALTER TABLE assets ADD COLUMN live_photo_of TEXT REFERENCES assets (id);
+                CREATE INDEX assets_by_content_identifier ON assets (content_identifier);
+                CREATE INDEX assets_by_live_photo ON assets (live_photo_of);
+                """),
         ]
     }
 }

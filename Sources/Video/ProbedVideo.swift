@@ -26,7 +26,8 @@ package struct ProbedVideo: Sendable {
                 output.format?.tags?["creation_time"] ?? video.tags?["creation_time"]),
             isBrowserPlayable: Playability.isBrowserPlayable(
                 container: container, videoCodec: codec, pixelFormat: video.pixFmt, audioCodecs: audioCodecs,
-                declaresDuration: Self.declaredDuration(output) != nil))
+                declaresDuration: Self.declaredDuration(output) != nil),
+            contentIdentifier: output.format?.tags?["com.apple.quicktime.content.identifier"])
         videoStreamIndex = video.index
         audioStreamIndex = audio?.index
     }

@@ -19,11 +19,14 @@ public struct VideoInfo: Sendable, Codable, Equatable {
     public var creationDate: String?
     /// Whether browsers can play the original as is, so that no rendition is needed.
     public var isBrowserPlayable: Bool
+    /// The Live Photo content identifier an iPhone gives the movie half
+    /// (`com.apple.quicktime.content.identifier`), as the container states it.
+    public var contentIdentifier: String?
 
     public init(
         container: ContainerFormat, videoCodec: String, audioCodec: String?, hasAudio: Bool,
         duration: Double, width: Int, height: Int, rotation: Int, pixelFormat: String?,
-        creationDate: String?, isBrowserPlayable: Bool
+        creationDate: String?, isBrowserPlayable: Bool, contentIdentifier: String? = nil
     ) {
         self.container = container
         self.videoCodec = videoCodec
@@ -36,5 +39,6 @@ public struct VideoInfo: Sendable, Codable, Equatable {
         self.pixelFormat = pixelFormat
         self.creationDate = creationDate
         self.isBrowserPlayable = isBrowserPlayable
+        self.contentIdentifier = contentIdentifier
     }
 }

@@ -195,6 +195,37 @@ import Testing
                 == true)
     }
 
+    /// A Live Photo is one item, whichever half came first; a picker whose mediaTypes name
+    /// com.apple.live-photo gives its still and its movie (`livePhoto`), one without gives the still.
+    @Test func aLivePhotoIsPickedAsOneWithBothFiles() async throws {
+        let live = try LiveServer()
+        _ = try await live.upload("videos/lychee__train.mov")
+        let still = try #require(try await live.upload("photos/lychee__train.jpg").json["id"] as? String)
+        let listed = try #require(try await live.get("/api/assets").json["assets"] as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? String } == [still], "the movie is the still's, in no listing")
+        let movie = try #require((listed[0]["livePhoto"] as? [String: Any])?["movie"] as? String)
+
+        let pickedWith = { (types: String) async throws -> [String: Any] in
+            let session = try await create(live, #"{"mediaTypes":[\#(types)]}"#)
+            _ = try await send(live, session, "open")
+            _ = try await send(live, session, "choose", assetID: still)
+            return try #require(try await live.get("/api/picker/sessions/\(session)").json["info"] as? [String: Any])
+        }
+        let info = try await pickedWith(#""public.image","com.apple.live-photo""#)
+        #expect(info["mediaType"] as? String == "public.image")
+        let urls = try #require(info["livePhoto"] as? [String: String])
+        #expect(urls["imageURL"] == info["originalImage"] as? String)
+        let movieURL = try #require(urls["movieURL"])
+        #expect(movieURL.hasPrefix("/media/\(movie)/video?cap="))
+        // Its LPCM sound is for no browser: the link answers 202 while the rendition is made, as any movie's.
+        #expect(try await eventually { try await live.get(movieURL).status == 200 }, "the link plays the movie")
+        #expect(try await live.get(movieURL).header("Content-Type") == "video/mp4")
+
+        #expect(try await pickedWith(#""public.image""#)["livePhoto"] == nil, "without it, the still alone")
+        let alone = try await live.request("POST", "/api/picker/sessions", body: Data(#"{"mediaTypes":["com.apple.live-photo"]}"#.utf8))
+        #expect(alone.status == 400 && (alone.json["message"] as? String)?.contains("goes with public.image") == true)
+    }
+
     /// A page may name only what its picker offers: a Camera Roll picker refuses an item outside
     /// the Camera Roll, a library picker an unsaved capture or a trashed item.
     @Test func aPickerTakesOnlyWhatItsSourceOffers() async throws {

@@ -104,4 +104,21 @@ import Testing
         }
         #expect(SourceType.allCases.map(\.title) == ["Camera", "Photos", "Camera Roll"])
     }
+
+    /// UIKit spells Live Photos as a media type; the configuration keeps it as a switch on images,
+    /// and gives it back in the same spelling, so that a stored session reads as it was.
+    @Test func aLivePhotoIsAMediaTypeInJSONAndASwitchHere() throws {
+        let json = Data(#"{"mediaTypes":["public.image","com.apple.live-photo"]}"#.utf8)
+        let decoded = try JSONDecoder().decode(PickerConfiguration.self, from: json)
+        #expect(decoded.livePhotos && decoded.mediaTypes == [.image])
+        try decoded.validate()
+        let again = try JSONDecoder().decode(PickerConfiguration.self, from: try JSONEncoder().encode(decoded))
+        #expect(again == decoded)
+        #expect(try !JSONDecoder().decode(PickerConfiguration.self, from: Data(#"{"mediaTypes":["public.image"]}"#.utf8)).livePhotos)
+        let alone = try JSONDecoder().decode(PickerConfiguration.self, from: Data(#"{"mediaTypes":["com.apple.live-photo"]}"#.utf8))
+        #expect(throws: PickerError.self) { try alone.validate() }
+        for bad in [#"{"mediaTypes":["public.image","com.apple.live-photo","com.apple.live-photo"]}"#, #"{"mediaTypes":["public.gif"]}"#] {
+            #expect(throws: (any Error).self, "\(bad)") { try JSONDecoder().decode(PickerConfiguration.self, from: Data(bad.utf8)) }
+        }
+    }
 }

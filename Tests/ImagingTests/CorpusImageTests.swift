@@ -79,6 +79,15 @@ let decodablePhotos = Corpus.decodablePhotos
         #expect(meanDifference(pixels[1], pixels[3]) < 1, "\(photo) at 1100")
     }
 
+    /// The still of a Live Photo names the identifier its movie carries (`ProbeTests`), in a
+    /// JPEG's MakerNote (little-endian TIFF) and a HEIC's alike; other photos name none.
+    @Test func aLivePhotosStillNamesItsContentIdentifier() throws {
+        #expect(try imaging.probe(Corpus.path("photos/lychee__train.jpg")).contentIdentifier == "E905E6C6-C747-4805-942F-9904A0281F02")
+        #expect(
+            try imaging.probe(Corpus.path("photos/pigallery2__IMG_7943.HEIC")).contentIdentifier == "9B539AB8-A668-4FA6-9207-EB653A5E7E3C")
+        #expect(try imaging.probe(Corpus.path("photos/exifsamples__Canon_40D.jpg")).contentIdentifier == nil, "a Canon MakerNote")
+    }
+
     @Test func probeSeesGPSAndICC() throws {
         let withGPS = try imaging.probe(Corpus.path("photos/exifsamples__DSCN0010.jpg"))
         #expect(withGPS.hasGPS)

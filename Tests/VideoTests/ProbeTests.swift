@@ -17,6 +17,12 @@ import Video
         #expect(info.hasAudio == (info.audioCodec != nil))
     }
 
+    @Test func aLivePhotosMovieNamesItsContentIdentifier() async throws {
+        #expect(try await probe("videos/lychee__train.mov").contentIdentifier == "E905E6C6-C747-4805-942F-9904A0281F02")
+        #expect(try await probe("videos/pigallery2__IMG_7943_HEVC.MOV").contentIdentifier == "9B539AB8-A668-4FA6-9207-EB653A5E7E3C")
+        #expect(try await probe("videos/androidx-media__portrait_4k60.mp4").contentIdentifier == nil)
+    }
+
     @Test func portraitPhoneVideoIsTurnedUpright() async throws {
         let info = try await probe("videos/androidx-media__portrait_4k60.mp4")
         #expect(info.rotation == 90)

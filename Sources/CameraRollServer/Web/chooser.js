@@ -48,6 +48,10 @@
     for (const key of ["originalImage", "editedImage", "mediaURL"]) {
       if (copy[key]) copy[key] = new URL(copy[key], server).href;
     }
+    if (copy.livePhoto) {
+      const { imageURL, movieURL } = copy.livePhoto;
+      copy.livePhoto = { imageURL: new URL(imageURL, server).href, movieURL: new URL(movieURL, server).href };
+    }
     return copy;
   }
 

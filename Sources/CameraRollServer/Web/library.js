@@ -2,6 +2,7 @@
 // (a button, a folder, drag and drop, paste; a row per file with its progress), and a viewer
 // showing each photo at exactly its frame's size × devicePixelRatio.
 import { json } from "./api.js";
+import { livePhoto } from "./live-photo.js";
 import { label, tile } from "./tile.js";
 import { Upload, unfinishedUploads } from "./uploads.js";
 
@@ -47,7 +48,7 @@ function show(asset) {
     const image = document.createElement("img");
     image.alt = label(asset);
     image.src = `${asset.urls.display}?w=${width}&h=${height}&dpr=${window.devicePixelRatio}`;
-    stage.append(image);
+    stage.append(asset.livePhoto ? livePhoto(asset, image) : image);
   }
 }
 

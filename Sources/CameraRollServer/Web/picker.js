@@ -145,7 +145,7 @@ async function loadMore() {
   const current = listing;
   loading = current;
   try {
-    const query = new URLSearchParams({ source, limit: "60", mediaTypes: configuration.mediaTypes.join(",") });
+    const query = new URLSearchParams({ source, limit: "60", mediaTypes: listedTypes().join(",") });
     if (cursor) query.set("cursor", cursor);
     const { search, month } = finding();
     if (search) query.set("search", search);
@@ -218,9 +218,14 @@ function libraryTitle(name) {
   return configuration.mediaTypes.every((type) => type === "public.movie") ? "Videos" : "Photos";
 }
 
+// The media types a listing holds: a Live Photo (com.apple.live-photo) is a photo there.
+function listedTypes() {
+  return configuration.mediaTypes.filter((type) => type.startsWith("public."));
+}
+
 // What the picker offers, in words: "photos or videos", "videos" or "photos" (or one of them).
 function offered({ several }) {
-  const kinds = configuration.mediaTypes;
+  const kinds = listedTypes();
   if (kinds.length > 1) return several ? "photos or videos" : "a photo or video";
   if (kinds[0] === "public.movie") return several ? "videos" : "a video";
   return several ? "photos" : "a photo";

@@ -1,9 +1,9 @@
 import { clock } from "./time.js";
 
 // A library item as a grid button: its thumbnail (srcset for the pixel ratio), a duration badge
-// for videos, and an accessible name saying what and when.
+// for videos, LIVE for a Live Photo, and an accessible name saying what and when.
 export function label(asset) {
-  const kind = asset.mediaType === "public.movie" ? "Video" : "Photo";
+  const kind = asset.mediaType === "public.movie" ? "Video" : asset.livePhoto ? "Live Photo" : "Photo";
   return `${kind}, ${new Date(asset.captureDate ?? asset.importDate).toLocaleString()}`;
 }
 
@@ -21,10 +21,10 @@ export function tile(asset, onChoose) {
   image.srcset = `${asset.urls.thumbnail256} 256w, ${asset.urls.thumbnail512} 512w`;
   image.sizes = "(max-width: 600px) 33vw, 160px";
   button.append(image);
-  if (asset.duration != null) {
+  if (asset.duration != null || asset.livePhoto) {
     const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = clock(asset.duration);
+    badge.className = asset.livePhoto ? "badge live" : "badge";
+    badge.textContent = asset.livePhoto ? "LIVE" : clock(asset.duration);
     button.append(badge);
   }
   button.addEventListener("click", () => onChoose(asset));

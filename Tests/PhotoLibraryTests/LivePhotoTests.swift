@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoLibrary
+
+/// The corpus's two Live Photos (an iPhone 6s JPEG and an iPhone 13 Pro HEIC, each with its
+/// movie) become one asset each, whichever half is imported first, on both engines.
+@Suite struct LivePhotoTests {
+    static let pairs = [
+        ("photos/lychee__train.jpg", "videos/lychee__train.mov"),
+        ("photos/pigallery2__IMG_7943.HEIC", "videos/pigallery2__IMG_7943_HEVC.MOV"),
+    ]
+
+    @Test(arguments: Engine.withLocalBlobs, [true, false])
+    func theHalvesPairWhicheverComesFirst(engine: Engine, stillFirst: Bool) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let other = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        for (stillFile, movieFile) in Self.pairs {
+            let first = try await fixture.importCorpus(stillFirst ? stillFile : movieFile, saveToCameraRoll: true).asset
+            #expect(first.livePhotoMovie == nil && first.livePhotoStill == nil, "alone, a half is an ordinary asset")
+            let second = try await fixture.importCorpus(stillFirst ? movieFile : stillFile, saveToCameraRoll: true).asset
+            let (still, movie) = stillFirst ? (first.id, second.id) : (second.id, first.id)
+            #expect(try await fixture.library.asset(still).livePhotoMovie == movie)
+            #expect(try await fixture.library.asset(movie).livePhotoStill == still)
+            #expect(try await fixture.library.asset(movie).mediaType == .movie, "the movie stays what it is")
+        }
+        let listed = try await fixture.library.assets(AssetQuery()).assets
+        #expect(listed.count == 3, "two Live Photos and the other photo")
+        #expect(listed.allSatisfy { $0.mediaType == .image })
+        #expect(Set(listed.compactMap(\.livePhotoMovie)).count == 2)
+        #expect(try await fixture.library.count(.photoLibrary) == 3)
+        #expect(try await fixture.library.count(.savedPhotosAlbum) == 2, "the Camera Roll counts the Live Photos once each")
+        #expect(try await fixture.library.albums().first { $0.id == "cameraRoll" }?.count == 2)
+        #expect(listed.contains { $0.id == other.id && $0.livePhotoMovie == nil })
+    }
+
+    @Test func aStillWithoutItsMovieAndAMovieOfAnotherPhotoStayApart() async throws {
+        let fixture = try LibraryFixture()
+        let still = try await fixture.importCorpus("photos/lychee__train.jpg").asset
+        let movie = try await fixture.importCorpus("videos/pigallery2__IMG_7943_HEVC.MOV").asset
+        #expect(try await fixture.library.asset(still.id).livePhotoMovie == nil)
+        #expect(try await fixture.library.asset(movie.id).livePhotoStill == nil)
+        #expect(try await fixture.library.assets(AssetQuery()).assets.count == 2)
+    }
+
+    @Test func deletingTheStillDeletesItsMovie() async throws {
+        let fixture = try LibraryFixture()
+        let still = try await fixture.importCorpus("photos/lychee__train.jpg").asset
+        let movie = try await fixture.importCorpus("videos/lychee__train.mov").asset
+        try await fixture.library.deletePermanently(still.id)
+        await #expect(throws: LibraryError.self) { try await fixture.library.asset(movie.id) }
+        #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 0, "both originals went with their rows")
+    }
+
+    /// An Android Motion Photo's movie (its last bytes, which its XMP announces) becomes the
+    /// motion of its still, as a Live Photo's; the still's original keeps every byte.
+    @Test(arguments: Engine.withLocalBlobs) func aMotionPhotosMovieIsItsMotion(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let file = "photos/androidx-media__sample_MP.heic"
+        let still = try await fixture.importCorpus(file).asset
+        let movieID = try #require(still.livePhotoMovie)
+        let movie = try await fixture.library.asset(movieID)
+        #expect(movie.mediaType == .movie && movie.livePhotoStill == still.id)
+        #expect(movie.width == 80 && movie.height == 60 && movie.byteSize == 28803)
+        #expect(abs((movie.duration ?? 0) - 1.23) < 0.1)
+        let original = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: still)))
+        #expect(original == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))), "the still's original is whole")
+        #expect(try await fixture.library.assets(AssetQuery()).assets.map(\.id) == [still.id])
+        #expect(try await fixture.importCorpus(file).isDuplicate, "the same motion photo again is the same asset")
+        #expect(try await fixture.library.asset(still.id).livePhotoMovie == movieID)
+    }
+
+    @Test func identifiersAreShortPrintableText() {
+        #expect(LivePhoto.identifier("E905E6C6-C747-4805-942F-9904A0281F02") == "E905E6C6-C747-4805-942F-9904A0281F02")
+        for bad in ["", "with space", "tab\there", String(repeating: "A", count: 65), "é", "\u{0}x"] {
+            #expect(LivePhoto.identifier(bad) == nil, "\(bad)")
+        }
+    }
+}
