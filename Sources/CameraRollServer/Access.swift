@@ -99,6 +99,12 @@ package struct Access: Sendable {
         CrossSite(request) == nil && (isOwnersMachine(request) || session(of: request) != nil)
     }
 
+    /// The kind of media a request asks for, as capabilities name it: the last part of its path
+    /// (`original`, `video`, or what a `without` link leaves out).
+    static func mediaKind(_ request: Request) -> String {
+        request.path.split(separator: "/").last.map(String.init) ?? ""
+    }
+
     /// Whether the request carries a capability for what it asks: its asset, its kind of media
     /// (the path's last segment), for an edit's media the edit it names (`edit=`), and for a link
     /// given to another site an app that is still allowed (`app=`).
@@ -123,7 +129,7 @@ package struct Access: Sendable {
         case .open:
             return nil
         case .media:
-            if holdsCapability(request, kind: route.pattern.split(separator: "/").last.map(String.init) ?? "") { return nil }
+            if holdsCapability(request, kind: Self.mediaKind(request)) { return nil }
         case .owner:
             break
         }

@@ -43,7 +43,7 @@ struct CrossSite: Equatable {
         else { return false }
         return access.capabilities.grants(
             request.query["cap"], assetID: request.parameters["id"] ?? "",
-            kind: route.pattern.split(separator: "/").last.map(String.init) ?? "",
+            kind: Access.mediaKind(request),
             edit: request.query["edit"], app: id)
     }
 

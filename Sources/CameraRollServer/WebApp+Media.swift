@@ -21,6 +21,23 @@ extension WebApp {
         }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
         router.get("/media/:id/compatible") { request in try await compatible(request) }
+        router.get("/media/:id/without/:what") { request in try await without(request) }
+    }
+
+    /// The media of a pick that removes location or captions (`PickerConfiguration.removeLocation`):
+    /// an image redacted (or re-encoded, which keeps no metadata), a movie without its tags.
+    private func without(_ request: Request) async throws -> Response {
+        let what = request.parameter("what")
+        let removes = (location: what.hasPrefix("location"), captions: what.hasSuffix("captions"))
+        guard ["location", "captions", "location-captions"].contains(what) else { throw HTTPError.notFound() }
+        let asset = try await heldOrOwnedAsset(request, kind: what)
+        return try await answering { () throws(LibraryError) in
+            let made =
+                asset.mediaType == .image
+                ? try await library.redactedImage(of: asset, removingLocation: removes.location, captions: removes.captions)
+                : try await library.videoWithoutMetadata(of: asset.id)
+            return Self.serve(made, immutable: true)
+        }
     }
 
     /// The image as a JPEG at its own size: a picker's `compatible` export of a format not every

@@ -15,8 +15,12 @@ extension WebApp {
     /// owner allowed that site.
     func addPickerRoutes(to router: inout Router) {
         router.post("/api/picker/sessions", body: .file(maxBytes: 16 * 1024)) { request in
-            let configuration = try Self.decode(PickerConfiguration.self, request.body)
+            var configuration = try Self.decode(PickerConfiguration.self, request.body)
             let client = try await client(for: request)
+            // Privacy per pick is on unless the owner's own page (or program) says otherwise.
+            let stranger = client != nil || !access.isOwner(request)
+            configuration.removeLocation = configuration.removeLocation ?? stranger
+            configuration.removeCaptions = configuration.removeCaptions ?? stranger
             let creator = access.isOwner(request) ? nil : request.remoteAddress
             let (id, session) = try await Self.picker { () throws(PickerError) in
                 try await pickers.create(configuration, creator: creator, client: client)
@@ -101,9 +105,13 @@ extension WebApp {
 
     /// The event the page reports, with the info built from the asset it names and, for
     /// `edited`, the edit the user made in the picker.
-    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration: PickerConfiguration)
+    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration session: PickerConfiguration)
         async throws -> PickerSession.Event
     {
+        // The picker's switch: what the user chose for this pick, starting from the session's.
+        var configuration = session
+        configuration.removeLocation = body.removeLocation ?? session.removeLocation
+        configuration.removeCaptions = body.removeCaptions ?? session.removeCaptions
         switch body.event {
         case "open": return .open
         case "back": return .back
@@ -168,9 +176,13 @@ extension WebApp {
             access.capabilities.sign(
                 "/media/\(asset.id)/\(kind)", assetID: asset.id, edit: edit?.capabilityText, app: client?.id, lifetime: lifetime)
         }
+        let without = Self.removal(configuration)
         let converts = preset == .compatible && asset.mediaType == .image && !asset.format.isWidelyReadImage
-        let original = converts ? media("compatible", nil) : media("original", nil)
-        var metadata = ["width": String(asset.width), "height": String(asset.height), "mimeType": converts ? "image/jpeg" : asset.mimeType]
+        let original = without.map { media("without/\($0)", nil) } ?? (converts ? media("compatible", nil) : media("original", nil))
+        let becomesJPEG = asset.mediaType == .image && (converts || without != nil)
+        var metadata = [
+            "width": String(asset.width), "height": String(asset.height), "mimeType": becomesJPEG ? "image/jpeg" : asset.mimeType,
+        ]
         metadata["captureDate"] = asset.captureDate
         metadata["duration"] = asset.duration.map { String($0) }
         metadata["originalFilename"] = asset.originalFilename
@@ -181,7 +193,8 @@ extension WebApp {
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)
         case (.image, _):
             let livePhoto = asset.livePhotoMovie.flatMap { movie in
-                configuration.livePhotos ? LivePhotoURLs(imageURL: original, movieURL: movieURL(movie, preset, client, lifetime)) : nil
+                configuration.livePhotos
+                    ? LivePhotoURLs(imageURL: original, movieURL: movieURL(movie, preset, without, client, lifetime)) : nil
             }
             return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: original, livePhoto: livePhoto, metadata: metadata)
         case (.movie, .trim(let start, let end)):
@@ -190,17 +203,30 @@ extension WebApp {
                 trim: TrimRange(start: start, end: end),
                 metadata: metadata)
         case (.movie, _):
+            if without != nil { metadata["mimeType"] = "video/mp4" }
             return PickerInfo(
-                mediaType: .movie, assetID: asset.id, mediaURL: media(preset == .current ? "original" : "video", nil), metadata: metadata)
+                mediaType: .movie, assetID: asset.id, mediaURL: movieURL(asset.id, preset, without, client, lifetime), metadata: metadata)
         }
     }
 
-    /// The movie of a Live Photo, to the caller: its own asset, signed for as the still is.
-    private func movieURL(_ movie: String, _ preset: PickerConfiguration.ExportPreset, _ client: AllowedApps.App?, _ lifetime: TimeInterval)
-        -> String
-    {
-        access.capabilities.sign(
-            "/media/\(movie)/\(preset == .current ? "original" : "video")", assetID: movie, edit: nil, app: client?.id, lifetime: lifetime)
+    /// A movie's URL for the caller under the preset and what the pick removes: a picked movie's,
+    /// or a Live Photo's (its own asset, signed for as the still is).
+    private func movieURL(
+        _ movie: String, _ preset: PickerConfiguration.ExportPreset, _ without: String?, _ client: AllowedApps.App?,
+        _ lifetime: TimeInterval
+    ) -> String {
+        let kind = without.map { "without/\($0)" } ?? (preset == .current ? "original" : "video")
+        return access.capabilities.sign("/media/\(movie)/\(kind)", assetID: movie, edit: nil, app: client?.id, lifetime: lifetime)
+    }
+
+    /// What a pick's media leave out, as the `without` media route spells it; nil for nothing.
+    static func removal(_ configuration: PickerConfiguration) -> String? {
+        switch (configuration.removeLocation == true, configuration.removeCaptions == true) {
+        case (true, true): "location-captions"
+        case (true, false): "location"
+        case (false, true): "captions"
+        case (false, false): nil
+        }
     }
 
     private static func picker<T: Sendable>(_ body: () async throws(PickerError) -> T) async throws -> T {
@@ -236,6 +262,9 @@ struct EventJSON: Decodable {
     var assetID: String?
     /// The items of an `add`, in the user's order.
     var assetIDs: [String]?
+    /// The picker's privacy switch at the moment of the pick.
+    var removeLocation: Bool?
+    var removeCaptions: Bool?
 }
 
 struct ActionJSON: Encodable {

@@ -47,6 +47,17 @@ extension FuzzTarget {
             }
         },
         FuzzTarget(
+            "jpeg-redaction", "a JPEG's segments and EXIF IFDs, walked by us to take a pick's location and captions out",
+            seeds: ["photos", "bad"], maxLength: 1 << 16
+        ) { bytes in
+            let original = Array(bytes)
+            for removal: JPEGRedaction.Removal in [.location, .captions, [.location, .captions]] {
+                guard let redacted = JPEGRedaction.redacted(original, removing: removal) else { continue }
+                require(redacted.count <= original.count, "redaction only takes away")
+                require(JPEGRedaction.redacted(redacted, removing: removal) == redacted, "what is redacted has nothing more to remove")
+            }
+        },
+        FuzzTarget(
             "exif-text", "EXIF values as libexif renders them: text and dates",
             examples: [
                 "2008:05:30 15:56:01 (2008:05:30 15:56:01, ASCII, 20 components, 20 bytes)\u{0}+02:00 (+02:00, ASCII, 7 components, 7 bytes)"

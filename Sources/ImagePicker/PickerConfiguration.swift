@@ -38,6 +38,13 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         case compatible, current
     }
 
+    /// iOS 27's privacy per pick: the caller's media without location, or without captions
+    /// (EXIF, XMP and IPTC; a movie's container tags go whole for either). The picker shows a
+    /// switch that starts here; nil when the caller says nothing, which the server makes on
+    /// for callers who are not the owner. The library's original never changes.
+    public var removeLocation: Bool?
+    public var removeCaptions: Bool?
+
     public init() {}
 
     public init(sourceType: SourceType, mediaTypes: [MediaType] = [.image], allowsEditing: Bool = false) {
@@ -80,7 +87,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case sourceType, mediaTypes, allowsEditing, cameraCaptureMode, cameraDevice, videoMaximumDuration, videoQuality, selectionLimit
-        case selection, preselectedAssetIdentifiers, exportPreset
+        case selection, preselectedAssetIdentifiers, exportPreset, removeLocation, removeCaptions
     }
 
     /// UIKit's uniform type identifier of a Live Photo.
@@ -116,6 +123,8 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         preselectedAssetIdentifiers =
             try container.decodeIfPresent([String].self, forKey: .preselectedAssetIdentifiers) ?? defaults.preselectedAssetIdentifiers
         exportPreset = try container.decodeIfPresent(ExportPreset.self, forKey: .exportPreset) ?? defaults.exportPreset
+        removeLocation = try container.decodeIfPresent(Bool.self, forKey: .removeLocation)
+        removeCaptions = try container.decodeIfPresent(Bool.self, forKey: .removeCaptions)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -131,5 +140,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         try container.encode(selection, forKey: .selection)
         try container.encode(preselectedAssetIdentifiers, forKey: .preselectedAssetIdentifiers)
         try container.encode(exportPreset, forKey: .exportPreset)
+        try container.encodeIfPresent(removeLocation, forKey: .removeLocation)
+        try container.encodeIfPresent(removeCaptions, forKey: .removeCaptions)
     }
 }

@@ -19,8 +19,8 @@ package enum AppleMakerNote {
 
     /// Where the MakerNote's bytes start, found through IFD0's pointer to the EXIF IFD.
     private static func makerNote(_ reader: ByteReader, tiff: Int) -> Int? {
-        guard let bigEndian = isBigEndian(reader, at: tiff) else { return nil }
-        let ifd = IFD(reader: reader, base: tiff, bigEndian: bigEndian)
+        guard let bigEndian = TIFFDirectory.isBigEndian(reader, at: tiff) else { return nil }
+        let ifd = TIFFDirectory(reader: reader, base: tiff, bigEndian: bigEndian)
         guard let first = reader.integer(UInt32.self, at: tiff + 4, bigEndian: bigEndian),
             let exifIFD = ifd.entry(0x8769, inIFDAt: Int(first)).flatMap({ ifd.value($0) }),
             let note = ifd.entry(0x927C, inIFDAt: Int(exifIFD)), let offset = ifd.value(note)
@@ -32,9 +32,9 @@ package enum AppleMakerNote {
     /// whose offsets count from the MakerNote's own start.
     private static func identifier(_ reader: ByteReader, note: Int) -> String? {
         guard reader.matches(Array("Apple iOS\0".utf8), at: note), let order = reader.offset(note, plus: 12),
-            let bigEndian = isBigEndian(reader, at: order)
+            let bigEndian = TIFFDirectory.isBigEndian(reader, at: order)
         else { return nil }
-        let ifd = IFD(reader: reader, base: note, bigEndian: bigEndian)
+        let ifd = TIFFDirectory(reader: reader, base: note, bigEndian: bigEndian)
         guard let entry = ifd.entry(0x0011, inIFDAt: 14), entry.type == 2,
             (1...UInt32(maxIdentifierLength + 1)).contains(entry.count)
         else { return nil }
@@ -48,46 +48,5 @@ package enum AppleMakerNote {
         // Which text is an identifier is the library's to say (`LivePhotoIdentifier`), for both halves alike.
         let characters = Array(text.prefix { $0 != 0 })
         return characters.isEmpty ? nil : String(decoding: characters, as: UTF8.self)
-    }
-
-    /// TIFF's byte order mark: `MM` big-endian, `II` little-endian, else no TIFF.
-    private static func isBigEndian(_ reader: ByteReader, at offset: Int) -> Bool? {
-        if reader.matches(Array("MM".utf8), at: offset) { return true }
-        if reader.matches(Array("II".utf8), at: offset) { return false }
-        return nil
-    }
-
-    /// One IFD's entries, with offsets relative to `base`.
-    private struct IFD {
-        struct Entry {
-            let position: Int
-            let type: UInt16
-            let count: UInt32
-        }
-
-        let reader: ByteReader
-        let base: Int
-        let bigEndian: Bool
-
-        /// The entry with `tag` in the IFD `offset` bytes past `base`. IFDs of real files hold a
-        /// few dozen entries; at most 1,000 are looked at.
-        func entry(_ tag: UInt16, inIFDAt offset: Int) -> Entry? {
-            guard let start = reader.offset(base, plus: offset), let count = reader.integer(UInt16.self, at: start, bigEndian: bigEndian)
-            else { return nil }
-            for index in 0..<min(Int(count), 1000) {
-                let position = start + 2 + index * 12
-                guard let found = reader.integer(UInt16.self, at: position, bigEndian: bigEndian),
-                    let type = reader.integer(UInt16.self, at: position + 2, bigEndian: bigEndian),
-                    let length = reader.integer(UInt32.self, at: position + 4, bigEndian: bigEndian)
-                else { return nil }
-                if found == tag { return Entry(position: position, type: type, count: length) }
-            }
-            return nil
-        }
-
-        /// The entry's value field as a 32-bit number: an offset, for what does not fit in it.
-        func value(_ entry: Entry) -> Int? {
-            reader.integer(UInt32.self, at: entry.position + 8, bigEndian: bigEndian).map(Int.init)
-        }
     }
 }

@@ -18,6 +18,11 @@ enum DerivativeKey {
     static let poster = "poster.jpg"
     static let playable = "playable.mp4"
 
+    /// A JPEG original without what a pick removed (`JPEGRedaction`).
+    static func redacted(location: Bool, captions: Bool) -> String {
+        "redacted\(location ? "-location" : "")\(captions ? "-captions" : "").jpg"
+    }
+
     static func trimmed(start: Double, end: Double) -> String {
         "trim-\(Int((start * 1000).rounded()))-\(Int((end * 1000).rounded())).mp4"
     }

@@ -76,7 +76,7 @@ extension Library {
         return try await renditionStatus(asset)
     }
 
-    private func movie(_ id: String) async throws(LibraryError) -> Asset {
+    func movie(_ id: String) async throws(LibraryError) -> Asset {
         let asset = try await asset(id)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         return asset
@@ -144,7 +144,7 @@ extension Library {
         }
     }
 
-    private func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
+    func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
         let (hash, key) = (job.key.hash, job.key.derivative)
         if let file = await work.run({ [derived] in derived.lookup(hash, key) }) { return file }
         return try await jobs.run(job.key, job.make)

@@ -15,11 +15,13 @@ import Testing
     }
 
     /// `edit`: the JSON of the edit an `edited` event brings.
-    func send(_ live: LiveServer, _ id: String, _ event: String, assetID: String? = nil, edit: String? = nil) async throws
-        -> LiveServer.Reply
-    {
+    /// `removeLocation`: the picker's privacy switch, when the page sends it.
+    func send(
+        _ live: LiveServer, _ id: String, _ event: String, assetID: String? = nil, edit: String? = nil, removeLocation: Bool? = nil
+    ) async throws -> LiveServer.Reply {
         var body: [String: Any] = ["event": event]
         body["assetID"] = assetID
+        body["removeLocation"] = removeLocation
         body["edit"] = try edit.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
         return try await live.request("POST", "/api/picker/sessions/\(id)/events", body: try JSONSerialization.data(withJSONObject: body))
     }
@@ -224,6 +226,57 @@ import Testing
         #expect(try await pickedWith(#""public.image""#)["livePhoto"] == nil, "without it, the still alone")
         let alone = try await live.request("POST", "/api/picker/sessions", body: Data(#"{"mediaTypes":["com.apple.live-photo"]}"#.utf8))
         #expect(alone.status == 400 && (alone.json["message"] as? String)?.contains("goes with public.image") == true)
+    }
+
+    /// Privacy per pick: the caller's media leave out the location (and captions) the picker
+    /// was asked to remove, as exiftool and ffprobe see them, while the library's original keeps
+    /// them; the page's switch has the last word; the owner's own picker removes nothing unless asked.
+    @Test func aPickThatRemovesTheLocationGivesMediaWithout() async throws {
+        let live = try LiveServer()
+        let photo = try #require(try await live.upload("photos/lychee__train.jpg").json["id"] as? String)
+        let movie = try #require(try await live.upload("videos/pigallery2__IMG_7943_HEVC.MOV").json["id"] as? String)
+        let picked = { (configuration: String, id: String, removeLocation: Bool?) async throws -> [String: Any] in
+            let session = try await create(live, configuration)
+            _ = try await send(live, session, "open")
+            _ = try await send(live, session, "choose", assetID: id, removeLocation: removeLocation)
+            return try #require(try await live.get("/api/picker/sessions/\(session)").json["info"] as? [String: Any])
+        }
+        let exif = { (url: String) async throws -> [String: Any] in
+            let reply = try await live.get(url)
+            #expect(reply.status == 200)
+            let directory = TemporaryDirectory()
+            try reply.body.write(to: URL(fileURLWithPath: directory.file("picked.jpg")))
+            let run = try await Executable.run(program: "/usr/bin/exiftool", ["-j", "-a", "-G1", directory.file("picked.jpg")])
+            return try #require((try JSONSerialization.jsonObject(with: run.output) as? [[String: Any]])?.first)
+        }
+
+        let asOwner = try await picked(#"{"mediaTypes":["public.image"]}"#, photo, nil)
+        let original = try #require(asOwner["originalImage"] as? String)
+        #expect(original.hasPrefix("/media/\(photo)/original?cap="), "the owner's own picker keeps everything unless asked")
+        #expect(try await exif(original)["GPS:GPSLatitude"] != nil, "the corpus photo has a location")
+
+        let removing = try await picked(#"{"mediaTypes":["public.image"],"removeLocation":true}"#, photo, nil)
+        let redacted = try #require(removing["originalImage"] as? String)
+        #expect(redacted.hasPrefix("/media/\(photo)/without/location?cap="))
+        let tags = try await exif(redacted)
+        #expect(!tags.keys.contains { $0.hasPrefix("GPS:") }, "no location")
+        #expect(tags["IFD0:Model"] as? String == "iPhone 6s", "the rest stays")
+        #expect(try await exif(original)["GPS:GPSLatitude"] != nil, "the library's original keeps its location")
+
+        let switchedOff = try await picked(#"{"mediaTypes":["public.image"],"removeLocation":true}"#, photo, false)
+        #expect((switchedOff["originalImage"] as? String)?.hasPrefix("/media/\(photo)/original?cap=") == true, "the switch decides")
+
+        let film = try await picked(#"{"mediaTypes":["public.movie"]}"#, movie, true)
+        let filmURL = try #require(film["mediaURL"] as? String)
+        #expect(filmURL.hasPrefix("/media/\(movie)/without/location?cap="))
+        let reply = try await live.get(filmURL)
+        #expect(reply.status == 200 && reply.header("Content-Type") == "video/mp4")
+        let directory = TemporaryDirectory()
+        try reply.body.write(to: URL(fileURLWithPath: directory.file("picked.mp4")))
+        let probe = try await Executable.run(
+            program: "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", directory.file("picked.mp4")])
+        #expect(!probe.stdout.contains("ISO6709") && !probe.stdout.contains("location"), "\(probe.stdout)")
+        #expect(try await live.get("/media/\(photo)/without/everything").status == 404)
     }
 
     /// A page may name only what its picker offers: a Camera Roll picker refuses an item outside

@@ -146,7 +146,9 @@ def test_an_allowed_site_gets_the_pick_and_loads_it_cross_origin(server, site, b
     assert result["status"] == "finished"
     info = result["info"]
     assert info["mediaType"] == "public.image" and info["assetID"] == photo["id"]
-    assert info["originalImage"].startswith(f"{server.base}/media/{photo['id']}/original?cap=")
+    # Another site's pick leaves out location and captions by default (privacy per pick); this
+    # photo has neither, so its bytes are the original's.
+    assert info["originalImage"].startswith(f"{server.base}/media/{photo['id']}/without/location-captions?cap=")
     assert "&app=" in info["originalImage"]
     assert len(browser.window_handles) == 1, "the chooser closes its popup"
     # The page's own code reads the bytes, byte-exact, with no cookie and no sign-in.
@@ -154,7 +156,7 @@ def test_an_allowed_site_gets_the_pick_and_loads_it_cross_origin(server, site, b
     headers = server.fetch(info["originalImage"].removeprefix(server.base))[1]
     assert headers["Cross-Origin-Resource-Policy"] == "cross-origin"
     # Only what was picked: another kind of the same photo is refused to the site.
-    assert load(browser, info["originalImage"].replace("/original?", "/thumbnail?")) == "status 403"
+    assert load(browser, info["originalImage"].replace("/without/location-captions?", "/thumbnail?")) == "status 403"
     assert load(browser, f"{server.base}/api/assets") == "blocked"
     shot("site")
 
@@ -412,3 +414,47 @@ def test_a_site_gets_several_items_in_the_order_picked(server, site, browser):
     assert [info["assetID"] for info in result["results"]] == [second["id"], first["id"]]
     assert all(info["originalImage"].startswith(f"{server.base}/media/") for info in result["results"]), "absolute URLs"
     assert result["info"]["assetID"] == second["id"]
+
+
+def exif_of(server, link):
+    """exiftool's tags (by group) of what a link serves."""
+    body, _ = server.fetch(link.removeprefix(server.base))
+    return json.loads(subprocess.run(["exiftool", "-j", "-G1", "-"], input=body, capture_output=True, check=True).stdout)[0]
+
+
+def test_a_sites_pick_leaves_out_location_and_captions_unless_the_user_keeps_them(server, site, browser):
+    """Privacy per pick: another site's picker starts with both switches on and says what the
+    item carries, and the site gets the photo with no location; the next time the user keeps the
+    location, and the site gets it without captions only. The library's original keeps all."""
+    photo = server.upload("photos/lychee__train.jpg")
+    allow(server, site)
+
+    def pick_keeping_location(keep):
+        open_chooser(browser, site)
+        location = wait(browser).until(seen.visibility_of_element_located((By.ID, "remove-location")))
+        captions = browser.find_element(By.ID, "remove-captions")
+        assert location.is_selected() and captions.is_selected(), "on by default for a site"
+        item = wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{photo['id']}']")))
+        browser.execute_script("arguments[0].focus()", item)
+        carries = browser.find_element(By.ID, "carries")
+        wait(browser).until(lambda driver: "location removed" in carries.text)
+        assert "iPhone 6s" in carries.text and "Apple" in carries.text
+        if keep:
+            location.click()
+            wait(browser).until(lambda driver: "with location" in carries.text)
+        opener = next(handle for handle in browser.window_handles if handle != browser.current_window_handle)
+        item.click()
+        return outcome(browser, opener)["info"]["originalImage"]
+
+    removed = pick_keeping_location(False)
+    assert removed.startswith(f"{server.base}/media/{photo['id']}/without/location-captions?cap=")
+    assert len(load(browser, removed)) == 64, "the site loads it"
+    tags = exif_of(server, removed)
+    assert not any(name.startswith("GPS:") for name in tags), "no location by default"
+    assert tags["IFD0:Model"] == "iPhone 6s", "the rest stays"
+
+    browser.execute_script("window.outcome = null")
+    kept = pick_keeping_location(True)
+    assert kept.startswith(f"{server.base}/media/{photo['id']}/without/captions?cap=")
+    assert "GPS:GPSLatitude" in exif_of(server, kept), "the location the user kept"
+    assert "GPS:GPSLatitude" in exif_of(server, f"/media/{photo['id']}/original"), "the library's original never changes"

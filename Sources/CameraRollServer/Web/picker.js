@@ -5,6 +5,7 @@
 import { json, sendJSON } from "./api.js";
 import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js";
 import { MoveAndScale } from "./move-and-scale.js";
+import { describe, privacyChoice, remember, startPrivacy } from "./pick-privacy.js";
 import { arrowKeys } from "./radio-group.js";
 import { tile } from "./tile.js";
 import { Trim } from "./trim.js";
@@ -53,7 +54,9 @@ function show(screen) {
 // Sends an event and carries out the actions the session answers with.
 async function step(event, assetID, extra = {}) {
   try {
-    const session = await sendJSON(`${api}/events`, "POST", { event, ...(assetID ? { assetID } : {}), ...extra });
+    // What is picked goes with the privacy switches as they are now.
+    const privacy = ["choose", "add", "edited"].includes(event) ? privacyChoice() : {};
+    const session = await sendJSON(`${api}/events`, "POST", { event, ...(assetID ? { assetID } : {}), ...privacy, ...extra });
     for (const action of session.actions ?? []) await perform(action, session);
   } catch (error) {
     status.textContent = `That did not work: ${error.message}`;
@@ -153,6 +156,7 @@ async function loadMore() {
     const page = await json(`/api/assets?${query}`);
     if (current !== listing) return;
     if (!cursor && page.assets.length === 0) showEmpty();
+    remember(page.assets);
     grid.append(...page.assets.map((asset) => tile(asset, choose)));
     markSelection();
     cursor = page.nextCursor ?? null;
@@ -204,6 +208,7 @@ function markSelection() {
   addButton.disabled = selected.length === 0;
   addButton.textContent = selected.length ? `Add (${selected.length})` : "Add";
   addButton.setAttribute("aria-label", `Add ${selected.length} of at most ${configuration.selectionLimit}`);
+  describe(selected);
   if (selected.length < configuration.selectionLimit && status.textContent.startsWith("You can select")) status.textContent = "";
 }
 
@@ -357,9 +362,19 @@ async function start() {
   client = session.client ?? null;
   showTitle(configuration.sourceType === "camera" ? "Camera" : libraryTitle(configuration.sourceType));
   if (client) nameTheSite();
+  if (configuration.sourceType !== "camera") startPrivacy(configuration);
   if (session.status !== "pending") return end(session);
   if (configuration.sourceType === "camera") return startCamera(session.state);
   return startLibrary(session.state);
 }
 
 start().catch((error) => { status.textContent = `The picker could not start: ${error.message}`; });
+
+// Before a single pick, the item in focus (keyboard) or under the pointer says what it carries;
+// a multiple selection says it for the items selected.
+for (const kind of ["focusin", "pointerover"]) {
+  grid.addEventListener(kind, (event) => {
+    const item = event.target.closest("button[data-asset]");
+    if (item && !multiple()) describe([item.dataset.asset]);
+  });
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Imaging
+import Storage
+
+extension Library {
+    /// An image as a pick that removes its location or captions (or both) gives it: a JPEG
+    /// original with those gone and every other byte as it was (`JPEGRedaction`); any other
+    /// format, or a JPEG whose segments do not walk, as its compatible JPEG, which carries no
+    /// metadata at all. The original never changes.
+    public func redactedImage(of asset: Asset, removingLocation location: Bool, captions: Bool) async throws(LibraryError) -> Derivative {
+        guard asset.mediaType == .image else { throw LibraryError(.invalidRequest, "Only images are redacted as images.") }
+        guard asset.format == .image(.jpeg), location || captions else { return try await compatibleImage(of: asset) }
+        let key = DerivativeKey.redacted(location: location, captions: captions)
+        let hash = asset.blobHash
+        if let file = await work.run({ [derived] in derived.lookup(hash, key) }) {
+            return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
+        }
+        let original = try await originalFile(of: asset)
+        var removal: JPEGRedaction.Removal = []
+        if location { removal.insert(.location) }
+        if captions { removal.insert(.captions) }
+        let stored = try await work.run { [derived, removal] () throws(LibraryError) -> DerivativeCache.CachedFile? in
+            let bytes = try Self.read(original)
+            guard let redacted = JPEGRedaction.redacted(bytes, removing: removal) else { return nil }
+            return try derived.store(hash, key, redacted)
+        }
+        guard let stored else { return try await compatibleImage(of: asset) }
+        return Derivative(path: stored.path, mimeType: "image/jpeg", size: asset.size, etag: stored.etag)
+    }
+
+    /// A movie without its container's metadata (location, device, captions alike: a movie's
+    /// tags are one block): its H.264/AAC rendition, which keeps none, made even for a movie
+    /// browsers play as it is.
+    public func videoWithoutMetadata(of id: String) async throws(LibraryError) -> Derivative {
+        let asset = try await movie(id)
+        guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id) }
+        let file = try await derivedVideo(try renditionJob(asset))
+        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
+    }
+}
