@@ -50,6 +50,9 @@ struct AssetJSON: Encodable {
     var cameraMake: String?
     var cameraModel: String?
     var hasGPS: Bool
+    var isScreenshot: Bool
+    /// Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
+    var captureFrameRate: Double?
     var browserPlayable: Bool?
     var edit: EditJSON?
     var urls: URLs
@@ -76,6 +79,8 @@ struct AssetJSON: Encodable {
         cameraMake = asset.cameraMake
         cameraModel = asset.cameraModel
         hasGPS = asset.hasGPS
+        isScreenshot = asset.isScreenshot
+        captureFrameRate = asset.captureFrameRate
         browserPlayable = asset.isBrowserPlayable
         switch asset.edit {
         case .crop(let rect): edit = EditJSON(cropRect: rect)

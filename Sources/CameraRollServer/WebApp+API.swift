@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ImagePicker
 import Imaging
 import PhotoLibrary
 
@@ -45,8 +46,8 @@ extension WebApp {
     private var capabilities: Capabilities {
         Capabilities(
             sources: [
-                "photoLibrary": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
-                "savedPhotosAlbum": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
+                "photoLibrary": .init(mediaTypes: PhotoLibrary.MediaType.allCases.map(\.rawValue)),
+                "savedPhotosAlbum": .init(mediaTypes: PhotoLibrary.MediaType.allCases.map(\.rawValue)),
             ],
             limits: .init(
                 maxUploadBytes: library.options.maxFileBytes, maxPixels: library.options.maxPixels,
@@ -65,9 +66,9 @@ extension WebApp {
             query.source = parsed
         }
         if let types = request.query["mediaTypes"] {
-            var parsed: Set<MediaType> = []
+            var parsed: Set<PhotoLibrary.MediaType> = []
             for name in types.split(separator: ",") {
-                guard let type = MediaType(rawValue: String(name)) else {
+                guard let type = PhotoLibrary.MediaType(rawValue: String(name)) else {
                     throw HTTPError.badRequest("invalid_parameter", "mediaTypes: public.image and public.movie, separated by commas.")
                 }
                 parsed.insert(type)
@@ -78,6 +79,12 @@ extension WebApp {
         query.cursor = request.query["cursor"]
         query.search = request.query["search"]
         query.month = request.query["month"]
+        if let filter = request.query["filter"] {
+            guard filter.utf8.count <= 4096, let parsed = try? JSONDecoder().decode(PickerFilter.self, from: Data(filter.utf8)) else {
+                throw HTTPError.badRequest("invalid_parameter", "filter: a picker filter as JSON, such as {\"not\":\"screenshots\"}.")
+            }
+            query.kinds = parsed.kinds
+        }
         let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
         return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
     }

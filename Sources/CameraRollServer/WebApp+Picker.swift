@@ -137,8 +137,9 @@ extension WebApp {
     }
 
     /// The asset a page names, if the picker offers it: one of its source's (a library item, a
-    /// Camera Roll item for that source, a capture for the camera). Any other is, to this picker,
-    /// not there, whatever a page says.
+    /// Camera Roll item for that source, a capture for the camera) that its filter admits, and
+    /// not the movie half of a Live Photo. Any other is, to this picker, not there, whatever a
+    /// page says. (A media type it does not offer is the session's to refuse.)
     private func offered(_ id: String, by configuration: PickerConfiguration) async throws -> Asset {
         let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
         let inSource =
@@ -147,7 +148,9 @@ extension WebApp {
             case .savedPhotosAlbum: asset.inCameraRoll
             case .camera: asset.source == .camera
             }
-        guard asset.trashedDate == nil, inSource else {
+        let isOffered =
+            inSource && asset.livePhotoStill == nil && configuration.filter.map { $0.admits(asset.kind) } != false
+        guard asset.trashedDate == nil, isOffered else {
             throw HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.")
         }
         return asset

@@ -58,6 +58,18 @@ extension FuzzTarget {
             }
         },
         FuzzTarget(
+            "screenshot-mark", "an image's XMP UserComment, read by us to tell a screenshot", seeds: ["photos"], maxLength: 1 << 15,
+            seed: xmpPacket,
+            examples: [
+                #"<x:xmpmeta><exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">Screenshot</rdf:li></rdf:Alt></exif:UserComment></x:xmpmeta>"#,
+                #"<rdf:Description exif:UserComment="Screenshot"/>"#,
+            ]
+        ) { bytes in
+            let xmp = Array(bytes)
+            let said = ScreenshotMark.isScreenshot(userComment: nil, xmp: xmp)
+            require(!said || String(decoding: xmp, as: UTF8.self).contains("Screenshot"), "the mark is the word itself")
+        },
+        FuzzTarget(
             "exif-text", "EXIF values as libexif renders them: text and dates",
             examples: [
                 "2008:05:30 15:56:01 (2008:05:30 15:56:01, ASCII, 20 components, 20 bytes)\u{0}+02:00 (+02:00, ASCII, 7 components, 7 bytes)"
@@ -122,5 +134,7 @@ extension FuzzTarget {
 private let imaging = try? Imaging(maxPixels: 16_000_000)
 
 @Sendable private func exifBlock(_ path: String) -> [UInt8]? { imaging?.metadataBlock("exif-data", of: path) }
+
+@Sendable private func xmpPacket(_ path: String) -> [UInt8]? { imaging?.metadataBlock("xmp-data", of: path) }
 
 @Sendable private func iccProfile(_ path: String) -> [UInt8]? { imaging?.metadataBlock("icc-profile-data", of: path) }

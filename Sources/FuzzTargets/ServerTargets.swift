@@ -70,9 +70,14 @@ extension FuzzTarget {
         },
         FuzzTarget(
             "picker-configuration", "a picker session's configuration, as a caller sends it",
-            examples: [#"{"sourceType": "camera", "mediaTypes": ["public.image", "public.movie"], "allowsEditing": true}"#]
+            examples: [
+                #"{"sourceType": "camera", "mediaTypes": ["public.image", "public.movie"], "allowsEditing": true}"#,
+                #"{"selectionLimit": 3, "filter": {"any": ["livePhotos", {"all": ["videos", {"not": "slomoVideos"}]}]}}"#,
+            ]
         ) { bytes in
-            _ = try? JSONDecoder().decode(PickerConfiguration.self, from: Data(bytes))
+            guard let configuration = try? JSONDecoder().decode(PickerConfiguration.self, from: Data(bytes)) else { return }
+            let written = try? JSONEncoder().encode(configuration)
+            require(written.flatMap { try? JSONDecoder().decode(PickerConfiguration.self, from: $0) } == configuration, "written back as read")
         },
     ]
 }

@@ -15,6 +15,7 @@ extension FuzzTarget {
             if let duration { require(duration > 0 && duration.isFinite, "a declared duration is believable") }
             if let probed = ProbedVideo(output, container: .mp4, duration: duration ?? 1) {
                 require(probed.info.width > 0 && probed.info.height > 0, "a usable video has a size")
+                if let rate = probed.info.captureFrameRate { require(rate > 0 && rate <= 10_000, "a frame rate is a camera's") }
             }
         },
     ]

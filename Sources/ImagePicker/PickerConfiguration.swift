@@ -45,6 +45,10 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
     public var removeLocation: Bool?
     public var removeCaptions: Bool?
 
+    /// PHPicker's filter: of what the source holds of `mediaTypes`, only the items it admits
+    /// (nil: all of them).
+    public var filter: PickerFilter?
+
     public init() {}
 
     public init(sourceType: SourceType, mediaTypes: [MediaType] = [.image], allowsEditing: Bool = false) {
@@ -76,6 +80,9 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         guard preselectedAssetIdentifiers.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
             throw PickerError("invalid_configuration", "preselectedAssetIdentifiers: asset ids.")
         }
+        guard sourceType != .camera || filter == nil else {
+            throw PickerError("invalid_configuration", "filter: for the photo library; the camera takes what cameraCaptureMode says.")
+        }
         if sourceType == .camera {
             let wanted: MediaType = cameraCaptureMode == .photo ? .image : .movie
             guard mediaTypes.contains(wanted) else {
@@ -87,7 +94,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case sourceType, mediaTypes, allowsEditing, cameraCaptureMode, cameraDevice, videoMaximumDuration, videoQuality, selectionLimit
-        case selection, preselectedAssetIdentifiers, exportPreset, removeLocation, removeCaptions
+        case selection, preselectedAssetIdentifiers, exportPreset, removeLocation, removeCaptions, filter
     }
 
     /// UIKit's uniform type identifier of a Live Photo.
@@ -125,6 +132,7 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         exportPreset = try container.decodeIfPresent(ExportPreset.self, forKey: .exportPreset) ?? defaults.exportPreset
         removeLocation = try container.decodeIfPresent(Bool.self, forKey: .removeLocation)
         removeCaptions = try container.decodeIfPresent(Bool.self, forKey: .removeCaptions)
+        filter = try container.decodeIfPresent(PickerFilter.self, forKey: .filter)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,5 +150,6 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
         try container.encode(exportPreset, forKey: .exportPreset)
         try container.encodeIfPresent(removeLocation, forKey: .removeLocation)
         try container.encodeIfPresent(removeCaptions, forKey: .removeCaptions)
+        try container.encodeIfPresent(filter, forKey: .filter)
     }
 }

@@ -16,6 +16,8 @@ public struct ImageInfo: Sendable, Codable, Equatable {
     public var pageCount: Int
     /// The Live Photo content identifier of an iPhone's still (`AppleMakerNote`).
     public var contentIdentifier: String?
+    /// Whether the image says it is a screenshot (`ScreenshotMark`).
+    public var isScreenshot: Bool
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
 }

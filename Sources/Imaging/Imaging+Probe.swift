@@ -24,7 +24,8 @@ extension Imaging {
             hasICCProfile: image.has("icc-profile-data"),
             hasAlpha: image.hasAlpha,
             pageCount: max(1, image.pageCount),
-            contentIdentifier: image.blob("exif-data").flatMap(AppleMakerNote.contentIdentifier))
+            contentIdentifier: image.blob("exif-data").flatMap(AppleMakerNote.contentIdentifier),
+            isScreenshot: ScreenshotMark.isScreenshot(userComment: image.string("exif-ifd2-UserComment"), xmp: image.blob("xmp-data")))
     }
 }
 

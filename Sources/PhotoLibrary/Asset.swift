@@ -19,6 +19,10 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var cameraMake: String?
     public var cameraModel: String?
     public var hasGPS: Bool
+    /// Whether the image says it is a screenshot (its EXIF or XMP, or its file's name).
+    public var isScreenshot: Bool
+    /// Frames a second as recorded, for movies whose probe told it.
+    public var captureFrameRate: Double?
     public var source: AssetSource
     /// A camera capture nobody has saved to the Camera Roll yet.
     public var isUnsaved: Bool

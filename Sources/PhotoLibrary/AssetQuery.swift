@@ -12,6 +12,8 @@ public struct AssetQuery: Sendable, Equatable {
     /// A jump to a month (`YYYY-MM`): the listing starts at its newest asset, or the newest one
     /// before it.
     public var month: String?
+    /// Only assets of these kinds (a picker's filter); nil for every kind.
+    public var kinds: Set<AssetKind>?
 
     public static let maxLimit = 500
 

@@ -164,8 +164,8 @@ extension Library {
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
-            hasGPS: info.hasGPS, browserPlayable: nil, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
-            embeddedMovieLength: embeddedMovieLength,
+            hasGPS: info.hasGPS, isScreenshot: info.isScreenshot, browserPlayable: nil,
+            contentIdentifier: LivePhoto.identifier(info.contentIdentifier), embeddedMovieLength: embeddedMovieLength,
             derivatives: zip(keys, rendered).map { ($0, $1.data) })
     }
 
@@ -215,7 +215,7 @@ extension Library {
         return Analysis(
             mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
-            captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false,
+            captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false, captureFrameRate: info.captureFrameRate,
             browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
             derivatives: [(DerivativeKey.poster, posterBytes)]
                 + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
@@ -280,6 +280,9 @@ struct Analysis: Sendable {
     var cameraMake: String?
     var cameraModel: String?
     var hasGPS: Bool
+    /// Whether the image says it is a screenshot (`ScreenshotMark`).
+    var isScreenshot = false
+    var captureFrameRate: Double? = nil
     var browserPlayable: Bool?
     /// The Live Photo content identifier, as `LivePhoto.identifier` accepts it.
     var contentIdentifier: String?
@@ -304,14 +307,24 @@ struct AssetDraft {
             """
             INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
                 duration, orientation, capture_date, sort_date, camera_make, camera_model, has_gps, browser_playable,
-                source, unsaved, imported_at, content_identifier)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                source, unsaved, imported_at, content_identifier, is_screenshot, capture_frame_rate)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format.rawValue, analysis.mimeType,
                 originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
                 analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
-                analysis.browserPlayable, source.rawValue, unsaved, importedAt, analysis.contentIdentifier,
+                analysis.browserPlayable, source.rawValue, unsaved, importedAt, analysis.contentIdentifier, isScreenshot,
+                analysis.captureFrameRate,
             ])
+    }
+
+    /// A screenshot by what it says or by its name, as Android, macOS and Windows name them
+    /// (`Screenshot_20240101-…`, `Screenshot 2024-…`, `Screen Shot 2019-…`); migration 0009 reads
+    /// names so too.
+    var isScreenshot: Bool {
+        guard analysis.mediaType == .image else { return false }
+        let name = originalFilename?.lowercased() ?? ""
+        return analysis.isScreenshot || name.hasPrefix("screenshot") || name.hasPrefix("screen shot")
     }
 }

@@ -54,6 +54,11 @@ extension Library {
             conditions.append("a.sort_date < ?")
             arguments.append(after)
         }
+        if let kinds = query.kinds, kinds.count < AssetKind.all.count {
+            // Of no kind at all, a filter that admits nothing lists nothing.
+            let listed = AssetKind.all.filter(kinds.contains).map(\.condition)
+            conditions.append(listed.isEmpty ? "1 = 0" : "(\(listed.joined(separator: " OR ")))")
+        }
         if let cursor {
             conditions.append("(a.sort_date < ? OR (a.sort_date = ? AND a.id < ?))")
             arguments += [cursor.sortDate, cursor.sortDate, cursor.id]

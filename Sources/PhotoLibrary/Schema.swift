@@ -166,6 +166,17 @@ public enum LibrarySchema {
                 CREATE INDEX assets_by_content_identifier ON assets (content_identifier);
                 CREATE INDEX assets_by_live_photo ON assets (live_photo_of);
                 """),
+            // What a picker's filter asks beyond the media type (`AssetKind`): screenshots, and the
+            // frame rate a movie was recorded at (slow motion). Screenshots already in a library
+            // are known by their file's name; its movies' frame rates are not known.
+            Migration(
+                "0009-screenshots-and-frame-rates",
+                """
+                ALTER TABLE assets ADD COLUMN is_screenshot INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE assets ADD COLUMN capture_frame_rate \(types.real);
+                UPDATE assets SET is_screenshot = 1 WHERE media_type = 'public.image'
+                    AND (lower(original_filename) LIKE 'screenshot%' OR lower(original_filename) LIKE 'screen shot%');
+                """),
         ]
     }
 }

@@ -26,6 +26,8 @@ package struct ProbeOutput: Decodable {
         var width: Int?
         var height: Int?
         var pixFmt: String?
+        /// Frames over seconds, as `30000/1001`; `0/0` when unknown.
+        var avgFrameRate: String?
         var duration: String?
         var disposition: Disposition?
         var tags: [String: String]?
@@ -37,6 +39,7 @@ package struct ProbeOutput: Decodable {
             case codecType = "codec_type"
             case width, height
             case pixFmt = "pix_fmt"
+            case avgFrameRate = "avg_frame_rate"
             case duration, disposition, tags
             case sideDataList = "side_data_list"
         }

@@ -27,7 +27,8 @@ package struct ProbedVideo: Sendable {
             isBrowserPlayable: Playability.isBrowserPlayable(
                 container: container, videoCodec: codec, pixelFormat: video.pixFmt, audioCodecs: audioCodecs,
                 declaresDuration: Self.declaredDuration(output) != nil),
-            contentIdentifier: output.format?.tags?["com.apple.quicktime.content.identifier"])
+            contentIdentifier: output.format?.tags?["com.apple.quicktime.content.identifier"],
+            captureFrameRate: Self.frameRate(output.format?.tags?["com.android.capture.fps"]) ?? Self.frameRate(video.avgFrameRate))
         videoStreamIndex = video.index
         audioStreamIndex = audio?.index
     }
@@ -47,6 +48,19 @@ package struct ProbedVideo: Sendable {
             return nil
         }
         return declared
+    }
+
+    /// A frame rate written as a number (`240.000000`) or a fraction (`30000/1001`); nil for
+    /// `0/0` and for rates no camera records (above 10,000 a second).
+    static func frameRate(_ text: String?) -> Double? {
+        guard let text, text.utf8.count <= 64 else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let numerator = Double(parts[0]) else { return nil }
+        let denominator = parts.count == 2 ? Double(parts[1]) : 1
+        guard let denominator, denominator > 0 else { return nil }
+        let rate = numerator / denominator
+        guard rate.isFinite, rate > 0, rate <= 10_000 else { return nil }
+        return rate
     }
 
     /// No camera roll holds a day-long recording; a longer claim is a broken header.

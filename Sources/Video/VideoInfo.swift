@@ -22,11 +22,14 @@ public struct VideoInfo: Sendable, Codable, Equatable {
     /// The Live Photo content identifier an iPhone gives the movie half
     /// (`com.apple.quicktime.content.identifier`), as the container states it.
     public var contentIdentifier: String?
+    /// Frames a second as recorded: what an Android slow-motion file states
+    /// (`com.android.capture.fps`), else the video stream's average rate. nil when unknown.
+    public var captureFrameRate: Double?
 
     public init(
         container: ContainerFormat, videoCodec: String, audioCodec: String?, hasAudio: Bool,
         duration: Double, width: Int, height: Int, rotation: Int, pixelFormat: String?,
-        creationDate: String?, isBrowserPlayable: Bool, contentIdentifier: String? = nil
+        creationDate: String?, isBrowserPlayable: Bool, contentIdentifier: String? = nil, captureFrameRate: Double? = nil
     ) {
         self.container = container
         self.videoCodec = videoCodec
@@ -40,5 +43,6 @@ public struct VideoInfo: Sendable, Codable, Equatable {
         self.creationDate = creationDate
         self.isBrowserPlayable = isBrowserPlayable
         self.contentIdentifier = contentIdentifier
+        self.captureFrameRate = captureFrameRate
     }
 }

@@ -26,6 +26,9 @@ enum HelpText {
                                --source camera|library|saved  --media image,movie  --edit
                                --limit N      up to N items (printed as an array in the order
                                               picked); --ordered numbers the checkmarks
+                               --filter JSON  only items it admits (PHPickerFilter: images,
+                                              videos, livePhotos, screenshots, slomoVideos,
+                                              combined with {"any": [...]}, {"all": [...]}, {"not": ...})
                                Exit status 1 if the user cancels.
           import PATH...       Import photos and videos (files or folders, recursively).
                                --json         print {"imported": [...], "rejected": [...]}

@@ -3,13 +3,13 @@ import ImagePicker
 import PickerClient
 
 /// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie] [--edit]
-/// [--limit N [--ordered]]`: presents a picker through a running server, prints the page to open,
+/// [--limit N [--ordered]] [--filter JSON]`: presents a picker through a running server, prints the page to open,
 /// waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1, the
 /// array of results in the user's order). Exit status 1 when the user cancels.
 enum PickCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["server", "source", "media", "limit"])
-        try arguments.allowOnly(["server", "source", "media", "edit", "no-open", "limit", "ordered"])
+        let arguments = try Arguments(words, valued: ["server", "source", "media", "limit", "filter"])
+        try arguments.allowOnly(["server", "source", "media", "edit", "no-open", "limit", "ordered", "filter"])
         guard arguments.positional.isEmpty else { throw UsageError("pick takes no file names.") }
         var configuration = PickerConfiguration()
         switch arguments.value("source") ?? "library" {
@@ -25,6 +25,12 @@ enum PickCommand {
             configuration.selectionLimit = count
         }
         if arguments.flag("ordered") { configuration.selection = .ordered }
+        if let filter = arguments.value("filter") {
+            guard let parsed = try? JSONDecoder().decode(PickerFilter.self, from: Data(filter.utf8)) else {
+                throw UsageError(#"--filter takes PHPickerFilter as JSON: "screenshots", {"any": ["livePhotos", "videos"]}, {"not": …}."#)
+            }
+            configuration.filter = parsed
+        }
         if configuration.sourceType == .camera && !configuration.mediaTypes.contains(.image) { configuration.cameraCaptureMode = .video }
         do {
             try configuration.validate()

@@ -302,6 +302,47 @@ import Testing
         #expect(try await live.get("/api/picker/sessions/\(library)").json["status"] as? String == "pending")
     }
 
+    /// PHPickerFilter: the listing shows only what the filter admits, and a pick of anything else
+    /// is refused as not there.
+    @Test func aFilterNarrowsTheListingAndThePick() async throws {
+        let live = try LiveServer()
+        let screenshot = try await live.request(
+            "POST", "/api/assets", body: try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg"))),
+            headers: ["Content-Type": "application/octet-stream", "X-Filename": "Screenshot_20240101-101010.jpg"]
+        ).json
+        #expect(screenshot["isScreenshot"] as? Bool == true)
+        let photo = try #require(try await live.upload("photos/exifsamples__Canon_40D.jpg").json["id"] as? String)
+        let slowMotion = try await live.upload("videos/androidx-media__sample_android_slow_motion.mp4").json
+        #expect(slowMotion["captureFrameRate"] as? Double == 240)
+        let movie = try #require(try await live.upload("videos/androidx-media__sample.mp4").json["id"] as? String)
+        let listed = { (filter: String) async throws -> Set<String> in
+            let query = filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let reply = try await live.get("/api/assets?filter=\(query)")
+            #expect(reply.status == 200, "\(filter)")
+            return Set((reply.json["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        }
+        let screenshotID = try #require(screenshot["id"] as? String)
+        let slowMotionID = try #require(slowMotion["id"] as? String)
+        #expect(try await listed(#""screenshots""#) == [screenshotID])
+        #expect(try await listed(#"{"all":["images",{"not":"screenshots"}]}"#) == [photo])
+        #expect(try await listed(#"{"any":["slomoVideos","screenshots"]}"#) == [screenshotID, slowMotionID])
+        #expect(try await listed(#"{"not":"slomoVideos"}"#) == [screenshotID, photo, movie])
+        for bad in [#""panoramas""#, "{", #"{"any":[]}"#] {
+            let reply = try await live.get("/api/assets?filter=\(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            #expect(reply.status == 400 && reply.json["code"] as? String == "invalid_parameter", "\(bad)")
+        }
+
+        let session = try await create(live, #"{"mediaTypes":["public.image","public.movie"],"filter":{"not":"screenshots"}}"#)
+        _ = try await send(live, session, "open")
+        #expect(try await send(live, session, "choose", assetID: screenshotID).status == 404, "the filter leaves it out")
+        let images = try await create(live, #"{"mediaTypes":["public.image"]}"#)
+        _ = try await send(live, images, "open")
+        #expect(try await send(live, images, "choose", assetID: movie).status == 400, "a movie is not an image")
+        #expect(try await send(live, session, "choose", assetID: slowMotionID).status == 200)
+        let camera = try await live.request("POST", "/api/picker/sessions", body: Data(#"{"sourceType":"camera","filter":"images"}"#.utf8))
+        #expect(camera.status == 400)
+    }
+
     @Test func anEditedEventNeedsAnEditThatFitsTheAsset() async throws {
         let live = try LiveServer()
         let assetID = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)

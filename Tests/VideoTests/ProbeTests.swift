@@ -23,6 +23,16 @@ import Video
         #expect(try await probe("videos/androidx-media__portrait_4k60.mp4").contentIdentifier == nil)
     }
 
+    /// Slow motion as phones record it: Android states the rate it captured at; other files
+    /// have their stream's average rate.
+    @Test func theFrameRateIsTheOneRecordedAt() async throws {
+        #expect(try await probe("videos/androidx-media__sample_android_slow_motion.mp4").captureFrameRate == 240)
+        #expect(try await probe("videos/androidx-media__sample_sef_slow_motion.mp4").captureFrameRate == 240)
+        let plain = try #require(try await probe("videos/androidx-media__sample.mp4").captureFrameRate)
+        #expect(abs(plain - 30000 / 1001) < 0.001)
+        #expect(try await probe("videos/androidx-media__portrait_4k60.mp4").captureFrameRate.map { $0 > 55 && $0 < 65 } == true)
+    }
+
     @Test func portraitPhoneVideoIsTurnedUpright() async throws {
         let info = try await probe("videos/androidx-media__portrait_4k60.mp4")
         #expect(info.rotation == 90)

@@ -4,6 +4,14 @@ import Testing
 @testable import Video
 
 @Suite struct ProbedVideoTests {
+    @Test func frameRatesReadAsNumbersOrFractionsWithinACamerasRange() {
+        #expect(ProbedVideo.frameRate("240.000000") == 240)
+        #expect(ProbedVideo.frameRate("30000/1001").map { abs($0 - 29.97) < 0.01 } == true)
+        for unknown in ["0/0", "1/0", "-30/1", "nan", "inf", "1e309", "30/1/1", "", "30/", "20000/1", nil] {
+            #expect(ProbedVideo.frameRate(unknown) == nil, "\(unknown ?? "nil")")
+        }
+    }
+
     private func output(_ json: String) throws -> ProbeOutput {
         try JSONDecoder().decode(ProbeOutput.self, from: Data(json.utf8))
     }

@@ -3,7 +3,7 @@ import json
 import subprocess
 import time
 
-from conftest import BINARY
+from conftest import BINARY, CORPUS
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
@@ -250,3 +250,49 @@ def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
     wait(browser).until(lambda driver: shown() == [dates[0][1]])
     browser.find_element(By.CSS_SELECTOR, f"[data-asset='{dates[0][1]}']").click()
     assert server.session(session["id"], wait=10)["info"]["assetID"] == dates[0][1]
+
+
+def test_a_filter_shows_only_what_it_admits(server, browser, shot):
+    """PHPickerFilter: a picker asked for anything but screenshots and slow motion shows the
+    photo and the movie only; one asked for screenshots alone, in a library with none, says so."""
+    photo = server.upload("photos/exifsamples__Canon_40D.jpg")
+    screenshot = server.call("POST", "/api/assets", body=(CORPUS / "photos/recurser__Landscape_1.jpg").read_bytes(),
+                             headers={"Content-Type": "application/octet-stream", "X-Filename": "Screenshot_20240101-101010.jpg"})
+    slow = server.upload("videos/androidx-media__sample_android_slow_motion.mp4")
+    movie = server.upload("videos/androidx-media__sample.mp4")
+    assert screenshot["isScreenshot"] and slow["captureFrameRate"] == 240
+    session = server.picker({"mediaTypes": ["public.image", "public.movie"],
+                             "filter": {"not": {"any": ["screenshots", "slomoVideos"]}}})
+    browser.get(server.base + session["url"])
+    shown = lambda: {tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")}
+    wait(browser).until(lambda driver: shown() == {photo["id"], movie["id"]})
+    shot("filtered")
+    browser.find_element(By.CSS_SELECTOR, f"[data-asset='{movie['id']}']").click()
+    assert server.session(session["id"], wait=10)["info"]["assetID"] == movie["id"]
+
+    server.call("DELETE", f"/api/assets/{screenshot['id']}")
+    only = server.picker({"filter": "screenshots"})
+    browser.get(server.base + only["url"])
+    empty = wait(browser).until(seen.visibility_of_element_located((By.ID, "empty-state")))
+    assert browser.find_element(By.ID, "empty-title").text == "No Screenshots"
+    assert shown() == set()
+    assert empty.find_element(By.ID, "empty-add").is_displayed() is False
+
+
+def test_a_restart_of_the_server_mid_pick_changes_nothing_for_the_user(server, browser):
+    """The server restarts while the user is selecting: the page goes on, and Add finishes the
+    session the restarted server still has, with both items in order."""
+    first = server.upload("photos/recurser__Landscape_1.jpg")
+    second = server.upload("photos/exifsamples__Canon_40D.jpg")
+    session = server.picker({"sourceType": "photoLibrary", "selectionLimit": 2, "selection": "ordered"})
+    browser.get(server.base + session["url"])
+    tile = lambda asset: wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{asset['id']}']")))
+    tile(second).click()
+    server.halt()
+    server.start()
+    tile(first).click()
+    browser.find_element(By.ID, "add").click()
+    finished = server.session(session["id"], wait=10)
+    assert finished["status"] == "finished"
+    assert [info["assetID"] for info in finished["results"]] == [second["id"], first["id"]]
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "done")))

@@ -150,6 +150,7 @@ async function loadMore() {
   try {
     const query = new URLSearchParams({ source, limit: "60", mediaTypes: listedTypes().join(",") });
     if (cursor) query.set("cursor", cursor);
+    if (configuration.filter) query.set("filter", JSON.stringify(configuration.filter));
     const { search, month } = finding();
     if (search) query.set("search", search);
     if (month) query.set("month", month);
@@ -264,6 +265,15 @@ function showEmpty() {
     document.querySelector("#empty-hint").textContent = search
       ? `Nothing here matches “${search}”${month ? " from that month or before" : ""}.`
       : "Nothing here is from that month or before.";
+    document.querySelector("#empty-add").hidden = true;
+    document.querySelector("#empty-state").hidden = false;
+    return;
+  }
+  if (configuration.filter) {
+    // A filter of one kind names it; a combination is only "matching".
+    const kinds = { images: "Photos", videos: "Videos", livePhotos: "Live Photos", screenshots: "Screenshots", slomoVideos: "Slo-mo Videos" };
+    document.querySelector("#empty-title").textContent = `No ${kinds[configuration.filter] ?? "Matching Items"}`;
+    document.querySelector("#empty-hint").textContent = "Nothing here is of the kind this site or app asked for.";
     document.querySelector("#empty-add").hidden = true;
     document.querySelector("#empty-state").hidden = false;
     return;
