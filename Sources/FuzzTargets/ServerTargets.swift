@@ -77,7 +77,8 @@ extension FuzzTarget {
         ) { bytes in
             guard let configuration = try? JSONDecoder().decode(PickerConfiguration.self, from: Data(bytes)) else { return }
             let written = try? JSONEncoder().encode(configuration)
-            require(written.flatMap { try? JSONDecoder().decode(PickerConfiguration.self, from: $0) } == configuration, "written back as read")
+            require(
+                written.flatMap { try? JSONDecoder().decode(PickerConfiguration.self, from: $0) } == configuration, "written back as read")
         },
     ]
 }
