@@ -26,7 +26,9 @@ public enum Executable {
     }
 
     /// Runs any program to its end, with `input` as its standard input (else none). Waiting
-    /// happens on dispatch threads, so the cooperative pool stays free for the other tests.
+    /// happens on threads of its own (`offThePool`), never on the cooperative pool or the global
+    /// dispatch queues: a loaded suite's blocked global threads once starved the in-process
+    /// clients of live servers until the server closed their connections.
     public static func run(
         program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
     ) async throws -> Output {
@@ -39,27 +41,19 @@ public enum Executable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = try input.map(inputFile) ?? FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                // Both pipes are drained while it runs, so a chatty child never blocks on a full pipe.
-                let group = DispatchGroup()
-                nonisolated(unsafe) var output = Data()
-                nonisolated(unsafe) var errors = Data()
-                DispatchQueue.global().async(group: group) { output = stdout.fileHandleForReading.readAllRetryingInterrupts() }
-                DispatchQueue.global().async(group: group) { errors = stderr.fileHandleForReading.readAllRetryingInterrupts() }
-                process.waitUntilExit()
-                group.wait()
-                continuation.resume(
-                    returning: Output(
-                        status: process.terminationStatus, output: output,
-                        stderr: String(decoding: errors, as: UTF8.self)))
-            }
+        return try await offThePool {
+            try process.run()
+            // Both pipes are drained while it runs, so a chatty child never blocks on a full pipe.
+            let drained = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var errors = Data()
+            Thread {
+                errors = stderr.fileHandleForReading.readAllRetryingInterrupts()
+                drained.signal()
+            }.start()
+            let output = stdout.fileHandleForReading.readAllRetryingInterrupts()
+            process.waitUntilExit()
+            drained.wait()
+            return Output(status: process.terminationStatus, output: output, stderr: String(decoding: errors, as: UTF8.self))
         }
     }
 

@@ -35,6 +35,11 @@ final class LiveServer: Sendable {
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
         configuration.port = 0
         configuration.forwardedFor = forwardedFor
+        // Timeouts as long as the client's below: in a loaded suite an in-process client can be held
+        // up for a minute between connecting and sending its request, which the default head
+        // timeout (10 s) would take for an idle connection. HeadTimeoutTests time those.
+        configuration.headTimeout = .seconds(600)
+        configuration.connectionTimeout = .seconds(600)
         app = try WebApp(library: library, capabilityKey: capabilityKey, shared: shared)
         server = Server(configuration: configuration, router: app.router)
         try server.start()

@@ -296,3 +296,31 @@ def test_a_restart_of_the_server_mid_pick_changes_nothing_for_the_user(server, b
     assert finished["status"] == "finished"
     assert [info["assetID"] for info in finished["results"]] == [second["id"], first["id"]]
     wait(browser).until(seen.visibility_of_element_located((By.ID, "done")))
+
+
+def test_a_heic_picked_as_compatible_is_a_jpeg_the_browser_shows(server, browser):
+    """UIKit's imageExportPreset: by default a HEIC comes to the caller as a JPEG of its size,
+    which Chromium (which decodes no HEIC) shows; `current` gives the HEIC itself."""
+    still = server.upload("photos/pigallery2__IMG_7943.HEIC")
+
+    def picked(configuration):
+        session = server.picker(configuration)
+        browser.get(server.base + session["url"])
+        wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{still['id']}']"))).click()
+        return server.session(session["id"], wait=10)["info"]
+
+    def shown_size(url):
+        return browser.execute_async_script("""
+            const [url, done] = arguments;
+            const image = new Image();
+            image.onload = () => done([image.naturalWidth, image.naturalHeight]);
+            image.onerror = () => done(null);
+            image.src = url;""", server.base + url)
+
+    compatible = picked({"mediaTypes": ["public.image"]})
+    assert f"/media/{still['id']}/compatible?cap=" in compatible["originalImage"]
+    assert compatible["metadata"]["mimeType"] == "image/jpeg"
+    assert shown_size(compatible["originalImage"]) == [still["width"], still["height"]]
+    current = picked({"mediaTypes": ["public.image"], "exportPreset": "current"})
+    assert f"/media/{still['id']}/original?cap=" in current["originalImage"]
+    assert shown_size(current["originalImage"]) is None, "the HEIC itself, which Chromium cannot show"
