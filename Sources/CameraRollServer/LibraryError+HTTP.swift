@@ -23,7 +23,7 @@ struct ClientError: HTTPResponseError {
         case .invalidEdit, .invalidRequest: status = 400
         case .noSpace: status = 507
         case .storageUnavailable: status = 503
-        case .uploadConflict: status = 409
+        case .uploadConflict, .notAllowed: status = 409
         // tus' checksum extension names this status.
         case .checksumMismatch: status = 460
         case .tooManyUploads: status = 429

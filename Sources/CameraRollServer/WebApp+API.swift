@@ -1,6 +1,5 @@
 import Foundation
 import HTTPServer
-import ImagePicker
 import Imaging
 import PhotoLibrary
 
@@ -46,8 +45,8 @@ extension WebApp {
     private var capabilities: Capabilities {
         Capabilities(
             sources: [
-                "photoLibrary": .init(mediaTypes: PhotoLibrary.MediaType.allCases.map(\.rawValue)),
-                "savedPhotosAlbum": .init(mediaTypes: PhotoLibrary.MediaType.allCases.map(\.rawValue)),
+                "photoLibrary": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
+                "savedPhotosAlbum": .init(mediaTypes: MediaType.allCases.map(\.rawValue)),
             ],
             limits: .init(
                 maxUploadBytes: library.options.maxFileBytes, maxPixels: library.options.maxPixels,
@@ -58,35 +57,10 @@ extension WebApp {
     }
 
     private func listAssets(_ request: Request) async throws -> Response {
-        var query = AssetQuery()
-        if let source = request.query["source"] {
-            guard let parsed = LibrarySource(rawValue: source) else {
-                throw HTTPError.badRequest("invalid_parameter", "source: photoLibrary or savedPhotosAlbum.")
-            }
-            query.source = parsed
-        }
-        if let types = request.query["mediaTypes"] {
-            var parsed: Set<PhotoLibrary.MediaType> = []
-            for name in types.split(separator: ",") {
-                guard let type = PhotoLibrary.MediaType(rawValue: String(name)) else {
-                    throw HTTPError.badRequest("invalid_parameter", "mediaTypes: public.image and public.movie, separated by commas.")
-                }
-                parsed.insert(type)
-            }
-            query.mediaTypes = parsed
-        }
-        query.limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 100
-        query.cursor = request.query["cursor"]
-        query.search = request.query["search"]
-        query.month = request.query["month"]
-        if let filter = request.query["filter"] {
-            guard filter.utf8.count <= 4096, let parsed = try? JSONDecoder().decode(PickerFilter.self, from: Data(filter.utf8)) else {
-                throw HTTPError.badRequest("invalid_parameter", "filter: a picker filter as JSON, such as {\"not\":\"screenshots\"}.")
-            }
-            query.kinds = parsed.kinds
-        }
+        let query = try AssetQuery(request)
         let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
-        return .json(AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor))
+        return .json(
+            AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor))
     }
 
     private func upload(_ request: Request) async throws -> Response {
@@ -133,4 +107,5 @@ struct Capabilities: Encodable {
 struct AssetsPage: Encodable {
     var assets: [AssetJSON]
     var nextCursor: String?
+    var previousCursor: String?
 }

@@ -48,6 +48,7 @@ public struct WebApp: Sendable {
         var router = Router()
         router.get("/healthz") { _ in .json(["status": "ok"]) }
         addAPIRoutes(to: &router)
+        addPhotosRoutes(to: &router)
         addUploadRoutes(to: &router)
         addMediaRoutes(to: &router)
         addPickerRoutes(to: &router)

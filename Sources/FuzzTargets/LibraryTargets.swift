@@ -5,16 +5,18 @@ import PhotoLibrary
 extension FuzzTarget {
     static let libraryTargets: [FuzzTarget] = [
         FuzzTarget(
-            "cursor", "a listing cursor a client sends back, and a listing's month jump",
-            examples: [Cursor(sortDate: "2026-12-01T10:00:00", id: "abc").encoded, "2024-12"]
+            "cursor", "a listing cursor a client sends back, and a listing's month or day jump",
+            examples: [Cursor(key: "2026-12-01T10:00:00", id: "abc").encoded, "2024-12", "2024-02-29"]
         ) { bytes in
             let given = text(bytes)
-            if let after = Library.monthAfter(given) {
-                let written = { (month: String) in
-                    month.utf8.count == 7 && month.utf8.enumerated().allSatisfy { $0 == 4 ? $1 == 0x2D : (0x30...0x39).contains($1) }
+            if let after = Library.periodAfter(given) {
+                let written = { (period: String) in
+                    [7, 10].contains(period.utf8.count)
+                        && period.utf8.enumerated().allSatisfy { [4, 7].contains($0) ? $1 == 0x2D : (0x30...0x39).contains($1) }
                 }
-                require(written(given), "only a YYYY-MM is taken as a month")
-                require(written(after) && after > given, "the month after is a later YYYY-MM")
+                require(written(given), "only a YYYY-MM or YYYY-MM-DD is taken as a period")
+                require(written(after) && after > given, "the period after is a later one")
+                require(after.utf8.count == given.utf8.count || given.utf8.count == 10, "a month is followed by a month")
             }
             guard let cursor = Cursor(given) else { return }
             require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")

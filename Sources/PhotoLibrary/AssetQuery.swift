@@ -1,19 +1,59 @@
 import Foundation
 
-/// A page request: which source, which media types, how many, and from where.
+/// What a listing shows: the picker's sources, and the Photos app's albums and views.
+public enum AssetCollection: Sendable, Equatable {
+    /// Every asset that is neither trashed nor an unsaved capture (the picker's photoLibrary).
+    case library
+    /// An album's assets; the Camera Roll is `album(Library.cameraRollID)`.
+    case album(String)
+    case favorites
+    /// The library by import date, newest first: a 2011 photo added today comes first.
+    case recentlyAdded
+    /// Camera captures nobody saved yet, by import date (they expire after a retention period).
+    case unsavedCaptures
+    /// The trash, by the date each item went there, newest first.
+    case recentlyDeleted
+
+    /// The column a collection is ordered by (newest first), which its cursors and days name.
+    var orderColumn: String {
+        switch self {
+        case .library, .album, .favorites: "sort_date"
+        case .recentlyAdded, .unsavedCaptures: "imported_at"
+        case .recentlyDeleted: "trashed_at"
+        }
+    }
+}
+
+extension LibrarySource {
+    public var collection: AssetCollection {
+        switch self {
+        case .photoLibrary: .library
+        case .savedPhotosAlbum: .album(Library.cameraRollID)
+        }
+    }
+}
+
+/// A page request: which collection, which media types, how many, and from where.
 public struct AssetQuery: Sendable, Equatable {
-    public var source: LibrarySource
+    public var collection: AssetCollection
     public var mediaTypes: Set<MediaType>
     public var limit: Int
-    /// The `nextCursor` of the previous page; nil for the first.
+    /// The `nextCursor` (or, going `.newer`, the `previousCursor`) of the page before; nil for
+    /// the first.
     public var cursor: String?
+    /// Which way from the cursor: older items (the listing's order) or newer ones.
+    public var direction: Direction = .older
     /// Only assets whose file name or camera (make and model) contains this, in any case.
     public var search: String?
-    /// A jump to a month (`YYYY-MM`): the listing starts at its newest asset, or the newest one
-    /// before it.
-    public var month: String?
+    /// A jump to a month (`YYYY-MM`) or a day (`YYYY-MM-DD`): the listing starts at its newest
+    /// asset, or the newest one before it.
+    public var startingAt: String?
     /// Only assets of these kinds (a picker's filter); nil for every kind.
     public var kinds: Set<AssetKind>?
+
+    public enum Direction: String, Sendable {
+        case older, newer
+    }
 
     public static let maxLimit = 500
 
@@ -21,33 +61,42 @@ public struct AssetQuery: Sendable, Equatable {
         source: LibrarySource = .photoLibrary, mediaTypes: Set<MediaType> = Set(MediaType.allCases), limit: Int = 100,
         cursor: String? = nil
     ) {
-        self.source = source
+        self.collection = source.collection
         self.mediaTypes = mediaTypes
         self.limit = limit
         self.cursor = cursor
     }
 }
 
-/// One page of assets, newest capture first.
+/// One page of assets, newest first (in the collection's order), whichever way it was asked.
 public struct AssetPage: Sendable, Equatable {
     public var assets: [Asset]
-    /// Pass it back to get the next page; nil on the last page.
+    /// Pass it back to get the older page; nil on the last page.
     public var nextCursor: String?
+    /// Pass it back with `.newer` to get the page before this one; nil when nothing is newer.
+    public var previousCursor: String?
 }
 
-/// A position in the listing order (sort date, then id, both descending), opaque to clients.
+/// A day of a timeline (`YYYY-MM-DD`) and how many of the collection's assets it holds.
+public struct DayCount: Sendable, Equatable, Codable {
+    public var day: String
+    public var count: Int
+}
+
+/// A position in a listing's order (its order column, then id, both descending), opaque to
+/// clients.
 package struct Cursor: Equatable {
-    package var sortDate: String
+    package var key: String
     package var id: String
 
     package var encoded: String {
-        Data("\(sortDate)|\(id)".utf8).base64EncodedString()
+        Data("\(key)|\(id)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    package init(sortDate: String, id: String) {
-        self.sortDate = sortDate
+    package init(key: String, id: String) {
+        self.key = key
         self.id = id
     }
 
@@ -59,6 +108,6 @@ package struct Cursor: Equatable {
         else { return nil }
         let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[1].isEmpty else { return nil }
-        self.init(sortDate: String(parts[0]), id: String(parts[1]))
+        self.init(key: String(parts[0]), id: String(parts[1]))
     }
 }

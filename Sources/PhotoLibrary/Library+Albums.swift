@@ -1,10 +1,15 @@
+import Foundation
 import Storage
 
-/// An album and how many assets it shows.
+/// An album, how many assets it shows, and the one its cover shows.
 public struct Album: Sendable, Equatable, Codable {
     public var id: String
     public var title: String
     public var count: Int
+    /// The Camera Roll is built in: it cannot be renamed or deleted.
+    public var isBuiltIn: Bool
+    /// The asset chosen as its cover, else its newest; nil when it is empty.
+    public var coverAssetID: String?
 }
 
 extension Library {
@@ -20,18 +25,125 @@ extension Library {
         return try await asset(id)
     }
 
-    /// Every album with the number of assets it shows (trashed ones left out).
+    /// Every album with the number of assets it shows (trashed ones left out), the Camera Roll
+    /// first, then by title.
     public func albums() async throws(LibraryError) -> [Album] {
         try await read { connection throws(StorageError) in
             try connection.query(
-                """
-                SELECT al.id, al.title, count(a.id) AS count FROM albums al
-                LEFT JOIN album_assets m ON m.album_id = al.id
-                LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL AND a.live_photo_of IS NULL
-                GROUP BY al.id ORDER BY al.builtin DESC, al.title
-                """
-            ).map { row throws(StorageError) in Album(id: try row.text("id"), title: try row.text("title"), count: try row.integer("count"))
+                "\(Self.albumColumns) GROUP BY al.id, al.title, al.builtin, al.cover_asset_id ORDER BY al.builtin DESC, al.title"
+            )
+            .map(Self.album)
+        }
+    }
+
+    public func album(_ id: String) async throws(LibraryError) -> Album {
+        let found = try await read { connection throws(StorageError) in
+            try connection.query("\(Self.albumColumns) WHERE al.id = ? GROUP BY al.id, al.title, al.builtin, al.cover_asset_id", [id])
+                .first.map(Self.album)
+        }
+        guard let found else { throw LibraryError(.notFound, "There is no album with that id.") }
+        return found
+    }
+
+    public func createAlbum(title: String) async throws(LibraryError) -> Album {
+        let title = try Self.albumTitle(title)
+        let id = Self.newID()
+        let now = Self.timestamp()
+        try await write { connection throws(StorageError) in
+            try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES (?, ?, 0, ?)", [id, title, now])
+        }
+        return try await album(id)
+    }
+
+    public func renameAlbum(_ id: String, to title: String) async throws(LibraryError) -> Album {
+        guard try await !album(id).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
+        let title = try Self.albumTitle(title)
+        try await write { connection throws(StorageError) in try connection.run("UPDATE albums SET title = ? WHERE id = ?", [title, id]) }
+        return try await album(id)
+    }
+
+    /// Shows one of the album's assets as its cover; nil: its newest again.
+    public func setAlbumCover(_ id: String, to asset: String?) async throws(LibraryError) -> Album {
+        _ = try await album(id)
+        if let asset {
+            let isMember = try await read { connection throws(StorageError) in
+                try !connection.query("SELECT 1 FROM album_assets WHERE album_id = ? AND asset_id = ?", [id, asset]).isEmpty
+            }
+            guard isMember else { throw LibraryError(.invalidRequest, "coverAssetID: one of the album's items.") }
+        }
+        try await write { connection throws(StorageError) in
+            try connection.run("UPDATE albums SET cover_asset_id = ? WHERE id = ?", [asset, id])
+        }
+        return try await album(id)
+    }
+
+    /// Deletes an album; its assets stay in the library.
+    public func deleteAlbum(_ id: String) async throws(LibraryError) {
+        guard try await !album(id).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
+        try await write { connection throws(StorageError) in
+            try connection.run("DELETE FROM album_assets WHERE album_id = ?", [id])
+            try connection.run("DELETE FROM albums WHERE id = ?", [id])
+        }
+    }
+
+    /// Puts assets in an album (those already there stay as they are); all or none, and never a
+    /// trashed one or an unsaved capture. Adding to the Camera Roll saves a capture, as the book
+    /// does.
+    public func addToAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
+        let album = try await album(id)
+        try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary)
+        let now = Self.timestamp()
+        try await write { connection throws(StorageError) in
+            for asset in ids {
+                if album.id == Self.cameraRollID {
+                    try Self.addToCameraRoll(asset, connection: connection, at: now)
+                } else {
+                    try connection.run(
+                        "INSERT INTO album_assets (album_id, asset_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, asset, now])
+                }
             }
         }
+        return try await self.album(id)
+    }
+
+    /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.
+    public func removeFromAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
+        _ = try await album(id)
+        try Self.requireBatch(ids)
+        try await write { connection throws(StorageError) in
+            let list = Self.placeholders(ids.count)
+            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))", [id] + ids)
+            try connection.run("UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))", [id] + ids)
+        }
+        return try await album(id)
+    }
+
+    /// An album's row with its count and cover: the chosen one while it is still shown, else the
+    /// newest asset it shows.
+    private static let albumColumns = """
+        SELECT al.id, al.title, al.builtin, count(a.id) AS count,
+            coalesce(
+                (SELECT c.id FROM assets c WHERE c.id = al.cover_asset_id AND c.trashed_at IS NULL),
+                (SELECT n.id FROM album_assets nm JOIN assets n ON n.id = nm.asset_id
+                    WHERE nm.album_id = al.id AND n.trashed_at IS NULL AND n.live_photo_of IS NULL
+                    ORDER BY n.sort_date DESC, n.id DESC LIMIT 1)) AS cover
+        FROM albums al
+        LEFT JOIN album_assets m ON m.album_id = al.id
+        LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL AND a.live_photo_of IS NULL
+        """
+
+    private static func album(_ row: Row) throws(StorageError) -> Album {
+        Album(
+            id: try row.text("id"), title: try row.text("title"), count: try row.integer("count"), isBuiltIn: try row.flag("builtin"),
+            coverAssetID: try row.optionalText("cover"))
+    }
+
+    /// A title as people type it: trimmed, 1 to 100 characters, no control characters.
+    static func albumTitle(_ text: String) throws(LibraryError) -> String {
+        let title = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(title.count), !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw LibraryError(.invalidRequest, "title: 1 to 100 characters, on one line.")
+        }
+        return title
     }
 }

@@ -19,7 +19,6 @@ extension Library {
         into target: Library, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws(LibraryError) -> CopyReport {
         var report = CopyReport()
-        try await copyRows("albums", into: target)
         // A Live Photo's still before its movie, which names it.
         let assets = try await read { connection throws(StorageError) in
             try connection.query("SELECT * FROM assets ORDER BY live_photo_of IS NOT NULL, id")
@@ -36,6 +35,8 @@ extension Library {
             }
             progress(index + 1, assets.count)
         }
+        // Albums after the assets their covers name, and their entries last.
+        try await copyRows("albums", into: target)
         try await copyRows("album_assets", into: target)
         return report
     }

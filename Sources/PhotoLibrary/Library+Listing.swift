@@ -24,21 +24,91 @@ extension Library {
         return found
     }
 
-    /// A page of a source's assets, newest capture first. Trashed assets and unsaved captures
-    /// are in no source.
+    /// A page of a collection's assets, newest first in its order. Trashed assets and unsaved
+    /// captures are in no collection but their own views.
     public func assets(_ query: AssetQuery) async throws(LibraryError) -> AssetPage {
         guard (1...AssetQuery.maxLimit).contains(query.limit) else {
             throw LibraryError(.invalidRequest, "limit: must be between 1 and \(AssetQuery.maxLimit).")
-        }
-        guard !query.mediaTypes.isEmpty else {
-            throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
         }
         var cursor: Cursor?
         if let text = query.cursor {
             guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
             cursor = decoded
         }
-        var (conditions, arguments) = Self.filter(query.source, query.mediaTypes)
+        var (conditions, arguments) = try Self.conditions(query)
+        let column = "a.\(query.collection.orderColumn)"
+        let newer = query.direction == .newer
+        if let cursor {
+            conditions.append("(\(column) \(newer ? ">" : "<") ? OR (\(column) = ? AND a.id \(newer ? ">" : "<") ?))")
+            arguments += [cursor.key, cursor.key, cursor.id]
+        }
+        // Newer items are read nearest first (ascending) and turned round, so a page is always
+        // newest first.
+        let order = newer ? "ASC" : "DESC"
+        let sql = """
+            SELECT \(Asset.columns) FROM assets a WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(column) \(order), a.id \(order) LIMIT ?
+            """
+        arguments.append(query.limit + 1)
+        let bound = arguments
+        let rows = try await read { connection throws(StorageError) in try connection.query(sql, bound) }
+        let more = rows.count > query.limit
+        let pageRows = newer ? Array(rows.prefix(query.limit).reversed()) : Array(rows.prefix(query.limit))
+        do {
+            let assets = try pageRows.map { row throws(StorageError) in try Asset(row: row) }
+            let position = { (row: Row) throws(StorageError) in
+                Cursor(key: try row.text(query.collection.orderColumn), id: try row.text("id")).encoded
+            }
+            // Past the older end only when it was read that way and found no more; a page read
+            // newer always has older items after it (the cursor's own, at least).
+            let hasOlder = newer ? cursor != nil : more
+            let hasNewer = newer ? more : (cursor != nil || query.startingAt != nil)
+            return AssetPage(
+                assets: assets, nextCursor: hasOlder ? try pageRows.last.map(position) : nil,
+                previousCursor: hasNewer ? try pageRows.first.map(position) : nil)
+        } catch {
+            throw LibraryError(error)
+        }
+    }
+
+    /// How many assets a day holds in a collection, newest day first: what a timeline lays out
+    /// (sections, scroll height, a scrubber) before any page is read. A day is the first ten
+    /// characters of the collection's order column (the capture's local date).
+    public func days(_ query: AssetQuery) async throws(LibraryError) -> [DayCount] {
+        let (conditions, arguments) = try Self.conditions(query)
+        let day = "substr(a.\(query.collection.orderColumn), 1, 10)"
+        let sql = """
+            SELECT \(day) AS day, count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))
+            GROUP BY \(day) ORDER BY day DESC
+            """
+        return try await read { connection throws(StorageError) in
+            try connection.query(sql, arguments).map { row throws(StorageError) in
+                DayCount(day: try row.text("day"), count: try row.integer("count"))
+            }
+        }
+    }
+
+    /// How many assets a source holds, of the given media types.
+    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
+        let (conditions, arguments) = try Self.conditions(AssetQuery(source: source, mediaTypes: mediaTypes))
+        return try await read { connection throws(StorageError) in
+            let sql = "SELECT count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))"
+            guard let row = try connection.query(sql, arguments).first else { throw StorageError(.database, "A count gave no row.") }
+            return try row.integer("count")
+        }
+    }
+
+    /// The query's conditions but its cursor, as SQL over `assets a`.
+    private static func conditions(_ query: AssetQuery) throws(LibraryError) -> ([String], [any SQLBindable]) {
+        guard !query.mediaTypes.isEmpty else {
+            throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
+        }
+        var (conditions, arguments) = membership(query.collection)
+        let types = MediaType.allCases.filter(query.mediaTypes.contains)
+        if types.count < MediaType.allCases.count {
+            conditions.append("a.media_type IN (\(types.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += types.map(\.rawValue)
+        }
         if let search = query.search, !search.isEmpty {
             guard search.count <= 100 else { throw LibraryError(.invalidRequest, "search: at most 100 characters.") }
             conditions.append(
@@ -46,12 +116,14 @@ extension Library {
                 (lower(coalesce(a.original_filename, '')) LIKE ? ESCAPE '\\'
                     OR lower(coalesce(a.camera_make, '') || ' ' || coalesce(a.camera_model, '')) LIKE ? ESCAPE '\\')
                 """)
-            let pattern = "%" + Self.likeEscaped(search.lowercased()) + "%"
+            let pattern = "%" + likeEscaped(search.lowercased()) + "%"
             arguments += [pattern, pattern]
         }
-        if let month = query.month {
-            guard let after = Self.monthAfter(month) else { throw LibraryError(.invalidRequest, "month: a month as YYYY-MM.") }
-            conditions.append("a.sort_date < ?")
+        if let period = query.startingAt {
+            guard let after = periodAfter(period) else {
+                throw LibraryError(.invalidRequest, "month: a month as YYYY-MM, or day: a day as YYYY-MM-DD.")
+            }
+            conditions.append("a.\(query.collection.orderColumn) < ?")
             arguments.append(after)
         }
         if let kinds = query.kinds, kinds.count < AssetKind.all.count {
@@ -59,38 +131,7 @@ extension Library {
             let listed = AssetKind.all.filter(kinds.contains).map(\.condition)
             conditions.append(listed.isEmpty ? "1 = 0" : "(\(listed.joined(separator: " OR ")))")
         }
-        if let cursor {
-            conditions.append("(a.sort_date < ? OR (a.sort_date = ? AND a.id < ?))")
-            arguments += [cursor.sortDate, cursor.sortDate, cursor.id]
-        }
-        let sql = """
-            SELECT \(Asset.columns) FROM assets a WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY a.sort_date DESC, a.id DESC LIMIT ?
-            """
-        arguments.append(query.limit + 1)
-        let bound = arguments
-        let rows = try await read { connection throws(StorageError) in try connection.query(sql, bound) }
-        let pageRows = rows.prefix(query.limit)
-        do {
-            let assets = try pageRows.map { row throws(StorageError) in try Asset(row: row) }
-            var next: String?
-            if rows.count > query.limit, let last = pageRows.last {
-                next = Cursor(sortDate: try last.text("sort_date"), id: try last.text("id")).encoded
-            }
-            return AssetPage(assets: assets, nextCursor: next)
-        } catch {
-            throw LibraryError(error)
-        }
-    }
-
-    /// How many assets a source holds, of the given media types.
-    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
-        let (conditions, arguments) = Self.filter(source, mediaTypes)
-        return try await read { connection throws(StorageError) in
-            let sql = "SELECT count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))"
-            guard let row = try connection.query(sql, arguments).first else { throw StorageError(.database, "A count gave no row.") }
-            return try row.integer("count")
-        }
+        return (conditions, arguments)
     }
 
     /// Text matched as itself inside a LIKE pattern.
@@ -99,28 +140,37 @@ extension Library {
             .replacingOccurrences(of: "_", with: "\\_")
     }
 
-    /// The start of the month after `YYYY-MM`, as sort dates are written (`YYYY-MM`, which sorts
-    /// after every date of the month before and before every one of its own); nil for text
-    /// that is no such month (years 1 to 9998, so that the answer has four digits too).
-    package static func monthAfter(_ text: String) -> String? {
+    /// The start of the period after `YYYY-MM` or `YYYY-MM-DD`, as sort dates are written
+    /// (`YYYY-MM` sorts after every date of the month before and before every one of its own;
+    /// the same for days); nil for text that is no such month or day (years 1 to 9998, so that
+    /// the answer has four digits too).
+    package static func periodAfter(_ text: String) -> String? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+        guard (2...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(parts[0]), let month = Int(parts[1]), (1...9998).contains(year), (1...12).contains(month)
         else { return nil }
         let (nextYear, nextMonth) = month == 12 ? (year + 1, 1) : (year, month + 1)
-        return String(format: "%04d-%02d", nextYear, nextMonth)
+        guard parts.count == 3, let day = Int(parts[2]) else { return String(format: "%04d-%02d", nextYear, nextMonth) }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...length).contains(day) else { return nil }
+        return day < length
+            ? String(format: "%04d-%02d-%02d", year, month, day + 1) : String(format: "%04d-%02d-01", nextYear, nextMonth)
     }
 
-    /// The conditions that make up a source, as SQL over `assets a`.
-    private static func filter(_ source: LibrarySource, _ mediaTypes: Set<MediaType>) -> ([String], [any SQLBindable]) {
-        var conditions = ["a.trashed_at IS NULL", "a.live_photo_of IS NULL"]
-        switch source {
-        case .photoLibrary: conditions.append("a.unsaved = 0")
-        case .savedPhotosAlbum:
-            conditions.append("a.id IN (SELECT asset_id FROM album_assets WHERE album_id = 'cameraRoll')")
+    /// The conditions that make up a collection, as SQL over `assets a`. The movie half of a
+    /// Live Photo is in none: it is its still's motion.
+    private static func membership(_ collection: AssetCollection) -> ([String], [any SQLBindable]) {
+        let live = "a.live_photo_of IS NULL"
+        return switch collection {
+        case .library: (["a.trashed_at IS NULL", live, "a.unsaved = 0"], [])
+        case .album(let id):
+            (["a.trashed_at IS NULL", live, "a.id IN (SELECT asset_id FROM album_assets WHERE album_id = ?)"], [id])
+        case .favorites: (["a.trashed_at IS NULL", live, "a.unsaved = 0", "a.favorite = 1"], [])
+        case .recentlyAdded: (["a.trashed_at IS NULL", live, "a.unsaved = 0"], [])
+        case .unsavedCaptures: (["a.trashed_at IS NULL", live, "a.unsaved = 1"], [])
+        case .recentlyDeleted: (["a.trashed_at IS NOT NULL", live], [])
         }
-        let types = MediaType.allCases.filter(mediaTypes.contains)
-        conditions.append("a.media_type IN (\(types.map { _ in "?" }.joined(separator: ", ")))")
-        return (conditions, types.map(\.rawValue))
     }
 }

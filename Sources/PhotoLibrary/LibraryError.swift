@@ -25,6 +25,9 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let empty = Code("empty")
         /// No such asset, or the file to import does not exist.
         public static let notFound = Code("not_found")
+        /// A change the item's state does not allow (renaming the Camera Roll, deleting for
+        /// good what is not in the trash).
+        public static let notAllowed = Code("not_allowed")
         /// An edit that does not fit its asset.
         public static let invalidEdit = Code("invalid_edit")
         /// A request the library cannot honour (an impossible size, a video job that timed out).

@@ -177,6 +177,23 @@ public enum LibrarySchema {
                 UPDATE assets SET is_screenshot = 1 WHERE media_type = 'public.image'
                     AND (lower(original_filename) LIKE 'screenshot%' OR lower(original_filename) LIKE 'screen shot%');
                 """),
+            // The Photos app: an album's cover, what the viewer's info panel shows of a photo (the
+            // lens, the exposure, where it was taken), and the orders of Recently Added and
+            // Recently Deleted.
+            Migration(
+                "0010-photos-app",
+                """
+                ALTER TABLE albums ADD COLUMN cover_asset_id TEXT REFERENCES assets (id) ON DELETE SET NULL;
+                ALTER TABLE assets ADD COLUMN lens_model TEXT;
+                ALTER TABLE assets ADD COLUMN f_number \(types.real);
+                ALTER TABLE assets ADD COLUMN exposure_time \(types.real);
+                ALTER TABLE assets ADD COLUMN iso INTEGER;
+                ALTER TABLE assets ADD COLUMN focal_length \(types.real);
+                ALTER TABLE assets ADD COLUMN latitude \(types.real);
+                ALTER TABLE assets ADD COLUMN longitude \(types.real);
+                CREATE INDEX assets_by_import ON assets (imported_at DESC, id DESC);
+                CREATE INDEX assets_by_trash ON assets (trashed_at DESC, id DESC);
+                """),
         ]
     }
 }

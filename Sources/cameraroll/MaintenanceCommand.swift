@@ -1,7 +1,8 @@
 import Foundation
 import PhotoLibrary
 
-/// `trash ID...`, `restore ID...`, `delete ID...` (for good) and `gc` (collect what nothing uses).
+/// `trash ID...`, `restore ID...`, `delete ID...` (for good) and `gc` (delete what has been in the
+/// trash for 30 days, collect what nothing uses).
 enum MaintenanceCommand {
     static func run(_ command: String, _ words: [String], _ context: Context) async throws -> Int32 {
         let arguments = try Arguments(words, valued: [])
@@ -9,9 +10,10 @@ enum MaintenanceCommand {
         let library = try await context.openLibrary()
         if command == "gc" {
             guard arguments.positional.isEmpty else { throw UsageError("gc takes no arguments.") }
+            let purged = try await library.purgeTrash()
             let report = try await library.collectGarbage()
             Terminal.out(
-                "Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
+                "Deleted \(purged) items 30 days in Recently Deleted. Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
                     + "\(report.expiredCaptures) expired unsaved captures, \(report.expiredUploads) expired uploads.")
             return 0
         }

@@ -48,8 +48,10 @@ enum ServeCommand {
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
         let housekeeping = Task.detached {
-            // Expired unsaved captures and orphans are swept hourly, starting at once.
+            // What has been in Recently Deleted for 30 days, expired unsaved captures and orphans
+            // are swept hourly, starting at once.
             while !Task.isCancelled {
+                _ = try? await library.purgeTrash()
                 _ = try? await library.collectGarbage()
                 try? await Task.sleep(for: .seconds(3600))
             }

@@ -15,7 +15,7 @@ import Testing
         func ids(search: String? = nil, month: String? = nil) async throws -> [String] {
             var query = AssetQuery()
             query.search = search
-            query.month = month
+            query.startingAt = month
             return try await fixture.library.assets(query).assets.map(\.id)
         }
         #expect(try await ids(search: "CANON") == [canon.id], "the camera, in any case")
@@ -31,12 +31,18 @@ import Testing
         let month = String(newest.1.prefix(7))
         let listed = try await ids(month: month)
         #expect(listed.first == newest.0, "the month's newest item first")
-        let earlier = try #require(Library.monthAfter(month)).prefix(4)
+        let earlier = try #require(Library.periodAfter(month)).prefix(4)
         #expect(try await ids(month: "\(Int(earlier)! - 100)-01").isEmpty, "nothing a century before")
         for bad in ["2024-13", "2024-6", "june", "２０２４-01", "+202-01", "2024-+1"] {
             await #expect(throws: LibraryError.self, "\(bad)") { try await ids(month: bad) }
         }
-        #expect(Library.monthAfter("2024-12") == "2025-01" && Library.monthAfter("2024-06") == "2024-07")
-        #expect(Library.monthAfter("9999-12") == nil, "no month after it is written in four digits")
+        #expect(Library.periodAfter("2024-12") == "2025-01" && Library.periodAfter("2024-06") == "2024-07")
+        #expect(Library.periodAfter("9999-12") == nil, "no month after it is written in four digits")
+        #expect(Library.periodAfter("2024-02-28") == "2024-02-29" && Library.periodAfter("2024-02-29") == "2024-03-01")
+        #expect(Library.periodAfter("2023-02-29") == nil && Library.periodAfter("1900-02-29") == nil, "no such day")
+        #expect(Library.periodAfter("2000-02-29") == "2000-03-01" && Library.periodAfter("2024-12-31") == "2025-01-01")
+        for bad in ["2024-06-00", "2024-06-31", "2024-6-01", "2024-06-1", "2024-06-01-01"] {
+            #expect(Library.periodAfter(bad) == nil, "\(bad)")
+        }
     }
 }

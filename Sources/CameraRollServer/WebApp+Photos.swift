@@ -1,0 +1,129 @@
+import Foundation
+import HTTPServer
+import PhotoLibrary
+
+/// The Photos app's calls: a collection's timeline, albums, favourites and Recently Deleted.
+/// Changes name their items in one body (`{"ids": [...]}`), all or none, so that a selection of
+/// thousands is one request and one transaction.
+extension WebApp {
+    func addPhotosRoutes(to router: inout Router) {
+        router.get("/api/timeline") { request in
+            let query = try AssetQuery(request)
+            let days = try await answering { () throws(LibraryError) in try await library.days(query) }
+            return .json(TimelineJSON(days: days, count: days.reduce(0) { $0 + $1.count }))
+        }
+        router.post("/api/assets/favorite", body: Self.changeBody) { request in
+            let change = try Self.decode(Change.self, request.body)
+            guard let favorite = change.favorite else { throw HTTPError.badRequest("invalid_json", "favorite: true or false.") }
+            try await answering { () throws(LibraryError) in try await library.setFavorite(change.ids, favorite) }
+            return .json(Changed(changed: change.ids.count))
+        }
+        for (path, trashed) in [("trash", true), ("restore", false)] {
+            router.post("/api/assets/\(path)", body: Self.changeBody) { request in
+                let change = try Self.decode(Change.self, request.body)
+                try await answering { () throws(LibraryError) in try await library.setTrashed(change.ids, trashed) }
+                return .json(Changed(changed: change.ids.count))
+            }
+        }
+        router.post("/api/assets/delete", body: Self.changeBody) { request in
+            let change = try Self.decode(Change.self, request.body)
+            try await answering { () throws(LibraryError) in try await library.deleteFromTrash(change.ids) }
+            return .json(Changed(changed: change.ids.count))
+        }
+        addAlbumRoutes(to: &router)
+    }
+
+    private func addAlbumRoutes(to router: inout Router) {
+        router.get("/api/albums") { _ in
+            .json(["albums": try await answering { () throws(LibraryError) in try await library.albums() }.map(AlbumJSON.init)])
+        }
+        router.post("/api/albums", body: .file(maxBytes: 4096)) { request in
+            let title = try Self.decode(AlbumChange.self, request.body).title ?? ""
+            let album = try await answering { () throws(LibraryError) in try await library.createAlbum(title: title) }
+            var response = Response.json(AlbumJSON(album), status: 201)
+            response.headers["Location"] = "/api/albums/\(album.id)"
+            return response
+        }
+        router.get("/api/albums/:id") { request in
+            .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.album(request.parameter("id")) }))
+        }
+        router.add("PATCH", "/api/albums/:id", body: .file(maxBytes: 4096)) { request in
+            let id = request.parameter("id")
+            let change = try Self.decode(AlbumChange.self, request.body)
+            return try await answering { () throws(LibraryError) in
+                var album = try await library.album(id)
+                if let title = change.title { album = try await library.renameAlbum(id, to: title) }
+                if let cover = change.coverAssetID { album = try await library.setAlbumCover(id, to: cover) }
+                return .json(AlbumJSON(album))
+            }
+        }
+        router.delete("/api/albums/:id") { request in
+            try await answering { () throws(LibraryError) in try await library.deleteAlbum(request.parameter("id")) }
+            return Response(status: 204)
+        }
+        for (path, adds) in [("assets", true), ("assets/remove", false)] {
+            router.post("/api/albums/:id/\(path)", body: Self.changeBody) { request in
+                let (id, ids) = (request.parameter("id"), try Self.decode(Change.self, request.body).ids)
+                let album = try await answering { () throws(LibraryError) in
+                    adds ? try await library.addToAlbum(id, assets: ids) : try await library.removeFromAlbum(id, assets: ids)
+                }
+                return .json(AlbumJSON(album))
+            }
+        }
+    }
+
+    /// Room for `Library.maxBatch` ids of 32 characters with their quotes and commas.
+    private static let changeBody = Router.BodyPolicy.file(maxBytes: 64 * 1024 + Library.maxBatch * 40)
+
+    /// A change to items: which ones, and for favourites which way.
+    private struct Change: Decodable {
+        var ids: [String]
+        var favorite: Bool?
+    }
+
+    private struct Changed: Encodable {
+        var changed: Int
+    }
+
+    /// An album's new title, or its cover: an asset's id, or null for its newest again.
+    private struct AlbumChange: Decodable {
+        var title: String?
+        /// Present (`.some`) when the body names `coverAssetID`, even as null.
+        var coverAssetID: String??
+
+        enum CodingKeys: String, CodingKey { case title, coverAssetID }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decodeIfPresent(String.self, forKey: .title)
+            if container.contains(.coverAssetID) {
+                coverAssetID = .some(
+                    try container.decodeNil(forKey: .coverAssetID) ? nil : try container.decode(String.self, forKey: .coverAssetID))
+            }
+        }
+    }
+}
+
+struct TimelineJSON: Encodable {
+    var days: [DayCount]
+    var count: Int
+}
+
+struct AlbumJSON: Encodable {
+    var id: String
+    var title: String
+    var count: Int
+    var builtIn: Bool
+    var coverAssetID: String?
+    /// The cover's thumbnail; nil for an empty album.
+    var cover: String?
+
+    init(_ album: Album) {
+        id = album.id
+        title = album.title
+        count = album.count
+        builtIn = album.isBuiltIn
+        coverAssetID = album.coverAssetID
+        cover = album.coverAssetID.map { "/media/\($0)/thumbnail?size=256" }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The Photos app's calls over HTTP: timeline, views, albums, favourites, Recently Deleted.
+@Suite struct PhotosAppRouteTests {
+    func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
+
+    func ids(_ reply: LiveServer.Reply) -> [String] {
+        (reply.json["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    @Test func theViewsAlbumsAndChangesOfTheLibraryPage() async throws {
+        let live = try LiveServer()
+        let old = try #require(try await live.upload("photos/exifsamples__olympus-c960.jpg").json["id"] as? String)
+        let new = try #require(try await live.upload("photos/androidx-media__london.jpg").json["id"] as? String)
+
+        let timeline = try await live.get("/api/timeline")
+        #expect(timeline.json["count"] as? Int == 2)
+        #expect((timeline.json["days"] as? [[String: Any]])?.compactMap { $0["day"] as? String } == ["2023-02-07", "2000-11-07"])
+        #expect(ids(try await live.get("/api/assets?collection=recentlyAdded")) == [new, old])
+        let first = try await live.get("/api/assets?limit=1")
+        #expect(ids(first) == [new] && first.json["previousCursor"] == nil)
+        let cursor = try #require(first.json["nextCursor"] as? String)
+        let second = try await live.get("/api/assets?limit=1&cursor=\(cursor)")
+        #expect(ids(second) == [old])
+        let back = try #require(second.json["previousCursor"] as? String)
+        #expect(ids(try await live.get("/api/assets?limit=5&direction=newer&cursor=\(back)")) == [new])
+        #expect(ids(try await live.get("/api/assets?day=2000-11-07")) == [old])
+        for bad in [
+            "collection=everything", "direction=sideways", "day=2000-02-30", "source=photoLibrary&album=x", "month=2000-01&day=2000-01-01",
+        ] {
+            let reply = try await live.get("/api/assets?\(bad)")
+            let code = reply.json["code"] as? String ?? ""
+            #expect(reply.status == 400 && ["invalid_parameter", "invalid_request"].contains(code), "\(bad)")
+        }
+
+        let created = try await live.request("POST", "/api/albums", body: try json(["title": "Old cameras"]))
+        #expect(created.status == 201)
+        let album = try #require(created.json["id"] as? String)
+        #expect(created.header("Location") == "/api/albums/\(album)")
+        let added = try await live.request("POST", "/api/albums/\(album)/assets", body: try json(["ids": [old, new]]))
+        #expect(added.json["count"] as? Int == 2 && added.json["cover"] as? String == "/media/\(new)/thumbnail?size=256")
+        let covered = try await live.request("PATCH", "/api/albums/\(album)", body: try json(["coverAssetID": old, "title": "Cameras"]))
+        #expect(covered.json["coverAssetID"] as? String == old && covered.json["title"] as? String == "Cameras")
+        let reset = try await live.request("PATCH", "/api/albums/\(album)", body: Data(#"{"coverAssetID": null}"#.utf8))
+        #expect(reset.json["coverAssetID"] as? String == new, "null: the newest again")
+        #expect(ids(try await live.get("/api/assets?album=\(album)")) == [new, old])
+        let albums = try await live.get("/api/albums").json["albums"] as? [[String: Any]] ?? []
+        #expect(albums.compactMap { $0["id"] as? String } == ["cameraRoll", album])
+        #expect(albums.first?["builtIn"] as? Bool == true)
+        let renamed = try await live.request("PATCH", "/api/albums/cameraRoll", body: try json(["title": "Mine"]))
+        #expect(renamed.status == 409 && renamed.json["code"] as? String == "not_allowed")
+        _ = try await live.request("POST", "/api/albums/\(album)/assets/remove", body: try json(["ids": [new]]))
+        #expect(ids(try await live.get("/api/assets?album=\(album)")) == [old])
+
+        let favourite = try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [old], "favorite": true]))
+        #expect(favourite.status == 200 && favourite.json["changed"] as? Int == 1)
+        #expect(ids(try await live.get("/api/assets?collection=favorites")) == [old])
+        #expect(try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [old]])).status == 400)
+        #expect(try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [], "favorite": true])).status == 400)
+
+        #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [old, new]])).status == 200)
+        #expect(ids(try await live.get("/api/assets")).isEmpty)
+        #expect(Set(ids(try await live.get("/api/assets?collection=recentlyDeleted"))) == [old, new])
+        #expect(try await live.request("POST", "/api/assets/restore", body: try json(["ids": [new]])).status == 200)
+        let refused = try await live.request("POST", "/api/assets/delete", body: try json(["ids": [new]]))
+        #expect(refused.status == 409 && refused.json["code"] as? String == "not_allowed", "only from the trash")
+        #expect(try await live.request("POST", "/api/assets/delete", body: try json(["ids": [old]])).status == 200)
+        #expect(try await live.get("/api/assets/\(old)").status == 404)
+        #expect(try await live.request("DELETE", "/api/albums/\(album)").status == 204)
+        #expect(try await live.get("/api/albums/\(album)").status == 404)
+    }
+}
