@@ -51,6 +51,18 @@ struct AssetJSON: Encodable {
     var cameraModel: String?
     var hasGPS: Bool
     var isScreenshot: Bool
+    /// What the viewer's info panel shows of a photo, from its EXIF; each absent when unknown.
+    var lensModel: String?
+    /// 2.2 for f/2.2.
+    var fNumber: Double?
+    /// Seconds: 0.008 for 1/125 s.
+    var exposureTime: Double?
+    var iso: Int?
+    /// Millimetres, the lens's own (not its 35 mm equivalent).
+    var focalLength: Double?
+    /// Signed decimal degrees, north and east positive; both or neither.
+    var latitude: Double?
+    var longitude: Double?
     /// Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
     var captureFrameRate: Double?
     var browserPlayable: Bool?
@@ -80,6 +92,13 @@ struct AssetJSON: Encodable {
         cameraModel = asset.cameraModel
         hasGPS = asset.hasGPS
         isScreenshot = asset.isScreenshot
+        lensModel = asset.exif.lensModel
+        fNumber = asset.exif.fNumber
+        exposureTime = asset.exif.exposureTime
+        iso = asset.exif.iso
+        focalLength = asset.exif.focalLength
+        latitude = asset.exif.latitude
+        longitude = asset.exif.longitude
         captureFrameRate = asset.captureFrameRate
         browserPlayable = asset.isBrowserPlayable
         switch asset.edit {

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 extension FuzzTarget {
@@ -29,6 +30,26 @@ extension FuzzTarget {
                 require(!identifier.isEmpty && identifier.utf8.count <= 4 * 65, "an identifier is the tag's text, within its bound")
                 require(!identifier.utf8.contains(0), "an identifier ends at its NUL")
             }
+        },
+        FuzzTarget(
+            "exif-details", "a photo's lens, exposure and location: numbers and text of the EXIF and GPS IFDs, read by us",
+            seeds: ["photos"], maxLength: 1 << 16, seed: exifBlock
+        ) { bytes in
+            let details = ExifDetails(exif: Array(bytes))
+            for (number, limit) in [(details.fNumber, 1000.0), (details.exposureTime, 86_400), (details.focalLength, 10_000)] {
+                require(number.map { $0.isFinite && $0 > 0 && $0 <= limit } ?? true, "a number is positive, finite and within its range")
+            }
+            require(details.iso.map { (1...10_000_000).contains($0) } ?? true, "an ISO is a positive whole number within its range")
+            require((details.latitude == nil) == (details.longitude == nil), "a location is both coordinates or neither")
+            require(details.latitude.map { $0.isFinite && abs($0) <= 90 } ?? true, "a latitude is within ±90°")
+            require(details.longitude.map { $0.isFinite && abs($0) <= 180 } ?? true, "a longitude is within ±180°")
+            if let lens = details.lensModel {
+                require(!lens.isEmpty && lens.count <= ExifText.maxLength, "a lens's name is capped")
+                require(!lens.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a lens's name has no controls")
+            }
+            // It crosses a process boundary as JSON, inside ImageInfo (a HEIF's decode apart).
+            let json = try? JSONEncoder().encode(details)
+            require(json.flatMap { try? JSONDecoder().decode(ExifDetails.self, from: $0) } == details, "the details survive JSON")
         },
         FuzzTarget(
             "motion-photo", "a Motion Photo's XMP: the length of the movie it says the file ends with, read by us",

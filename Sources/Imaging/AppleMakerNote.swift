@@ -11,21 +11,17 @@ package enum AppleMakerNote {
     /// `Exif\0\0` of a JPEG's APP1); nil when there is no Apple MakerNote or no readable tag 17.
     package static func contentIdentifier(exif: [UInt8]) -> String? {
         ByteReader.reading(exif) { reader in
-            let tiff = reader.matches(Array("Exif\0\0".utf8), at: 0) ? 6 : 0
-            guard let note = makerNote(reader, tiff: tiff) else { return nil }
+            guard let note = makerNote(reader) else { return nil }
             return identifier(reader, note: note)
         }
     }
 
     /// Where the MakerNote's bytes start, found through IFD0's pointer to the EXIF IFD.
-    private static func makerNote(_ reader: ByteReader, tiff: Int) -> Int? {
-        guard let bigEndian = TIFFDirectory.isBigEndian(reader, at: tiff) else { return nil }
-        let ifd = TIFFDirectory(reader: reader, base: tiff, bigEndian: bigEndian)
-        guard let first = reader.integer(UInt32.self, at: tiff + 4, bigEndian: bigEndian),
-            let exifIFD = ifd.entry(0x8769, inIFDAt: Int(first)).flatMap({ ifd.value($0) }),
-            let note = ifd.entry(0x927C, inIFDAt: Int(exifIFD)), let offset = ifd.value(note)
+    private static func makerNote(_ reader: ByteReader) -> Int? {
+        guard let exif = TIFFDirectory.exif(reader), let exifIFD = exif.directory.pointer(0x8769, inIFDAt: exif.ifd0),
+            let note = exif.directory.entry(0x927C, inIFDAt: exifIFD), let offset = exif.directory.value(note)
         else { return nil }
-        return reader.offset(tiff, plus: offset)
+        return reader.offset(exif.directory.base, plus: offset)
     }
 
     /// Tag 17 of the MakerNote at `note`: "Apple iOS\0", a version, a byte order, then an IFD

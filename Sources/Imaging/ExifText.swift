@@ -6,9 +6,13 @@ package enum ExifText {
     /// The value alone, cleaned of control characters and capped in length: metadata is
     /// untrusted text and is kept as inert data.
     package static func value(_ rendered: String?) -> String? {
-        guard let rendered else { return nil }
-        let bare = stripFormatSuffix(rendered)
-        let cleaned = String(String.UnicodeScalarView(bare.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        rendered.flatMap { cleaned(stripFormatSuffix($0)) }
+    }
+
+    /// Text as a file states it, kept the same way: without control characters or the spaces
+    /// around it, at most `maxLength` characters, nil when nothing is left.
+    package static func cleaned(_ text: String) -> String? {
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
             .trimmingCharacters(in: .whitespaces)
         guard !cleaned.isEmpty else { return nil }
         return String(cleaned.prefix(maxLength))

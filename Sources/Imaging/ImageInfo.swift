@@ -18,6 +18,8 @@ public struct ImageInfo: Sendable, Codable, Equatable {
     public var contentIdentifier: String?
     /// Whether the image says it is a screenshot (`ScreenshotMark`).
     public var isScreenshot: Bool
+    /// The lens, the exposure and the location its EXIF states.
+    public var exif: ExifDetails
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
 }

@@ -10,6 +10,7 @@ extension Imaging {
         let orientation = self.orientation(of: image, format: format, path: path)
         let upright = Self.uprightSize(image.size, orientation)
         let fields = image.fieldNames
+        let exif = image.blob("exif-data")
         return ImageInfo(
             format: format,
             width: upright.width,
@@ -24,8 +25,9 @@ extension Imaging {
             hasICCProfile: image.has("icc-profile-data"),
             hasAlpha: image.hasAlpha,
             pageCount: max(1, image.pageCount),
-            contentIdentifier: image.blob("exif-data").flatMap(AppleMakerNote.contentIdentifier),
-            isScreenshot: ScreenshotMark.isScreenshot(userComment: image.string("exif-ifd2-UserComment"), xmp: image.blob("xmp-data")))
+            contentIdentifier: exif.flatMap(AppleMakerNote.contentIdentifier),
+            isScreenshot: ScreenshotMark.isScreenshot(userComment: image.string("exif-ifd2-UserComment"), xmp: image.blob("xmp-data")),
+            exif: exif.map(ExifDetails.init(exif:)) ?? ExifDetails())
     }
 }
 

@@ -73,11 +73,10 @@ package enum JPEGRedaction {
 
     /// The byte ranges of the EXIF block at `tiff` to zero, and the GPS directory's entry count.
     private static func redactions(in reader: ByteReader, tiff: Int, removing removal: Removal) -> [Range<Int>] {
-        guard let bigEndian = TIFFDirectory.isBigEndian(reader, at: tiff),
-            let first = reader.integer(UInt32.self, at: tiff + 4, bigEndian: bigEndian)
-        else { return [] }
-        let directory = TIFFDirectory(reader: reader, base: tiff, bigEndian: bigEndian)
-        guard let ifd0 = directory.entries(inIFDAt: Int(first)) else { return [] }
+        guard let header = TIFFDirectory.header(reader, at: tiff), let ifd0 = header.directory.entries(inIFDAt: header.ifd0) else {
+            return []
+        }
+        let directory = header.directory
         var ranges: [Range<Int>] = []
         if removal.contains(.location), let pointer = ifd0.entries.first(where: { $0.tag == 0x8825 }), let gps = directory.value(pointer),
             let found = directory.entries(inIFDAt: gps)

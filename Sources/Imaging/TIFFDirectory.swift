@@ -49,9 +49,10 @@ package struct TIFFDirectory {
     }
 
     /// Where the entry's value bytes are: in the entry itself when they fit in four bytes, else
-    /// at its offset; nil for a type TIFF does not define or a value past the end.
+    /// at its offset; nil for a type TIFF (or EXIF 3.0, whose 129 is UTF-8 text) does not define
+    /// or a value past the end.
     func valueBytes(_ entry: Entry) -> Range<Int>? {
-        let sizes: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
+        let sizes: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 129: 1]
         guard let size = sizes[entry.type] else { return nil }
         let (length, overflow) = Int(entry.count).multipliedReportingOverflow(by: size)
         guard !overflow else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Storage
 
 extension Asset {
@@ -29,13 +30,21 @@ extension Asset {
             width: try row.integer("width"), height: try row.integer("height"), duration: try row.optionalReal("duration"),
             orientation: try row.integer("orientation"), captureDate: try row.optionalText("capture_date"),
             cameraMake: try row.optionalText("camera_make"), cameraModel: try row.optionalText("camera_model"),
-            hasGPS: try row.flag("has_gps"), isScreenshot: try row.flag("is_screenshot"),
+            hasGPS: try row.flag("has_gps"), isScreenshot: try row.flag("is_screenshot"), exif: try Self.exif(row),
             captureFrameRate: try row.optionalReal("capture_frame_rate"),
             source: try Self.decoded(row, "source", AssetSource.init(rawValue:)),
             isUnsaved: try row.flag("unsaved"), importDate: try row.text("imported_at"), isFavorite: try row.flag("favorite"),
             trashedDate: try row.optionalText("trashed_at"), inCameraRoll: try row.flag("in_camera_roll"), edit: edit,
             isBrowserPlayable: try row.optionalFlag("browser_playable"), livePhotoMovie: try row.optionalText("live_photo_movie"),
             livePhotoStill: try row.optionalText("live_photo_of"))
+    }
+
+    private static func exif(_ row: Row) throws(StorageError) -> ExifDetails {
+        ExifDetails(
+            lensModel: try row.optionalText("lens_model"), fNumber: try row.optionalReal("f_number"),
+            exposureTime: try row.optionalReal("exposure_time"), iso: try row.optionalInteger("iso"),
+            focalLength: try row.optionalReal("focal_length"), latitude: try row.optionalReal("latitude"),
+            longitude: try row.optionalReal("longitude"))
     }
 
     /// A text column that names a value of ours.

@@ -1,3 +1,5 @@
+public import Imaging
+
 /// One photo or video in the library: its original's identity and what was learnt from it.
 public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var id: String
@@ -21,6 +23,9 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var hasGPS: Bool
     /// Whether the image says it is a screenshot (its EXIF or XMP, or its file's name).
     public var isScreenshot: Bool
+    /// A photo's lens, exposure and location, as its EXIF states them; all nil for movies and
+    /// for photos imported before the library read them (their columns are NULL).
+    public var exif: ExifDetails
     /// Frames a second as recorded, for movies whose probe told it.
     public var captureFrameRate: Double?
     public var source: AssetSource

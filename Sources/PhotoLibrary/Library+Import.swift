@@ -164,7 +164,7 @@ extension Library {
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
-            hasGPS: info.hasGPS, isScreenshot: info.isScreenshot, browserPlayable: nil,
+            hasGPS: info.hasGPS, isScreenshot: info.isScreenshot, exif: info.exif, browserPlayable: nil,
             contentIdentifier: LivePhoto.identifier(info.contentIdentifier), embeddedMovieLength: embeddedMovieLength,
             derivatives: zip(keys, rendered).map { ($0, $1.data) })
     }
@@ -282,6 +282,8 @@ struct Analysis: Sendable {
     var hasGPS: Bool
     /// Whether the image says it is a screenshot (`ScreenshotMark`).
     var isScreenshot = false
+    /// A photo's lens, exposure and location; none for a movie, whose location is not read yet.
+    var exif = ExifDetails()
     var captureFrameRate: Double? = nil
     var browserPlayable: Bool?
     /// The Live Photo content identifier, as `LivePhoto.identifier` accepts it.
@@ -303,19 +305,22 @@ struct AssetDraft {
 
     func insert(into connection: any SQLConnection) throws(StorageError) {
         let sortDate = analysis.captureDate.map { String($0.prefix(19)) } ?? String(importedAt.prefix(19))
+        let exif = analysis.exif
         try connection.run(
             """
             INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
                 duration, orientation, capture_date, sort_date, camera_make, camera_model, has_gps, browser_playable,
-                source, unsaved, imported_at, content_identifier, is_screenshot, capture_frame_rate)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                source, unsaved, imported_at, content_identifier, is_screenshot, capture_frame_rate,
+                lens_model, f_number, exposure_time, iso, focal_length, latitude, longitude)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format.rawValue, analysis.mimeType,
                 originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
                 analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
                 analysis.browserPlayable, source.rawValue, unsaved, importedAt, analysis.contentIdentifier, isScreenshot,
-                analysis.captureFrameRate,
+                analysis.captureFrameRate, exif.lensModel, exif.fNumber, exif.exposureTime, exif.iso, exif.focalLength, exif.latitude,
+                exif.longitude,
             ])
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import Imaging
+import PhotoLibrary
+import TestSupport
+import Testing
+
+/// The API's asset carries what the viewer's info panel shows: the lens, the exposure and the
+/// location, each left out when the photo does not state it.
+@Suite struct ExifDetailsAPITests {
+    /// An asset's fields, which have ExifDetails' names, as a client reads them: JSONDecoder,
+    /// since JSONSerialization reads some numbers a last digit off (-0.8955305555555555 as …553),
+    /// as browsers' JSON.parse does not.
+    static func details(_ body: Data) throws -> ExifDetails { try JSONDecoder().decode(ExifDetails.self, from: body) }
+
+    struct Page: Decodable { var assets: [ExifDetails] }
+
+    @Test func theAssetsJSONCarriesThemAndLeavesOutWhatIsUnknown() async throws {
+        let live = try LiveServer()
+        let uploaded = try await live.upload("photos/lychee__train.jpg")
+        #expect(uploaded.status == 201)
+        let id = try #require(uploaded.json["id"] as? String)
+        let stored = try await live.library.asset(id).exif
+        #expect(stored.lensModel == "iPhone 6s back camera 4.15mm f/2.2" && stored.iso == 25 && stored.latitude != nil)
+        #expect(try Self.details(uploaded.body) == stored)
+        #expect(try Self.details(await live.get("/api/assets/\(id)").body) == stored)
+        #expect(try JSONDecoder().decode(Page.self, from: await live.get("/api/assets").body).assets == [stored])
+
+        for file in ["photos/libpng__basn6a08.png", "videos/androidx-media__sample.mp4"] {
+            let bare = try await live.upload(file).json
+            #expect(bare["id"] != nil)
+            let fields = ["lensModel", "fNumber", "exposureTime", "iso", "focalLength", "latitude", "longitude"]
+            #expect(fields.allSatisfy { bare[$0] == nil }, "\(file): nothing stated, nothing said")
+        }
+    }
+}
