@@ -33,10 +33,12 @@ final class RequestContext: Sendable {
         var body: BodyFile?
         /// Set while suspended for a handler, so the handler's task can resume it.
         var suspended: Connection?
-        /// Whether the connection was ever suspended for a handler (the server then keeps the
-        /// context on its books until the request completes).
+        /// Whether the connection was ever suspended for a handler, or its body streams (the
+        /// server then keeps the context on its books until the request completes).
         var wasSuspended = false
         var task: Task<Void, Never>?
+        /// The streamed body being sent, whose producer a stop ends.
+        var stream: StreamPipe?
         /// What we answered, for the access log; nil when the client never got an answer from us.
         var status: Int?
         var bodyBytes: Int?

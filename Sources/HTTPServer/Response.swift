@@ -11,6 +11,8 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// A whole file, sent with sendfile; the server opens it when the response is queued.
         case file(path: String)
+        /// Bytes made while they are sent, of a size known up front (a download's archive).
+        case stream(StreamedBody)
     }
 
     public init(status: Int = 200, headers: Headers = Headers(), body: Body = .empty) {

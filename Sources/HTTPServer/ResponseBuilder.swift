@@ -13,6 +13,8 @@ struct ResponseBuilder {
         let status: Int
         /// Body bytes that will go on the wire, for the access log.
         let bodyBytes: Int
+        /// A streamed body whose producer is to start once the response is queued.
+        let stream: StreamPipe?
     }
 
     let method: String
@@ -73,7 +75,7 @@ struct ResponseBuilder {
             if !server.replaces(name) { _ = MHD_add_response_header(handle, name, value) }
         }
         server.add(to: handle)
-        return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0)
+        return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0, stream: sendsBody ? content.stream : nil)
     }
 
     /// The response with its body in hand; a file that cannot be opened becomes a 404.
@@ -87,6 +89,8 @@ struct ResponseBuilder {
             if let file = Content.file(at: path) { return (response, file) }
             let missing = HTTPError.notFound()
             return (missing.response, .bytes(missing.jsonBody, rangeable: false))
+        case .stream(let body):
+            return (response, .stream(StreamPipe(body)))
         }
     }
 }
@@ -111,10 +115,12 @@ private struct ServerHeaders {
     }
 }
 
-/// A response body: bytes we copy into MHD, or an open file MHD sends with sendfile and closes.
+/// A response body: bytes we copy into MHD, an open file MHD sends with sendfile and closes, or
+/// a pipe MHD reads as its producer fills it.
 private enum Content {
     case bytes([UInt8], rangeable: Bool)
     case file(descriptor: Int32, size: Int)
+    case stream(StreamPipe)
 
     static func file(at path: String) -> Content? {
         let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
@@ -131,15 +137,23 @@ private enum Content {
         switch self {
         case .bytes(let bytes, _): bytes.count
         case .file(_, let size): size
+        case .stream(let pipe): pipe.size
         }
     }
 
-    /// Only real content takes part in ranges; an empty body or an error body does not.
+    /// Only real content takes part in ranges; an empty body or an error body does not, nor a
+    /// stream, which is made from its start.
     var isRangeable: Bool {
         switch self {
         case .bytes(_, let rangeable): rangeable
         case .file: true
+        case .stream: false
         }
+    }
+
+    var stream: StreamPipe? {
+        if case .stream(let pipe) = self { return pipe }
+        return nil
     }
 
     func close() {
@@ -187,6 +201,8 @@ private enum Content {
                 return nil
             }
             return response
+        case .stream(let pipe):
+            return pipe.makeResponse()
         }
     }
 }

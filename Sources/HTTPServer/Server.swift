@@ -41,6 +41,17 @@ public final class Server: Sendable {
         }
     }
 
+    /// Requests being answered, with the producers of streamed bodies still running: 0 when no
+    /// work is left for any client (the one a client that went away left included).
+    public var requestsInFlight: Int {
+        state.withLock { state in
+            switch state {
+            case .running(let daemon), .stopping(let daemon, _): daemon.core.requestsInFlight
+            case .idle, .stopped: 0
+            }
+        }
+    }
+
     /// Stops gracefully: no new connections, requests in flight get up to `configuration.stopGrace`
     /// to finish, then handlers still running are answered 503 and the rest is closed. Returns
     /// once the port is free. Calling it again, or concurrently, waits for the same stop.

@@ -217,6 +217,9 @@ extension ServerCore {
 
     /// Queues a response; a request can be answered this way right after its headers or after its body.
     func answer(_ response: Response, on connection: Connection, _ context: RequestContext) -> MHD_Result {
+        var response = response
+        // A body made from now on would be cut off by the stop: better to tell the client to come back.
+        if case .stream = response.body, isStopping { response = Self.shuttingDown }
         let builder = context.state.withLock { ResponseBuilder(method: $0.method, requestHeaders: $0.requestHeaders) }
         guard let built = builder.build(response) else { return .NO }
         context.state.withLock { state in
@@ -224,6 +227,9 @@ extension ServerCore {
             state.status = built.status
             state.bodyBytes = built.bodyBytes
         }
+        // Before queueing: the reader runs only once MHD sends the body, and a response MHD
+        // refuses is freed at once, which closes its pipe and so ends its producer.
+        if let pipe = built.stream { stream(pipe, on: connection, for: context) }
         return connection.queue(built) ? .YES : .NO
     }
 }

@@ -15,7 +15,8 @@ final class ServerCore: Sendable {
     private let inFlight = Atomic(0)
     /// Written only under `suspended`'s lock, so deciding to suspend and stopping cannot cross.
     private let stopping = Atomic(false)
-    /// The requests whose connection is suspended while their handler runs.
+    /// The requests whose connection is suspended while their handler runs, or may be while
+    /// their body streams (whenever the client is ahead of the producer).
     private let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
     private let admission: Mutex<ConnectionAdmission>
     /// A new connection's timeout until its request head is in, when shorter than the idle one.
@@ -77,6 +78,7 @@ final class ServerCore: Sendable {
     func complete(_ connection: Connection, _ pointer: UnsafeMutableRawPointer) {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
         let (method, status, bodyBytes, wasSuspended) = context.state.withLock { state in
+            if let stream = state.stream { state.bodyBytes = stream.sent }
             if case .receiving(let route, _, _) = state.phase, let salvage = route.salvage, var request = state.request,
                 var body = state.body, body.size > 0, !isStopping
             {
@@ -141,15 +143,42 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Answers every request whose handler is still running with 503 and cancels the handler,
-    /// so each suspended connection is resumed before the daemon stops (libmicrohttpd aborts
-    /// the process if it is stopped with a connection still suspended). Returns those requests.
+    /// Starts the producer of a streamed body whose response is about to be queued, unless a stop
+    /// has begun (the body then ends at once, and its connection with it). As in `suspend`,
+    /// deciding under the lock that `beginStopping` stores under means `abandonHandlers` ends
+    /// every stream that could still suspend its connection. The producer counts as a request in
+    /// flight until it returns, so a stop waits for it and a client gone leaves nothing behind.
+    func stream(_ pipe: StreamPipe, on connection: Connection, for context: RequestContext) {
+        let admitted = suspended.withLock { suspended in
+            guard !stopping.load(ordering: .relaxed) else { return false }
+            context.state.withLock { state in
+                state.stream = pipe
+                state.wasSuspended = true
+            }
+            suspended[ObjectIdentifier(context)] = context
+            return true
+        }
+        guard admitted else { return pipe.close() }
+        inFlight.add(1, ordering: .relaxed)
+        let path = context.rawURI
+        pipe.start(
+            on: connection,
+            report: { [configuration] failure in configuration.log("\(RawURI.loggable(path[...])) was cut short: \(failure)") },
+            done: { [self] in inFlight.subtract(1, ordering: .releasing) })
+    }
+
+    /// Answers every request whose handler is still running with 503 and cancels the handler, and
+    /// ends every streamed body, so each suspended connection is resumed before the daemon stops
+    /// (libmicrohttpd aborts the process if it is stopped with a connection still suspended).
+    /// Returns those requests.
     @discardableResult
     func abandonHandlers() -> [RequestContext] {
         let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
             context.deliver(Self.shuttingDown)
-            context.state.withLock { $0.task }?.cancel()
+            let (task, stream) = context.state.withLock { ($0.task, $0.stream) }
+            task?.cancel()
+            stream?.close()
         }
         return contexts
     }
