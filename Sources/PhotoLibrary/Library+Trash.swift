@@ -7,6 +7,7 @@ public struct CollectionReport: Sendable, Equatable {
     public var derivativeFoldersRemoved = 0
     public var expiredCaptures = 0
     public var expiredUploads = 0
+    public var expiredDownloads = 0
 }
 
 extension Library {
@@ -58,13 +59,14 @@ extension Library {
 
     /// Removes what nothing refers to: blobs without a row (left by a crash between a blob's
     /// commit and its row's), derivatives of deleted originals, unsaved captures past their
-    /// retention, and resumable uploads past their expiry. Blobs younger than `grace` are left, as an import in another process
+    /// retention, and resumable uploads and downloads past their expiry. Blobs younger than `grace` are left, as an import in another process
     /// may be about to insert their row.
     @discardableResult
     public func collectGarbage(grace: TimeInterval = 3600, now: Date = Date()) async throws(LibraryError) -> CollectionReport {
         var report = CollectionReport()
         report.expiredCaptures = try await expireUnsavedCaptures(now: now)
         report.expiredUploads = try await expireUploads(now: now)
+        report.expiredDownloads = try await expireDownloads(now: now)
         let (known, renditions) = try await read { connection throws(StorageError) in
             (
                 Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") }),

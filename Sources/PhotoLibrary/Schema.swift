@@ -194,6 +194,19 @@ public enum LibrarySchema {
                 CREATE INDEX assets_by_import ON assets (imported_at DESC, id DESC);
                 CREATE INDEX assets_by_trash ON assets (trashed_at DESC, id DESC);
                 """),
+            // Downloads of a selection as one archive (see Library+Downloads): the files in the
+            // archive's order, space-separated ids; a row lasts until `expires`, in seconds since 1970.
+            Migration(
+                "0011-downloads",
+                """
+                CREATE TABLE downloads (
+                    token TEXT PRIMARY KEY,
+                    filename TEXT NOT NULL,
+                    asset_ids TEXT NOT NULL,
+                    expires \(types.real) NOT NULL
+                );
+                CREATE INDEX downloads_by_expiry ON downloads (expires);
+                """),
         ]
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPServer
+import PhotoLibrary
+
+extension WebApp {
+    /// A selection downloaded as one ZIP archive of its originals: POST keeps the selection (in
+    /// the database, for an hour, so that any server of the library sends it), GET streams the
+    /// archive, made while it is sent, under a length known from the start.
+    func addDownloadRoutes(to router: inout Router) {
+        // 10,000 ids of 32 digits, quoted, with commas, fit in half of this.
+        router.post("/api/downloads", body: .file(maxBytes: 1 << 20)) { request in
+            let selection = try Self.decode(DownloadSelection.self, request.body)
+            let download = try await answering { () throws(LibraryError) in try await library.createDownload(of: selection.ids) }
+            var response = Response.json(DownloadJSON(download), status: 201)
+            response.headers["Location"] = DownloadJSON.path(download)
+            return response
+        }
+        router.get("/api/downloads/:token") { request in
+            let download = try await answering { () throws(LibraryError) in try await library.download(request.parameter("token")) }
+            let name = download.filename.addingPercentEncoding(withAllowedCharacters: Self.attributeCharacters) ?? download.token
+            return Response(
+                headers: Headers([
+                    ("Content-Type", "application/zip"),
+                    // The name is ours, plain ASCII without quotes; filename* is for clients that prefer it.
+                    ("Content-Disposition", "attachment; filename=\"\(download.filename)\"; filename*=UTF-8''\(name)"),
+                    ("Cache-Control", "no-store"),
+                ]),
+                body: .stream(StreamedBody(size: download.size) { [library] writer in try await library.write(download, to: writer.write) })
+            )
+        }
+    }
+
+    /// RFC 5987's attr-char: what a `filename*` value keeps as it is (ASCII only; the rest is
+    /// percent-encoded UTF-8).
+    private static let attributeCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")
+}
+
+/// What `POST /api/downloads` takes: the assets' ids, in the archive's order.
+struct DownloadSelection: Decodable {
+    var ids: [String]
+}
+
+/// A download as `POST /api/downloads` answers it.
+struct DownloadJSON: Encodable {
+    var url: String
+    var filename: String
+    /// The archive's exact size in bytes.
+    var size: Int
+    /// The items selected (a Live Photo is one).
+    var count: Int
+    /// The files in the archive (a Live Photo's still and movie are two).
+    var files: Int
+
+    init(_ download: Download) {
+        url = Self.path(download)
+        filename = download.filename
+        size = download.size
+        count = download.count
+        files = download.fileCount
+    }
+
+    static func path(_ download: Download) -> String { "/api/downloads/\(download.token)" }
+}

@@ -1,0 +1,114 @@
+public import Foundation
+import Storage
+
+/// Downloads of many items at once, as one ZIP archive of their originals: a selection is kept
+/// in the database for an hour (any server of the library may send it), and the archive is made
+/// while it is sent, its size known from the start.
+extension Library {
+    /// How long a download can be fetched after it was asked for.
+    public static let downloadLifetime: TimeInterval = 3600
+    /// How much of an original one read brings: about what the archive's writer hands over at once.
+    static let downloadChunk = 1 << 20
+
+    /// Keeps a download of the assets `ids` names, in that order, for `downloadLifetime`: each
+    /// one's original, and after a Live Photo's still its movie. Every id must name a different
+    /// asset (`maxBatch` at most) that is not in the trash, nor the movie of a Live Photo (which
+    /// is part of its still); otherwise nothing is kept.
+    public func createDownload(of ids: [String], now: Date = Date()) async throws(LibraryError) -> Download {
+        try Self.requireBatch(ids)
+        let found = try await assetsByID(ids)
+        let items = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil && $0.livePhotoStill == nil }
+        guard items.count == ids.count else {
+            throw LibraryError(.notFound, "\(ids.count - items.count) of the items are not in the library (deleted, or in the trash).")
+        }
+        let movies = try await assetsByID(items.compactMap(\.livePhotoMovie)).filter { $0.value.trashedDate == nil }
+        let files = items.flatMap { item in [item] + (item.livePhotoMovie.flatMap { movies[$0] }.map { [$0] } ?? []) }
+        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        let day = now.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
+        let download = Download(token: token, filename: "CameraRoll \(day).zip", assets: files)
+        try await write { connection throws(StorageError) in
+            try connection.run(
+                "INSERT INTO downloads (token, filename, asset_ids, expires) VALUES (?, ?, ?, ?)",
+                [
+                    token, download.filename, files.map(\.id).joined(separator: " "),
+                    now.addingTimeInterval(Self.downloadLifetime).timeIntervalSince1970,
+                ])
+        }
+        return download
+    }
+
+    /// The download a token names, with its files as they are now: not found once it has
+    /// expired, or if any of them has been deleted or trashed since (its archive would no longer
+    /// be the one announced).
+    public func download(_ token: String, now: Date = Date()) async throws(LibraryError) -> Download {
+        let gone = LibraryError(.notFound, "There is no download at this address; a download lasts an hour.")
+        guard Hex.bytes(token.utf8)?.count == 16 else { throw gone }
+        let row = try await read { connection throws(StorageError) -> (filename: String, ids: String)? in
+            guard
+                let row = try connection.query(
+                    "SELECT filename, asset_ids FROM downloads WHERE token = ? AND expires > ?", [token, now.timeIntervalSince1970]
+                ).first
+            else { return nil }
+            return (try row.text("filename"), try row.text("asset_ids"))
+        }
+        guard let row else { throw gone }
+        let ids = row.ids.split(separator: " ").map(String.init)
+        let found = try await assetsByID(ids)
+        let files = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil }
+        guard files.count == ids.count else {
+            throw LibraryError(.notFound, "Items of this download have been deleted or moved to the trash since; select them again.")
+        }
+        return Download(token: token, filename: row.filename, assets: files)
+    }
+
+    /// Writes a download's archive to `sink`, every byte in order, in chunks of about a MiB;
+    /// returns early once `sink` takes no more. Originals are read (fetched to this machine
+    /// first from a bucket) and their CRCs computed on `work`'s threads, a chunk at a time.
+    public func write(_ download: Download, to sink: ([UInt8]) async -> Bool) async throws(LibraryError) {
+        let layout = download.layout
+        // Headers wait to go out in front of the next bytes of a file.
+        var pending: [UInt8] = []
+        var crcs: [UInt32] = []
+        for (index, asset) in download.assets.enumerated() {
+            pending += layout.localHeader(index)
+            let path = try await originalFile(of: asset)
+            let file = try await work.run { () throws(LibraryError) in try ReadOnlyFile(path) }
+            var crc = CRC32()
+            var offset = 0
+            while offset < asset.byteSize {
+                let count = min(asset.byteSize - offset, max(Self.downloadChunk - pending.count, Self.downloadChunk / 2))
+                let (chunk, sum) = try await work.run { [pending, crc, offset] () throws(LibraryError) -> ([UInt8], CRC32) in
+                    var crc = crc
+                    return (try file.read(count, at: offset, after: pending, crc: &crc), crc)
+                }
+                guard await sink(chunk) else { return }
+                pending = []
+                crc = sum
+                offset += count
+            }
+            pending += layout.dataDescriptor(index, crc: crc.value)
+            crcs.append(crc.value)
+        }
+        pending += layout.trailer(crcs: crcs)
+        for start in stride(from: 0, to: pending.count, by: Self.downloadChunk) {
+            guard await sink(Array(pending[start..<min(start + Self.downloadChunk, pending.count)])) else { return }
+        }
+    }
+
+    /// Forgets the downloads whose time is up; how many.
+    func expireDownloads(now: Date) async throws(LibraryError) -> Int {
+        try await write { connection throws(StorageError) in
+            try connection.run("DELETE FROM downloads WHERE expires <= ?", [now.timeIntervalSince1970])
+        }
+    }
+
+    /// The assets `ids` names, by id, as one read finds them.
+    private func assetsByID(_ ids: [String]) async throws(LibraryError) -> [String: Asset] {
+        guard !ids.isEmpty else { return [:] }
+        let assets = try await read { connection throws(StorageError) in
+            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Self.placeholders(ids.count)))", ids)
+                .map { row throws(StorageError) in try Asset(row: row) }
+        }
+        return Dictionary(assets.map { ($0.id, $0) }) { first, _ in first }
+    }
+}
