@@ -8,7 +8,7 @@ DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libss
         postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw haproxy \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest python3-tuspy fonts-dejavu-core \
-        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl
+        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip
 # From bookworm-backports on Debian 12: libheif 1.19 decodes current iPhone HEICs, which 1.15 refuses.
 BACKPORTED_DEPS := libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-aomdec
 
