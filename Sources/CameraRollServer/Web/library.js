@@ -1,218 +1,444 @@
-// The library page: a grid over GET /api/assets (endless scroll by cursor), resumable uploads
-// (a button, a folder, drag and drop, paste; a row per file with its progress), and a viewer
-// showing each photo at exactly its frame's size × devicePixelRatio.
-import { json } from "./api.js";
-import { livePhoto } from "./live-photo.js";
-import { label, tile } from "./tile.js";
-import { Upload, unfinishedUploads } from "./uploads.js";
+// The Photos app: the library's views (Library, Recently Added, Favourites, Albums, captures not
+// saved, Recently Deleted) as a timeline (timeline.js) with a date scrubber; a select mode with
+// the actions each view allows, on many items at once; a viewer (viewer.js); albums; and the
+// uploader (upload-panel.js). Views are addressed by the URL's hash, so Back and a reload work.
+import { json, sendJSON } from "./api.js";
+import { Timeline } from "./timeline.js";
+import { startUploads } from "./upload-panel.js";
+import { Viewer } from "./viewer.js";
 
-const grid = document.querySelector("#grid");
 const status = document.querySelector("#status");
-const viewer = document.querySelector("#viewer");
-const stage = document.querySelector("#stage");
-let cursor = null;
-let loading = false;
-let finished = false;
+const grid = document.querySelector("#grid");
+const title = document.querySelector("#title");
+const selectButton = document.querySelector("#select");
+const selectionBar = document.querySelector("#selection-bar");
+const selectionCount = document.querySelector("#selection-count");
+const albumList = document.querySelector("#albums");
+const frame = document.querySelector(".timeline-frame");
+const empty = document.querySelector("#empty");
+const scrubber = document.querySelector("#scrubber");
+const currentDate = document.querySelector("#current-date");
 
-async function loadMore() {
-  if (loading || finished) return;
-  loading = true;
+const timeline = new Timeline(grid, { label: "Library" });
+
+// What each view shows and lets one do with a selection.
+const views = {
+  library: { title: "Library", query: { collection: "library" }, actions: ["album", "favorite", "download", "trash"],
+    empty: ["No Photos or Videos", "Add photos and videos with the buttons above, by dropping them here, or take some with the Camera."] },
+  recent: { title: "Recently Added", query: { collection: "recentlyAdded" }, actions: ["album", "favorite", "download", "trash"],
+    empty: ["Nothing Added Yet", "What you add appears here first, whenever it was taken."] },
+  favorites: { title: "Favourites", query: { collection: "favorites" }, actions: ["album", "favorite", "download", "trash"],
+    empty: ["No Favourites", "Mark photos and videos as favourites with ♡ in the viewer or with Select."] },
+  unsaved: { title: "Captures Not Saved", query: { collection: "unsavedCaptures" }, actions: ["save", "download", "trash"],
+    empty: ["No Unsaved Captures", "Photos and videos taken with the camera that nobody saved to the Camera Roll appear here until they expire."],
+    note: "Camera captures nobody saved to the Camera Roll. Save them, or they expire after a week." },
+  deleted: { title: "Recently Deleted", query: { collection: "recentlyDeleted" }, actions: ["restore", "delete"],
+    empty: ["No Recently Deleted Items", "What you delete stays here for 30 days before it is deleted for good."],
+    note: "Items are deleted for good 30 days after they were deleted." },
+};
+
+let view = null;
+
+function albumView(album) {
+  return { title: album.title, album, query: { album: album.id },
+    actions: album.builtIn ? ["album", "favorite", "download", "remove", "trash"] : ["album", "favorite", "cover", "download", "remove", "trash"],
+    empty: ["No Photos or Videos", album.builtIn ? "Photos and videos saved to the Camera Roll appear here." : "Add items to this album with Select and Add to Album."] };
+}
+
+// The view the URL's hash names: #/library, #/recent, #/favorites, #/albums, #/album/<id>,
+// #/unsaved, #/deleted. Anything else (a skip link's #grid) leaves the view as it is.
+async function route() {
+  const hash = location.hash || "#/library";
+  if (!hash.startsWith("#/")) return;
+  const [name, id] = hash.slice(2).split("/");
+  setSelecting(false);
+  document.querySelectorAll("#views a").forEach((link) => {
+    const current = link.dataset.view === name || (name === "album" && link.dataset.view === "albums");
+    if (current) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  });
   try {
-    const query = new URLSearchParams({ limit: "60" });
-    if (cursor) query.set("cursor", cursor);
-    const page = await json(`/api/assets?${query}`);
-    grid.append(...page.assets.map((asset) => tile(asset, show)));
-    cursor = page.nextCursor ?? null;
-    finished = cursor === null;
-    document.querySelector("#empty").hidden = grid.children.length > 0;
+    if (name === "albums") return await showAlbums();
+    if (name === "album") return await showView(albumView(await json(`/api/albums/${encodeURIComponent(id)}`)));
+    await showView(views[name] ?? views.library);
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
-  } finally {
-    loading = false;
   }
 }
 
-function show(asset) {
-  stage.replaceChildren();
-  viewer.showModal();
-  const width = stage.clientWidth;
-  const height = stage.clientHeight;
-  if (asset.mediaType === "public.movie") {
-    const video = document.createElement("video");
-    video.controls = true;
-    video.autoplay = true;
-    video.poster = asset.urls.poster;
-    video.src = asset.urls.video;
-    stage.append(video);
-  } else {
-    const image = document.createElement("img");
-    image.alt = label(asset);
-    image.src = `${asset.urls.display}?w=${width}&h=${height}&dpr=${window.devicePixelRatio}`;
-    stage.append(asset.livePhoto ? livePhoto(asset, image) : image);
+async function showView(next) {
+  view = next;
+  title.textContent = next.title;
+  document.title = next.title;
+  albumList.hidden = true;
+  frame.hidden = false;
+  selectButton.hidden = false;
+  document.querySelector("#album-bar").hidden = !next.album || next.album.builtIn;
+  const note = document.querySelector("#view-note");
+  note.textContent = next.note ?? "";
+  note.hidden = !next.note;
+  grid.setAttribute("aria-label", next.title);
+  await timeline.show(next.query);
+}
+
+timeline.addEventListener("shown", ({ detail }) => {
+  empty.hidden = detail.count > 0;
+  frame.hidden = detail.count === 0;
+  if (detail.count === 0) {
+    document.querySelector("#empty-title").textContent = view.empty[0];
+    document.querySelector("#empty-hint").textContent = view.empty[1];
+  }
+  drawScrubber();
+});
+timeline.addEventListener("failed", ({ detail }) => { status.textContent = `The library could not be loaded: ${detail.message}`; });
+timeline.addEventListener("open", ({ detail }) => viewer.open(detail.index));
+timeline.addEventListener("selection", showSelection);
+timeline.addEventListener("selectall", () => selectAll());
+timeline.addEventListener("scrolled", ({ detail }) => {
+  currentDate.textContent = detail.day && !detail.headingShown
+    ? new Date(`${detail.day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" }) : "";
+  placeScrubberThumb(detail.day);
+});
+
+// Select mode.
+function setSelecting(selecting) {
+  timeline.setSelecting(selecting);
+}
+
+function showSelection() {
+  const selecting = timeline.selecting;
+  selectButton.textContent = selecting ? "Cancel" : "Select";
+  selectButton.setAttribute("aria-pressed", String(selecting));
+  selectionBar.hidden = !selecting;
+  const count = timeline.selected.size;
+  selectionCount.textContent = count === 0 ? "Select items" : `${count.toLocaleString()} selected`;
+  const allowed = new Set(view?.actions ?? []);
+  for (const button of selectionBar.querySelectorAll("[data-action]")) {
+    const action = button.dataset.action;
+    button.hidden = !["all", "done"].includes(action) && !allowed.has(action);
+    button.disabled = !["all", "done"].includes(action) && (count === 0 || (action === "cover" && count !== 1));
+  }
+  const favorite = selectionBar.querySelector("[data-action=favorite]");
+  favorite.textContent = allFavorite() ? "Unfavourite" : "Favourite";
+}
+
+function selectedAssets() {
+  return timeline.items?.assets.filter((asset) => asset && timeline.selected.has(asset.id)) ?? [];
+}
+
+function allFavorite() {
+  const assets = selectedAssets();
+  return assets.length > 0 && assets.every((asset) => asset.favorite);
+}
+
+async function selectAll() {
+  if (timeline.count > 10000) {
+    status.textContent = "At most 10,000 items can be changed at once; select a day or a range instead.";
+    return;
+  }
+  status.textContent = timeline.count > 500 ? "Selecting…" : "";
+  await timeline.selectRange(0, timeline.count - 1, true);
+  status.textContent = "";
+}
+
+selectButton.addEventListener("click", () => setSelecting(!timeline.selecting));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && timeline.selecting && !document.querySelector("dialog[open]")) setSelecting(false);
+});
+
+// What the buttons do, for the selection bar and the viewer alike.
+const actions = {
+  favorite: (ids, favorite) => sendJSON("/api/assets/favorite", "POST", { ids, favorite }),
+  remove: (ids) => sendJSON("/api/assets/trash", "POST", { ids }).then(() => refresh(`Moved ${count(ids)} to Recently Deleted.`)),
+};
+
+const count = (ids) => (ids.length === 1 ? "1 item" : `${ids.length.toLocaleString()} items`);
+
+async function perform(action) {
+  const ids = [...timeline.selected];
+  const run = {
+    all: () => selectAll(),
+    done: () => setSelecting(false),
+    album: () => chooseAlbum(ids),
+    save: () => sendJSON("/api/albums/cameraRoll/assets", "POST", { ids }).then(() => refresh(`Saved ${count(ids)} to the Camera Roll.`)),
+    favorite: async () => {
+      const favorite = !allFavorite();
+      await actions.favorite(ids, favorite);
+      await refresh(favorite ? `Marked ${count(ids)} as favourites.` : `${count(ids)} no longer favourites.`);
+    },
+    cover: () => sendJSON(`/api/albums/${view.album.id}`, "PATCH", { coverAssetID: ids[0] }).then(() => refresh("That item is the album's cover now.")),
+    remove: () => sendJSON(`/api/albums/${view.album.id}/assets/remove`, "POST", { ids }).then(() => refresh(`Took ${count(ids)} out of the album.`)),
+    download: () => download(ids),
+    trash: () => actions.remove(ids),
+    restore: () => sendJSON("/api/assets/restore", "POST", { ids }).then(() => refresh(`Restored ${count(ids)}.`)),
+    delete: async () => {
+      if (!confirm(`Delete ${count(ids)} for good? This cannot be undone.`)) return;
+      await sendJSON("/api/assets/delete", "POST", { ids });
+      await refresh(`Deleted ${count(ids)} for good.`);
+    },
+  }[action];
+  try {
+    await run();
+  } catch (error) {
+    status.textContent = `That did not work: ${error.message}`;
   }
 }
 
-document.querySelector("#close").addEventListener("click", () => viewer.close());
-viewer.addEventListener("close", () => stage.replaceChildren());
+selectionBar.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-action]");
+  if (button) perform(button.dataset.action);
+});
 
-// Uploads: two files at a time, the rest waiting; a row for each until it is dismissed.
-const uploadList = document.querySelector("#upload-list");
-const uploads = [];
-const sending = 2;
-
-const mediaName = /\.(jpe?g|png|gif|webp|heic|heif|avif|mp4|m4v|mov|webm|3gp)$/i;
-const isMedia = (file) => file.type.startsWith("image/") || file.type.startsWith("video/") || mediaName.test(file.name);
-
-function button(text, action) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.textContent = text;
-  element.addEventListener("click", action);
-  return element;
+// The view again after a change, keeping the place on screen; `message` says what was done.
+async function refresh(message) {
+  setSelecting(false);
+  const top = grid.scrollTop;
+  await timeline.show(view.query);
+  grid.scrollTop = top;
+  status.textContent = message ?? "";
 }
 
-function row(upload) {
-  const item = document.createElement("li");
-  item.className = "upload-row";
-  const thumb = document.createElement("img");
-  thumb.className = "thumb";
-  thumb.alt = "";
-  if (upload.file.type.startsWith("image/")) {
-    thumb.src = URL.createObjectURL(upload.file);
-    thumb.addEventListener("load", () => URL.revokeObjectURL(thumb.src), { once: true });
-    // Bytes that are no picture this browser reads show the plain square instead.
-    thumb.addEventListener("error", () => {
-      URL.revokeObjectURL(thumb.src);
-      thumb.removeAttribute("src");
-    }, { once: true });
-  }
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = upload.filename;
-  const progress = document.createElement("progress");
-  progress.max = 1;
-  progress.value = 0;
-  progress.setAttribute("aria-label", `${upload.filename} sent`);
-  const message = document.createElement("span");
-  message.className = "message";
-  const controls = document.createElement("span");
-  controls.className = "controls";
-  const pause = button("Pause", () => { upload.pause(); });
-  const resume = button("Resume", () => { upload.resume(); schedule(); });
-  const retry = button("Retry now", () => upload.retryNow());
-  const cancel = button("Cancel", () => upload.cancel());
-  const dismiss = button("Dismiss", () => {
-    item.remove();
-    uploads.splice(uploads.indexOf(upload), 1);
-    document.querySelector("#uploads").hidden = uploads.length === 0;
-  });
-  for (const control of [pause, resume, retry, cancel, dismiss]) control.setAttribute("aria-label", `${control.textContent} ${upload.filename}`);
-  controls.append(pause, resume, retry, cancel, dismiss);
-  const title = document.createElement("span");
-  title.append(name, progress);
-  item.append(thumb, title, controls, message);
+// A zip of the originals, streamed by the server straight to the browser's downloads.
+async function download(ids) {
+  const prepared = await sendJSON("/api/downloads", "POST", { ids });
+  const link = document.createElement("a");
+  link.href = prepared.url;
+  link.download = prepared.filename ?? "";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  status.textContent = `Downloading ${count(ids)} (${(prepared.size / 1e6).toFixed(1)} MB).`;
+}
 
-  const render = () => {
-    const { state } = upload;
-    item.className = `upload-row ${state}`;
-    pause.hidden = !["uploading", "retrying", "waiting"].includes(state);
-    resume.hidden = state !== "paused";
-    retry.hidden = state !== "retrying";
-    cancel.hidden = !["uploading", "retrying", "waiting", "paused"].includes(state);
-    dismiss.hidden = !["done", "refused", "cancelled"].includes(state);
-    const words = { waiting: "Waiting…", uploading: `${Math.round((upload.sent / Math.max(upload.size, 1)) * 100)}%` };
-    message.textContent = upload.message || words[state] || "";
-    if (state === "done") {
-      message.replaceChildren(upload.duplicate ? "Already in your library. " : "Added. ");
-      const link = document.createElement("a");
-      link.href = "#";
-      link.textContent = "Show it";
-      link.addEventListener("click", async (event) => {
-        event.preventDefault();
-        show(await json(`/api/assets/${upload.assetID}`));
-      });
-      message.append(link);
+// Albums: the grid of albums, the chooser for Add to Album, and the album's own actions.
+async function showAlbums() {
+  view = null;
+  title.textContent = "Albums";
+  document.title = "Albums";
+  frame.hidden = true;
+  empty.hidden = true;
+  selectButton.hidden = true;
+  document.querySelector("#album-bar").hidden = true;
+  document.querySelector("#view-note").hidden = true;
+  const { albums } = await json("/api/albums");
+  const cards = albums.map((album) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#/album/${encodeURIComponent(album.id)}`;
+    link.className = "album-card";
+    const cover = document.createElement(album.cover ? "img" : "span");
+    cover.className = "cover";
+    if (album.cover) {
+      cover.src = album.cover;
+      cover.alt = "";
     }
-    if (state === "refused") message.textContent = `Not added: ${upload.message}`;
-  };
-  upload.addEventListener("state", () => { render(); if (!upload.active) schedule(); });
-  upload.addEventListener("progress", () => {
-    progress.value = upload.sent / Math.max(upload.size, 1);
-    if (upload.state === "uploading") render();
+    const name = document.createElement("span");
+    name.className = "album-title";
+    name.textContent = album.title;
+    const size = document.createElement("span");
+    size.className = "album-count";
+    size.textContent = album.count.toLocaleString();
+    link.setAttribute("aria-label", `${album.title}, ${album.count.toLocaleString()} ${album.count === 1 ? "item" : "items"}`);
+    link.append(cover, name, size);
+    item.append(link);
+    return item;
   });
-  upload.addEventListener("done", async () => {
-    if (upload.duplicate || grid.querySelector(`[data-asset="${upload.assetID}"]`)) return;
-    // The new item joins the grid at the top; the rest of the grid stays as it is.
-    grid.prepend(tile(await json(`/api/assets/${upload.assetID}`), show));
-    document.querySelector("#empty").hidden = true;
+  const create = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "album-card new";
+  button.textContent = "New Album";
+  button.addEventListener("click", async () => {
+    const name = await askTitle("New Album", "");
+    if (!name) return;
+    try {
+      const album = await sendJSON("/api/albums", "POST", { title: name });
+      location.hash = `#/album/${album.id}`;
+    } catch (error) {
+      status.textContent = `The album could not be made: ${error.message}`;
+    }
   });
-  render();
-  return item;
+  create.append(button);
+  albumList.replaceChildren(...cards, create);
+  albumList.hidden = false;
 }
 
-// Starts waiting uploads while fewer than `sending` are on their way.
-function schedule() {
-  const running = uploads.filter((upload) => upload.state === "uploading" || upload.state === "retrying").length;
-  for (const upload of uploads.filter((upload) => upload.state === "waiting" && !upload.running).slice(0, Math.max(0, sending - running))) {
-    upload.start();
+// A title from the user in a small dialog; null when cancelled.
+function askTitle(heading, current) {
+  const dialog = document.querySelector("#album-name");
+  dialog.querySelector("h2").textContent = heading;
+  const input = dialog.querySelector("input");
+  input.value = current;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok" ? input.value.trim() : null), { once: true });
+  });
+}
+
+// Enter in the chooser's title field adds to a new album (the form's first button is an album).
+document.querySelector("#album-chooser input").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter") return;
+  event.preventDefault();
+  document.querySelector("#album-chooser").close("new");
+});
+
+async function chooseAlbum(ids) {
+  const dialog = document.querySelector("#album-chooser");
+  const { albums } = await json("/api/albums");
+  const choices = albums.filter((album) => album.id !== view.album?.id).map((album) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.className = "album-choice";
+    button.value = `album:${album.id}`;
+    button.textContent = `${album.title} (${album.count.toLocaleString()})`;
+    item.append(button);
+    return item;
+  });
+  dialog.querySelector(".album-choices").replaceChildren(...choices);
+  const input = dialog.querySelector("input");
+  input.value = "";
+  dialog.returnValue = "";
+  dialog.showModal();
+  const answer = await new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }));
+  let album = null;
+  if (answer === "new") {
+    if (!input.value.trim()) return;
+    album = await sendJSON("/api/albums", "POST", { title: input.value.trim() });
+  } else if (answer.startsWith("album:")) {
+    album = { id: answer.slice(6) };
+  } else {
+    return;
   }
+  const filled = await sendJSON(`/api/albums/${album.id}/assets`, "POST", { ids });
+  await refresh(`Added ${count(ids)} to ${filled.title}.`);
 }
 
-function enqueue(upload) {
-  uploads.push(upload);
-  uploadList.append(row(upload));
-  document.querySelector("#uploads").hidden = false;
+document.querySelector("#rename-album").addEventListener("click", async () => {
+  const name = await askTitle("Rename Album", view.album.title);
+  if (!name) return;
+  try {
+    const album = await sendJSON(`/api/albums/${view.album.id}`, "PATCH", { title: name });
+    view.album = album;
+    title.textContent = album.title;
+    document.title = album.title;
+  } catch (error) {
+    status.textContent = `The album could not be renamed: ${error.message}`;
+  }
+});
+document.querySelector("#delete-album").addEventListener("click", async () => {
+  if (!confirm(`Delete the album “${view.album.title}”? Its photos and videos stay in the library.`)) return;
+  try {
+    await json(`/api/albums/${view.album.id}`, { method: "DELETE" });
+    location.hash = "#/albums";
+  } catch (error) {
+    status.textContent = `The album could not be deleted: ${error.message}`;
+  }
+});
+
+// The scrubber: one mark a year, the thumb where the screen is; a click or a drag jumps to
+// that month, and as a slider its arrow keys go a month at a time, Page Up and Down a year.
+function drawScrubber() {
+  const months = timeline.months;
+  scrubber.hidden = months.length < 2;
+  scrubber.querySelectorAll(".year").forEach((mark) => mark.remove());
+  scrubber.setAttribute("aria-valuemin", "0");
+  scrubber.setAttribute("aria-valuemax", String(Math.max(0, months.length - 1)));
+  const height = timeline.layout?.height || 1;
+  let year = null;
+  for (const month of months) {
+    if (month.month.slice(0, 4) === year) continue;
+    year = month.month.slice(0, 4);
+    const mark = document.createElement("span");
+    mark.className = "year";
+    mark.textContent = year;
+    mark.style.top = `${(month.top / height) * 100}%`;
+    scrubber.append(mark);
+  }
+  placeScrubberThumb(timeline.currentDay);
 }
 
-function add(files) {
-  const media = [...files].filter(isMedia);
-  const skipped = files.length - media.length;
-  for (const file of media) enqueue(new Upload({ file, metadata: { source: "upload" } }));
-  status.textContent = skipped ? `${skipped} file${skipped === 1 ? " is" : "s are"} not a photo or video and ${skipped === 1 ? "was" : "were"} left out.` : "";
-  schedule();
+function monthIndexOf(day) {
+  const months = timeline.months;
+  const index = months.findIndex((month) => day && month.month <= day.slice(0, 7));
+  return index === -1 ? months.length - 1 : index;
 }
 
-const picker = document.querySelector("#upload");
-const folderPicker = document.querySelector("#upload-folder");
-document.querySelector("#add").addEventListener("click", () => picker.click());
-document.querySelector("#add-folder").addEventListener("click", () => folderPicker.click());
-for (const input of [picker, folderPicker]) {
-  input.addEventListener("change", () => {
-    add(input.files);
-    input.value = "";
+function placeScrubberThumb(day) {
+  const months = timeline.months;
+  if (!day || months.length === 0) return;
+  const index = monthIndexOf(day);
+  const month = months[index];
+  scrubber.setAttribute("aria-valuenow", String(index));
+  scrubber.setAttribute("aria-valuetext", new Date(`${month.day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" }));
+  const height = timeline.layout?.height || 1;
+  scrubber.querySelector(".scrubber-thumb").style.top = `${(grid.scrollTop / height) * 100}%`;
+}
+
+function scrubTo(clientY) {
+  const box = scrubber.getBoundingClientRect();
+  const fraction = Math.max(0, Math.min(1, (clientY - box.top) / box.height));
+  const months = timeline.months;
+  const y = fraction * (timeline.layout?.height ?? 0);
+  // The month whose place is nearest above the pointer's share of the whole timeline.
+  const month = [...months].reverse().find((candidate) => candidate.top <= y) ?? months[0];
+  if (month) grid.scrollTop = month.top;
+}
+
+scrubber.addEventListener("pointerdown", (event) => {
+  scrubber.setPointerCapture(event.pointerId);
+  scrubTo(event.clientY);
+  const move = (moved) => scrubTo(moved.clientY);
+  scrubber.addEventListener("pointermove", move);
+  scrubber.addEventListener("pointerup", () => scrubber.removeEventListener("pointermove", move), { once: true });
+});
+scrubber.addEventListener("keydown", (event) => {
+  const months = timeline.months;
+  const index = monthIndexOf(timeline.currentDay);
+  const target = { ArrowUp: index - 1, ArrowDown: index + 1, PageUp: index - 12, PageDown: index + 12, Home: 0, End: months.length - 1 }[event.key];
+  if (target === undefined) return;
+  event.preventDefault();
+  const month = months[Math.max(0, Math.min(months.length - 1, target))];
+  grid.scrollTop = month.top;
+});
+
+// The skip link lands on the grid's item in focus, as Tab would.
+document.querySelector(".skip-link").addEventListener("click", (event) => {
+  event.preventDefault();
+  timeline.focusItem(timeline.focusIndex);
+});
+
+const viewer = new Viewer(document.querySelector("#viewer"), timeline, actions);
+viewer.addEventListener("closed", ({ detail }) => {
+  if (detail.index != null && timeline.count > 0) timeline.focusItem(Math.min(detail.index, timeline.count - 1));
+});
+
+// Sign Out for a signed-in browser (the server's own computer needs no sign-in).
+json("/api/session").then((session) => {
+  const signOut = document.querySelector("#sign-out");
+  signOut.hidden = !session.signedIn || session.local;
+  signOut.addEventListener("click", async () => {
+    await json("/api/session", { method: "DELETE" }).catch(() => {});
+    location.assign("/signin");
   });
-}
+}).catch(() => {});
 
-const dropHint = document.querySelector("#drop-hint");
-const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes("Files");
-document.addEventListener("dragover", (event) => {
-  if (!carriesFiles(event)) return;
-  event.preventDefault();
-  dropHint.hidden = false;
-});
-document.addEventListener("dragleave", (event) => { if (event.relatedTarget === null) dropHint.hidden = true; });
-document.addEventListener("drop", (event) => {
-  if (!carriesFiles(event)) return;
-  event.preventDefault();
-  dropHint.hidden = true;
-  add(event.dataTransfer.files);
-});
-document.addEventListener("paste", (event) => {
-  if (event.clipboardData?.files.length) add(event.clipboardData.files);
-});
+window.addEventListener("hashchange", route);
+await route();
 
-// Leaving with files on their way would only pause them (they resume on the next visit), but
-// the person may not come back soon: ask.
-window.addEventListener("beforeunload", (event) => {
-  if (uploads.some((upload) => upload.active)) event.preventDefault();
+// A new item: the view is read again (once for a burst of uploads), and it takes its place.
+let reread = null;
+startUploads({
+  status,
+  onAdded: () => {
+    clearTimeout(reread);
+    reread = setTimeout(() => { if (view && !timeline.selecting) refresh(status.textContent); }, 500);
+  },
+  onShow: async (id) => {
+    const asset = await json(`/api/assets/${id}`);
+    const index = timeline.indexOf(asset.id);
+    if (index >= 0) viewer.open(index);
+    else viewer.openAsset(asset);
+  },
 });
-
-for (const upload of await unfinishedUploads()) {
-  enqueue(upload);
-}
-schedule();
-
-new IntersectionObserver((entries) => {
-  if (entries.some((entry) => entry.isIntersecting)) loadMore();
-}, { rootMargin: "800px" }).observe(document.querySelector("#more"));
-loadMore();

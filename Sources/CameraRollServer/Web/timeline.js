@@ -1,0 +1,528 @@
+// The Photos app's timeline: a virtualised grid of a view's items grouped by day under month
+// and day headings. The server's day counts (GET /api/timeline) lay out every section before a
+// page is read; only the rows on screen (and a screen's worth around them) are in the DOM, and
+// their items are read by cursor from the start of their day (a day jump), so any date is one
+// request away and the page's memory stays flat however far one scrolls.
+//
+// It is an ARIA grid with one Tab stop: arrow keys move by item and by row, Home/End and
+// Page Up/Down as in a grid, Enter opens (or, while selecting, selects) the item in focus.
+import { json } from "./api.js";
+import { clock } from "./time.js";
+
+const monthHeading = 56;
+const dayHeading = 44;
+const pageSize = 200;
+const overscan = 1;
+
+const monthName = (day) => new Date(`${day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" });
+const dayName = (day) => new Date(`${day}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+
+export function kindOf(asset) {
+  return asset.mediaType === "public.movie" ? "Video" : asset.livePhoto ? "Live Photo" : "Photo";
+}
+
+// Sections, rows and positions for a width; recomputed on resize, never per scroll.
+class Layout {
+  constructor(days, width) {
+    this.columns = Math.max(3, Math.min(12, Math.round(width / (width < 600 ? 110 : 160))));
+    this.tile = width / this.columns;
+    this.sections = [];
+    let top = 0;
+    let start = 0;
+    let month = null;
+    for (const { day, count } of days) {
+      const newMonth = day.slice(0, 7) !== month;
+      month = day.slice(0, 7);
+      const heading = (newMonth ? monthHeading : 0) + dayHeading;
+      const rows = Math.ceil(count / this.columns);
+      this.sections.push({ day, count, start, top, newMonth, rowsTop: top + heading, rows, firstRow: 0 });
+      top += heading + rows * this.tile;
+      start += count;
+    }
+    let row = 0;
+    for (const section of this.sections) {
+      section.firstRow = row;
+      row += section.rows;
+    }
+    this.rowCount = row;
+    this.count = start;
+    this.height = top;
+  }
+
+  // The last section starting at or above `y` (binary search).
+  sectionAt(y) {
+    let low = 0;
+    let high = this.sections.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.sections[middle].top <= y) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  sectionOf(index) {
+    let low = 0;
+    let high = this.sections.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.sections[middle].start <= index) low = middle;
+      else high = middle - 1;
+    }
+    return this.sections[low];
+  }
+
+  // Where an item sits: its section, row within it, column, and its rectangle.
+  place(index) {
+    const section = this.sectionOf(index);
+    const offset = index - section.start;
+    const row = Math.floor(offset / this.columns);
+    const column = offset % this.columns;
+    return { section, row, column, x: column * this.tile, y: section.rowsTop + row * this.tile };
+  }
+
+  // The item in the row `delta` rows away (across sections), nearest to `column`.
+  indexRowsAway(index, delta) {
+    const { section, row, column } = this.place(index);
+    let sectionIndex = this.sections.indexOf(section);
+    let target = row + delta;
+    while (target < 0 && sectionIndex > 0) {
+      sectionIndex -= 1;
+      target += this.sections[sectionIndex].rows;
+    }
+    while (sectionIndex < this.sections.length - 1 && target >= this.sections[sectionIndex].rows) {
+      target -= this.sections[sectionIndex].rows;
+      sectionIndex += 1;
+    }
+    const goal = this.sections[sectionIndex];
+    target = Math.max(0, Math.min(goal.rows - 1, target));
+    return Math.min(goal.start + target * this.columns + column, goal.start + goal.count - 1);
+  }
+}
+
+// Items by their place in the view, read a page at a time from the start of their day or from
+// the cursor where the page before ended.
+class Items {
+  constructor(query) {
+    this.query = query;
+    this.assets = [];
+    this.after = new Map();
+    this.pending = new Map();
+  }
+
+  // Reads what is missing of [from, to] within one section; resolves when it is there.
+  async load(layout, from, to) {
+    for (let index = from; index <= to; index += 1) {
+      if (this.assets[index]) continue;
+      const section = layout.sectionOf(index);
+      let start = index;
+      while (start > section.start && !this.assets[start - 1]) start -= 1;
+      await this.page(start, section, Math.min(to, section.start + section.count - 1));
+      // The view changed under the page (an item gone): what is left is read on the next show.
+      if (!this.assets[index]) return;
+    }
+  }
+
+  page(start, section, last) {
+    if (this.pending.has(start)) return this.pending.get(start);
+    const query = new URLSearchParams(this.query);
+    query.set("limit", String(Math.min(500, Math.max(pageSize, last - start + 1))));
+    if (start === section.start) query.set("day", section.day);
+    else if (this.after.has(start - 1)) query.set("cursor", this.after.get(start - 1));
+    else return Promise.resolve();
+    const loading = json(`/api/assets?${query}`).then((page) => {
+      page.assets.forEach((asset, offset) => { this.assets[start + offset] = asset; });
+      if (page.nextCursor && page.assets.length) this.after.set(start + page.assets.length - 1, page.nextCursor);
+    }).finally(() => this.pending.delete(start));
+    this.pending.set(start, loading);
+    return loading;
+  }
+}
+
+export class Timeline extends EventTarget {
+  // `element`: the grid's scroll container, which holds the canvas the rows are placed on.
+  constructor(element, { label }) {
+    super();
+    this.element = element;
+    this.label = label;
+    this.canvas = document.createElement("div");
+    this.canvas.className = "canvas";
+    this.canvas.setAttribute("role", "presentation");
+    element.replaceChildren(this.canvas);
+    element.setAttribute("role", "grid");
+    element.setAttribute("aria-label", label);
+    this.focusIndex = 0;
+    this.selecting = false;
+    this.selected = new Set();
+    this.anchor = null;
+    this.rendered = new Map();
+    this.headings = new Map();
+    this.layout = null;
+    this.frame = 0;
+    element.addEventListener("scroll", () => this.schedule(), { passive: true });
+    new ResizeObserver(() => this.relayout()).observe(element);
+    element.addEventListener("keydown", (event) => this.key(event));
+    element.addEventListener("click", (event) => this.click(event));
+    this.pressToSelect();
+  }
+
+  // Shows a view: `query` names it for /api/assets and /api/timeline (collection or album).
+  async show(query) {
+    const generation = (this.generation = (this.generation ?? 0) + 1);
+    const timeline = await json(`/api/timeline?${new URLSearchParams(query)}`);
+    if (generation !== this.generation) return;
+    this.items = new Items(query);
+    this.days = timeline.days;
+    this.focusIndex = Math.min(this.focusIndex, Math.max(0, timeline.count - 1));
+    this.clearRendered();
+    this.relayout(true);
+    this.dispatchEvent(new CustomEvent("shown", { detail: { count: timeline.count } }));
+  }
+
+  get count() { return this.layout?.count ?? 0; }
+
+  relayout(force = false) {
+    if (!this.days) return;
+    const width = this.element.clientWidth;
+    if (!force && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
+    // The item at the top of the screen stays there, wherever the new width puts it.
+    const first = this.firstVisibleIndex();
+    const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
+    this.layoutWidth = width;
+    this.layout = new Layout(this.days, width);
+    this.element.setAttribute("aria-rowcount", String(this.layout.rowCount));
+    this.element.setAttribute("aria-colcount", String(this.layout.columns));
+    this.element.style.setProperty("--tile", `${this.layout.tile}px`);
+    this.canvas.style.height = `${this.layout.height}px`;
+    this.clearRendered();
+    if (!force && first !== null) this.element.scrollTop = this.layout.place(first).y - shift;
+    this.render();
+  }
+
+  clearRendered() {
+    this.canvas.replaceChildren();
+    this.rendered.clear();
+    this.headings.clear();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  firstVisibleIndex() {
+    if (!this.layout || this.layout.count === 0) return null;
+    const section = this.layout.sections[this.layout.sectionAt(this.element.scrollTop)];
+    const row = Math.max(0, Math.floor((this.element.scrollTop - section.rowsTop) / this.layout.tile));
+    return Math.min(section.start + row * this.layout.columns, section.start + section.count - 1);
+  }
+
+  // The day whose rows are at the top of the screen: what the sticky heading and the scrubber say.
+  // At the very bottom it is the last day, even when the last days are too short to reach the top.
+  get currentDay() {
+    if (!this.layout || this.layout.sections.length === 0) return null;
+    const { scrollTop, clientHeight, scrollHeight } = this.element;
+    if (scrollTop > 0 && scrollTop + clientHeight >= scrollHeight - 1) return this.layout.sections.at(-1).day;
+    return this.layout.sections[this.layout.sectionAt(scrollTop + 1)].day;
+  }
+
+  // Whether the month's own heading is on screen, so that the floating one would repeat it.
+  get monthHeadingShown() {
+    if (!this.layout || this.layout.sections.length === 0) return true;
+    const section = this.layout.sections[this.layout.sectionAt(this.element.scrollTop + 1)];
+    return section.newMonth && this.element.scrollTop < section.top + monthHeading;
+  }
+
+  // Places the headings and tiles of the rows on screen (and a screen around), reusing nodes
+  // already there, and reads what they show.
+  render() {
+    const layout = this.layout;
+    if (!layout) return;
+    const view = this.element.clientHeight;
+    const top = this.element.scrollTop - view * overscan;
+    const bottom = this.element.scrollTop + view * (1 + overscan);
+    const wantedTiles = new Set();
+    const wantedHeadings = new Set();
+    let first = null;
+    let last = null;
+    for (let s = layout.sectionAt(Math.max(0, top)); s < layout.sections.length; s += 1) {
+      const section = layout.sections[s];
+      if (section.top > bottom) break;
+      wantedHeadings.add(section.day);
+      if (!this.headings.has(section.day)) this.placeHeading(section);
+      const firstRow = Math.max(0, Math.floor((top - section.rowsTop) / layout.tile));
+      const lastRow = Math.min(section.rows - 1, Math.floor((bottom - section.rowsTop) / layout.tile));
+      for (let row = firstRow; row <= lastRow; row += 1) {
+        for (let column = 0; column < layout.columns; column += 1) {
+          const index = section.start + row * layout.columns + column;
+          if (index >= section.start + section.count) break;
+          wantedTiles.add(index);
+          first ??= index;
+          last = index;
+        }
+      }
+    }
+    for (const [day, node] of this.headings) if (!wantedHeadings.has(day)) { node.remove(); this.headings.delete(day); }
+    for (const [index, node] of this.rendered) {
+      // The item in focus stays, so that the keyboard's place survives a scroll.
+      if (!wantedTiles.has(index) && !(index === this.focusIndex && node.contains(document.activeElement))) {
+        node.remove();
+        this.rendered.delete(index);
+      }
+    }
+    for (const index of wantedTiles) this.placeTile(index);
+    this.dispatchEvent(new CustomEvent("scrolled", { detail: { day: this.currentDay, headingShown: this.monthHeadingShown } }));
+    if (first === null) return;
+    const wanted = [first, last];
+    this.items.load(layout, ...wanted).then(() => {
+      if (this.layout !== layout) return;
+      for (const index of wantedTiles) this.fill(index);
+    }).catch((error) => this.dispatchEvent(new CustomEvent("failed", { detail: error })));
+  }
+
+  placeHeading(section) {
+    const node = document.createElement("div");
+    node.className = "day-heading";
+    node.setAttribute("role", "row");
+    node.style.transform = `translateY(${section.top}px)`;
+    const cell = document.createElement("div");
+    cell.setAttribute("role", "rowheader");
+    cell.setAttribute("aria-colspan", String(this.layout.columns));
+    if (section.newMonth) {
+      const month = document.createElement("h2");
+      month.textContent = monthName(section.day);
+      cell.append(month);
+    }
+    const day = document.createElement("h3");
+    day.textContent = dayName(section.day);
+    const choose = document.createElement("button");
+    choose.type = "button";
+    choose.className = "select-day";
+    choose.textContent = "Select";
+    choose.setAttribute("aria-label", `Select all of ${dayName(section.day)}`);
+    choose.addEventListener("click", (event) => {
+      event.stopPropagation();
+      this.selectRange(section.start, section.start + section.count - 1, true);
+    });
+    day.append(choose);
+    cell.append(day);
+    node.append(cell);
+    this.canvas.append(node);
+    this.headings.set(section.day, node);
+  }
+
+  placeTile(index) {
+    let node = this.rendered.get(index);
+    if (!node) {
+      const { x, y } = this.layout.place(index);
+      node = document.createElement("div");
+      node.className = "tile";
+      node.setAttribute("role", "gridcell");
+      node.dataset.index = String(index);
+      node.style.transform = `translate(${x}px, ${y}px)`;
+      node.tabIndex = index === this.focusIndex ? 0 : -1;
+      node.setAttribute("aria-label", `Loading, ${this.position(index)}`);
+      this.canvas.append(node);
+      this.rendered.set(index, node);
+    }
+    this.fill(index);
+  }
+
+  position(index) {
+    return `${(index + 1).toLocaleString()} of ${this.count.toLocaleString()}`;
+  }
+
+  // Gives a placed tile its item once it is read: thumbnail, badges, name, selection.
+  fill(index) {
+    const node = this.rendered.get(index);
+    const asset = this.items?.assets[index];
+    if (!node || !asset) return;
+    node.setAttribute("aria-selected", String(this.selected.has(asset.id)));
+    if (node.dataset.asset === asset.id) return;
+    node.dataset.asset = asset.id;
+    const when = new Date(asset.captureDate ?? asset.importDate).toLocaleString();
+    const name = asset.originalFilename ? `, ${asset.originalFilename}` : "";
+    node.setAttribute("aria-label", `${kindOf(asset)}, ${when}${name}, ${this.position(index)}`);
+    const image = document.createElement("img");
+    image.alt = "";
+    image.decoding = "async";
+    image.draggable = false;
+    image.src = this.layout.tile * devicePixelRatio > 256 ? asset.urls.thumbnail512 : asset.urls.thumbnail256;
+    const parts = [image];
+    if (asset.duration != null || asset.livePhoto) {
+      const badge = document.createElement("span");
+      badge.className = asset.livePhoto ? "badge live" : "badge";
+      badge.textContent = asset.livePhoto ? "LIVE" : clock(asset.duration);
+      parts.push(badge);
+    }
+    if (asset.favorite) {
+      const heart = document.createElement("span");
+      heart.className = "badge favorite";
+      heart.textContent = "♥";
+      heart.setAttribute("aria-hidden", "true");
+      parts.push(heart);
+    }
+    const check = document.createElement("span");
+    check.className = "check";
+    check.setAttribute("aria-hidden", "true");
+    parts.push(check);
+    node.replaceChildren(...parts);
+  }
+
+  asset(index) { return this.items?.assets[index] ?? null; }
+
+  async assetAt(index) {
+    if (!this.layout || index < 0 || index >= this.count) return null;
+    await this.items.load(this.layout, index, index);
+    return this.items.assets[index];
+  }
+
+  indexOf(id) { return this.items?.assets.findIndex((asset) => asset?.id === id) ?? -1; }
+
+  // Moves the keyboard's place, scrolls it into view, and focuses it.
+  async focusItem(index, { extend = false } = {}) {
+    if (!this.layout || this.count === 0) return;
+    index = Math.max(0, Math.min(this.count - 1, index));
+    const previous = this.rendered.get(this.focusIndex);
+    if (previous) previous.tabIndex = -1;
+    this.focusIndex = index;
+    const { y } = this.layout.place(index);
+    const view = this.element.clientHeight;
+    if (y < this.element.scrollTop) this.element.scrollTop = y - dayHeading;
+    else if (y + this.layout.tile > this.element.scrollTop + view) this.element.scrollTop = y + this.layout.tile - view;
+    this.render();
+    this.placeTile(index);
+    const node = this.rendered.get(index);
+    node.tabIndex = 0;
+    node.focus({ preventScroll: true });
+    if (extend && this.selecting) await this.selectRange(this.anchor ?? index, index, true, { keepAnchor: true });
+  }
+
+  key(event) {
+    const layout = this.layout;
+    if (!layout || !event.target.closest(".tile")) return;
+    const index = this.focusIndex;
+    const rowsOnScreen = Math.max(1, Math.floor(this.element.clientHeight / layout.tile) - 1);
+    const moves = {
+      ArrowLeft: index - 1, ArrowRight: index + 1,
+      ArrowUp: layout.indexRowsAway(index, -1), ArrowDown: layout.indexRowsAway(index, 1),
+      PageUp: layout.indexRowsAway(index, -rowsOnScreen), PageDown: layout.indexRowsAway(index, rowsOnScreen),
+      Home: event.ctrlKey ? 0 : index - layout.place(index).column,
+      End: event.ctrlKey ? this.count - 1 : Math.min(index - layout.place(index).column + layout.columns - 1,
+        layout.sectionOf(index).start + layout.sectionOf(index).count - 1),
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      this.focusItem(moves[event.key], { extend: event.shiftKey });
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.activate(index, event);
+    } else if ((event.key === "a" || event.key === "A") && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      this.dispatchEvent(new CustomEvent("selectall"));
+    }
+  }
+
+  click(event) {
+    const node = event.target.closest(".tile");
+    if (!node || this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const index = Number(node.dataset.index);
+    this.focusIndex = index;
+    for (const other of this.rendered.values()) other.tabIndex = other === node ? 0 : -1;
+    this.activate(index, event);
+  }
+
+  activate(index, event) {
+    const asset = this.asset(index);
+    if (!asset) return;
+    if (!this.selecting) {
+      this.dispatchEvent(new CustomEvent("open", { detail: { index, asset } }));
+      return;
+    }
+    if (event.shiftKey && this.anchor !== null) {
+      this.selectRange(this.anchor, index, true, { keepAnchor: true });
+      return;
+    }
+    this.anchor = index;
+    this.toggle([asset.id], !this.selected.has(asset.id));
+  }
+
+  // A long press on touch starts selecting with the item pressed, as in Photos.
+  pressToSelect() {
+    let timer = null;
+    const cancel = () => { clearTimeout(timer); timer = null; };
+    this.element.addEventListener("pointerdown", (event) => {
+      const node = event.target.closest(".tile");
+      if (!node || event.pointerType === "mouse") return;
+      timer = setTimeout(() => {
+        timer = null;
+        const index = Number(node.dataset.index);
+        const asset = this.asset(index);
+        if (!asset) return;
+        this.suppressClick = true;
+        this.setSelecting(true);
+        this.anchor = index;
+        this.toggle([asset.id], true);
+      }, 500);
+    });
+    for (const name of ["pointerup", "pointercancel", "pointermove"]) {
+      this.element.addEventListener(name, (event) => {
+        if (name !== "pointermove" || Math.abs(event.movementY) + Math.abs(event.movementX) > 6) cancel();
+      });
+    }
+    this.element.addEventListener("contextmenu", (event) => { if (event.target.closest(".tile")) event.preventDefault(); });
+  }
+
+  setSelecting(selecting) {
+    if (this.selecting === selecting) return;
+    this.selecting = selecting;
+    this.element.classList.toggle("selecting", selecting);
+    this.element.setAttribute("aria-multiselectable", String(selecting));
+    if (!selecting) {
+      this.selected.clear();
+      this.anchor = null;
+      for (const index of this.rendered.keys()) this.fill(index);
+    }
+    this.dispatchEvent(new CustomEvent("selection"));
+  }
+
+  toggle(ids, on) {
+    for (const id of ids) {
+      if (on) this.selected.add(id);
+      else this.selected.delete(id);
+    }
+    for (const index of this.rendered.keys()) this.fill(index);
+    this.dispatchEvent(new CustomEvent("selection"));
+  }
+
+  // Selects (or deselects) every item from `from` to `to`, reading those not read yet.
+  async selectRange(from, to, on, { keepAnchor = false } = {}) {
+    const [low, high] = from <= to ? [from, to] : [to, from];
+    this.setSelecting(true);
+    await this.items.load(this.layout, low, high);
+    if (!keepAnchor) this.anchor = low;
+    this.toggle(this.items.assets.slice(low, high + 1).filter(Boolean).map((asset) => asset.id), on);
+  }
+
+  // Scrolls to the first item of a day (or of the nearest day before it).
+  jumpTo(day) {
+    if (!this.layout) return;
+    const section = this.layout.sections.find((candidate) => candidate.day <= day) ?? this.layout.sections.at(-1);
+    if (section) this.element.scrollTop = section.top;
+  }
+
+  // The months the view holds, newest first, with where each starts: the scrubber's marks.
+  get months() {
+    const months = [];
+    for (const section of this.layout?.sections ?? []) {
+      if (section.newMonth) months.push({ month: section.day.slice(0, 7), day: section.day, top: section.top });
+    }
+    return months;
+  }
+}

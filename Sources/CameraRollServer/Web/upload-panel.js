@@ -1,0 +1,158 @@
+// The library page's uploader: resumable uploads (uploads.js) of files from a button, a folder,
+// drag and drop or paste, two at a time, each in a row with its thumbnail, progress and what can
+// be done with it (pause, resume, retry now, cancel, dismiss). A duplicate says so with a link to
+// the item; a refusal says why in plain words. Leaving the page mid-upload asks first.
+import { Upload, unfinishedUploads } from "./uploads.js";
+
+const sending = 2;
+const mediaName = /\.(jpe?g|png|gif|webp|heic|heif|avif|tiff?|mp4|m4v|mov|webm|mkv|avi|3gp)$/i;
+const isMedia = (file) => file.type.startsWith("image/") || file.type.startsWith("video/") || mediaName.test(file.name);
+
+function button(text, action) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = text;
+  element.addEventListener("click", action);
+  return element;
+}
+
+// `onAdded(assetID)`: a new item is in the library; `onShow(assetID)`: the user asks to see one.
+export async function startUploads({ status, onAdded, onShow }) {
+  const list = document.querySelector("#upload-list");
+  const section = document.querySelector("#uploads");
+  const uploads = [];
+
+  function row(upload) {
+    const item = document.createElement("li");
+    item.className = "upload-row";
+    const thumb = document.createElement("img");
+    thumb.className = "thumb";
+    thumb.alt = "";
+    if (upload.file.type.startsWith("image/")) {
+      thumb.src = URL.createObjectURL(upload.file);
+      thumb.addEventListener("load", () => URL.revokeObjectURL(thumb.src), { once: true });
+      // Bytes that are no picture this browser reads show the plain square instead.
+      thumb.addEventListener("error", () => {
+        URL.revokeObjectURL(thumb.src);
+        thumb.removeAttribute("src");
+      }, { once: true });
+    }
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = upload.filename;
+    const progress = document.createElement("progress");
+    progress.max = 1;
+    progress.value = 0;
+    progress.setAttribute("aria-label", `${upload.filename} sent`);
+    const message = document.createElement("span");
+    message.className = "message";
+    const controls = document.createElement("span");
+    controls.className = "controls";
+    const pause = button("Pause", () => { upload.pause(); });
+    const resume = button("Resume", () => { upload.resume(); schedule(); });
+    const retry = button("Retry now", () => upload.retryNow());
+    const cancel = button("Cancel", () => upload.cancel());
+    const dismiss = button("Dismiss", () => {
+      item.remove();
+      uploads.splice(uploads.indexOf(upload), 1);
+      section.hidden = uploads.length === 0;
+    });
+    for (const control of [pause, resume, retry, cancel, dismiss]) control.setAttribute("aria-label", `${control.textContent} ${upload.filename}`);
+    controls.append(pause, resume, retry, cancel, dismiss);
+    const title = document.createElement("span");
+    title.append(name, progress);
+    item.append(thumb, title, controls, message);
+
+    const render = () => {
+      const { state } = upload;
+      item.className = `upload-row ${state}`;
+      pause.hidden = !["uploading", "retrying", "waiting"].includes(state);
+      resume.hidden = state !== "paused";
+      retry.hidden = state !== "retrying";
+      cancel.hidden = !["uploading", "retrying", "waiting", "paused"].includes(state);
+      dismiss.hidden = !["done", "refused", "cancelled"].includes(state);
+      const words = { waiting: "Waiting…", uploading: `${Math.round((upload.sent / Math.max(upload.size, 1)) * 100)}%` };
+      message.textContent = upload.message || words[state] || "";
+      if (state === "done") {
+        message.replaceChildren(upload.duplicate ? "Already in your library. " : "Added. ");
+        const link = document.createElement("a");
+        link.href = "#";
+        link.textContent = "Show it";
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          onShow(upload.assetID);
+        });
+        message.append(link);
+      }
+      if (state === "refused") message.textContent = `Not added: ${upload.message}`;
+    };
+    upload.addEventListener("state", () => { render(); if (!upload.active) schedule(); });
+    upload.addEventListener("progress", () => {
+      progress.value = upload.sent / Math.max(upload.size, 1);
+      if (upload.state === "uploading") render();
+    });
+    upload.addEventListener("done", () => { if (!upload.duplicate) onAdded(upload.assetID); });
+    render();
+    return item;
+  }
+
+  // Starts waiting uploads while fewer than `sending` are on their way.
+  function schedule() {
+    const running = uploads.filter((upload) => upload.state === "uploading" || upload.state === "retrying").length;
+    for (const upload of uploads.filter((upload) => upload.state === "waiting" && !upload.running).slice(0, Math.max(0, sending - running))) {
+      upload.start();
+    }
+  }
+
+  function enqueue(upload) {
+    uploads.push(upload);
+    list.append(row(upload));
+    section.hidden = false;
+  }
+
+  function add(files) {
+    const media = [...files].filter(isMedia);
+    const skipped = files.length - media.length;
+    for (const file of media) enqueue(new Upload({ file, metadata: { source: "upload" } }));
+    status.textContent = skipped ? `${skipped} file${skipped === 1 ? " is" : "s are"} not a photo or video and ${skipped === 1 ? "was" : "were"} left out.` : "";
+    schedule();
+  }
+
+  const picker = document.querySelector("#upload");
+  const folderPicker = document.querySelector("#upload-folder");
+  document.querySelector("#add").addEventListener("click", () => picker.click());
+  document.querySelector("#add-folder").addEventListener("click", () => folderPicker.click());
+  for (const input of [picker, folderPicker]) {
+    input.addEventListener("change", () => {
+      add(input.files);
+      input.value = "";
+    });
+  }
+
+  const dropHint = document.querySelector("#drop-hint");
+  const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes("Files");
+  document.addEventListener("dragover", (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    dropHint.hidden = false;
+  });
+  document.addEventListener("dragleave", (event) => { if (event.relatedTarget === null) dropHint.hidden = true; });
+  document.addEventListener("drop", (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    dropHint.hidden = true;
+    add(event.dataTransfer.files);
+  });
+  document.addEventListener("paste", (event) => {
+    if (event.clipboardData?.files.length) add(event.clipboardData.files);
+  });
+
+  // Leaving with files on their way would only pause them (they resume on the next visit), but
+  // the person may not come back soon: ask.
+  window.addEventListener("beforeunload", (event) => {
+    if (uploads.some((upload) => upload.active)) event.preventDefault();
+  });
+
+  for (const upload of await unfinishedUploads()) enqueue(upload);
+  schedule();
+}

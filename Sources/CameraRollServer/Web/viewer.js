@@ -1,0 +1,340 @@
+// The Photos app's viewer: one item at a time over the whole view, full screen.
+// - Next and previous: the arrow keys, the side buttons, a swipe.
+// - A photo shows its thumbnail at once, then the server's render of exactly the stage's size
+//   × devicePixelRatio; zoom (wheel, pinch, double-tap or double-click, + and -) scales it and,
+//   once the zoom settles, loads a render as sharp as the zoomed size (never past the original).
+// - GIF and WebP show their original, so that an animation plays.
+// - A movie plays in a player; one browsers cannot play waits for its rendition, with its
+//   progress, and a rendition that failed says why and offers Try again: never a dead player.
+// - An info panel (date, camera, lens, exposure, size, file name, place), Favourite, Download
+//   original and Delete.
+import { livePhoto } from "./live-photo.js";
+import { kindOf } from "./timeline.js";
+import { RenditionFailed, playableVideoURL, retryRendition } from "./video-source.js";
+
+const animatedTypes = new Set(["image/gif", "image/webp"]);
+const maxZoom = 8;
+
+function exposure(asset) {
+  const parts = [];
+  if (asset.fNumber) parts.push(`ƒ/${Number(asset.fNumber.toFixed(1))}`);
+  if (asset.exposureTime) {
+    parts.push(asset.exposureTime >= 1 ? `${Number(asset.exposureTime.toFixed(1))} s` : `1/${Math.round(1 / asset.exposureTime)} s`);
+  }
+  if (asset.iso) parts.push(`ISO ${asset.iso}`);
+  if (asset.focalLength) parts.push(`${Number(asset.focalLength.toFixed(1))} mm`);
+  return parts.join(" · ");
+}
+
+function megabytes(bytes) {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} KB`;
+}
+
+// What the info panel lists of an asset, as [term, description or node] pairs.
+export function details(asset) {
+  const rows = [["Date", new Date(asset.captureDate ?? asset.importDate).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" })]];
+  // "Canon Canon EOS 600D" says the make twice: a model that names it stands alone.
+  const model = asset.cameraModel ?? "";
+  const camera = asset.cameraMake && !model.toLowerCase().startsWith(asset.cameraMake.toLowerCase().split(" ")[0])
+    ? `${asset.cameraMake} ${model}`.trim() : model || asset.cameraMake || "";
+  if (camera) rows.push(["Camera", camera]);
+  if (asset.lensModel) rows.push(["Lens", asset.lensModel]);
+  if (exposure(asset)) rows.push(["Exposure", exposure(asset)]);
+  const duration = asset.duration != null ? ` · ${Math.round(asset.duration)} s` : "";
+  rows.push(["Size", `${asset.width} × ${asset.height} · ${megabytes(asset.byteSize)}${duration}`]);
+  if (asset.originalFilename) rows.push(["File", asset.originalFilename]);
+  if (asset.latitude != null && asset.longitude != null) {
+    const link = document.createElement("a");
+    link.href = `https://www.openstreetmap.org/?mlat=${asset.latitude}&mlon=${asset.longitude}#map=15/${asset.latitude}/${asset.longitude}`;
+    link.rel = "noopener noreferrer";
+    link.target = "_blank";
+    link.textContent = `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`;
+    rows.push(["Place", link]);
+  }
+  return rows;
+}
+
+export class Viewer extends EventTarget {
+  // `timeline`: where the items come from (assetAt(index), count); `actions`: what the
+  // buttons do to an item (favorite, remove), supplied by the page.
+  constructor(dialog, timeline, actions) {
+    super();
+    this.dialog = dialog;
+    this.timeline = timeline;
+    this.actions = actions;
+    this.stage = dialog.querySelector(".stage");
+    this.title = dialog.querySelector(".viewer-title");
+    this.info = dialog.querySelector(".info");
+    this.status = dialog.querySelector(".viewer-status");
+    this.favorite = dialog.querySelector(".favorite-button");
+    this.download = dialog.querySelector(".download-button");
+    this.zoom = { scale: 1, x: 0, y: 0 };
+    dialog.querySelector(".close-button").addEventListener("click", () => dialog.close());
+    dialog.querySelector(".previous-button").addEventListener("click", () => this.step(-1));
+    dialog.querySelector(".next-button").addEventListener("click", () => this.step(1));
+    dialog.querySelector(".info-button").addEventListener("click", (event) => {
+      this.info.hidden = !this.info.hidden;
+      event.currentTarget.setAttribute("aria-expanded", String(!this.info.hidden));
+    });
+    this.favorite.addEventListener("click", () => this.toggleFavorite());
+    dialog.querySelector(".delete-button").addEventListener("click", () => this.remove());
+    dialog.addEventListener("keydown", (event) => this.key(event));
+    dialog.addEventListener("close", () => {
+      this.stage.replaceChildren();
+      this.dispatchEvent(new CustomEvent("closed", { detail: { index: this.index >= 0 ? this.index : null } }));
+    });
+    this.gestures();
+  }
+
+  async open(index) {
+    if (!this.dialog.open) this.dialog.showModal();
+    await this.showIndex(index);
+  }
+
+  // An item the view has not read (or does not hold): shown alone, with no next or previous.
+  openAsset(asset) {
+    if (!this.dialog.open) this.dialog.showModal();
+    this.index = -1;
+    this.asset = asset;
+    this.show(asset);
+  }
+
+  async step(delta) {
+    if (this.index < 0) return;
+    const next = this.index + delta;
+    if (next < 0 || next >= this.timeline.count) return;
+    await this.showIndex(next);
+  }
+
+  async showIndex(index) {
+    const asset = await this.timeline.assetAt(index);
+    if (!asset) return;
+    this.index = index;
+    this.asset = asset;
+    this.show(asset);
+  }
+
+  show(asset) {
+    this.resetZoom();
+    this.status.textContent = "";
+    const when = new Date(asset.captureDate ?? asset.importDate);
+    this.title.textContent = `${when.toLocaleDateString(undefined, { dateStyle: "medium" })} · ${when.toLocaleTimeString(undefined, { timeStyle: "short" })}`;
+    const alone = this.index < 0;
+    this.dialog.setAttribute("aria-label", alone ? kindOf(asset) : `${kindOf(asset)} ${this.index + 1} of ${this.timeline.count}`);
+    this.dialog.querySelector(".previous-button").disabled = alone || this.index === 0;
+    this.dialog.querySelector(".next-button").disabled = alone || this.index >= this.timeline.count - 1;
+    this.favorite.setAttribute("aria-pressed", String(Boolean(asset.favorite)));
+    this.favorite.textContent = asset.favorite ? "♥ Favourite" : "♡ Favourite";
+    this.download.href = asset.urls.original;
+    this.download.download = asset.originalFilename ?? "";
+    const list = document.createElement("dl");
+    for (const [term, description] of details(asset)) {
+      const dt = document.createElement("dt");
+      dt.textContent = term;
+      const dd = document.createElement("dd");
+      dd.append(description);
+      list.append(dt, dd);
+    }
+    this.info.replaceChildren(list);
+    if (asset.mediaType === "public.movie") this.showMovie(asset);
+    else this.showPhoto(asset);
+  }
+
+  showPhoto(asset) {
+    const image = document.createElement("img");
+    image.className = "photo";
+    image.alt = `${kindOf(asset)}${asset.originalFilename ? `, ${asset.originalFilename}` : ""}`;
+    image.draggable = false;
+    // The thumbnail is in the cache already: something to see at once while the render loads.
+    image.src = asset.urls.thumbnail512;
+    const sharp = new Image();
+    sharp.decoding = "async";
+    sharp.src = animatedTypes.has(asset.mimeType) ? asset.urls.original : this.renderURL(asset, 1);
+    sharp.decode().then(() => { if (this.asset === asset) image.src = sharp.src; }).catch(() => {});
+    this.image = image;
+    this.stage.replaceChildren(asset.livePhoto ? livePhoto(asset, image) : image);
+  }
+
+  // The server's render of the stage's size × devicePixelRatio × zoom.
+  renderURL(asset, scale) {
+    const ratio = devicePixelRatio * scale;
+    const width = Math.round(this.stage.clientWidth);
+    const height = Math.round(this.stage.clientHeight);
+    return `${asset.urls.display}?w=${width}&h=${height}&dpr=${Math.min(8, Math.round(ratio * 100) / 100)}`;
+  }
+
+  async showMovie(asset) {
+    this.image = null;
+    const video = document.createElement("video");
+    video.controls = true;
+    video.playsInline = true;
+    video.poster = asset.urls.poster;
+    video.setAttribute("aria-label", `Video${asset.originalFilename ? `, ${asset.originalFilename}` : ""}`);
+    this.stage.replaceChildren(video);
+    try {
+      const url = await playableVideoURL(asset, (progress) => {
+        if (this.asset === asset) this.status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
+      });
+      if (this.asset !== asset) return;
+      this.status.textContent = "";
+      video.src = url;
+      video.play().catch(() => {});
+    } catch (error) {
+      if (this.asset !== asset) return;
+      if (!(error instanceof RenditionFailed)) {
+        this.status.textContent = `The video could not be shown: ${error.message}`;
+        return;
+      }
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "button";
+      retry.textContent = "Try again";
+      retry.addEventListener("click", async () => {
+        await retryRendition(asset).catch(() => {});
+        if (this.asset === asset) this.showMovie(asset);
+      });
+      const message = document.createElement("p");
+      message.className = "failure";
+      message.textContent = `This video cannot be played: ${error.message}`;
+      this.stage.replaceChildren(message, retry);
+    }
+  }
+
+  async toggleFavorite() {
+    const asset = this.asset;
+    const favorite = !asset.favorite;
+    try {
+      await this.actions.favorite([asset.id], favorite);
+      asset.favorite = favorite;
+      if (this.asset === asset) this.show(asset);
+    } catch (error) {
+      this.status.textContent = `That did not work: ${error.message}`;
+    }
+  }
+
+  async remove() {
+    const asset = this.asset;
+    try {
+      await this.actions.remove([asset.id]);
+      this.dialog.close();
+    } catch (error) {
+      this.status.textContent = `That did not work: ${error.message}`;
+    }
+  }
+
+  key(event) {
+    if (event.target.closest("video")) return;
+    const keys = {
+      ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1),
+      "+": () => this.zoomBy(1.5), "=": () => this.zoomBy(1.5), "-": () => this.zoomBy(1 / 1.5), "0": () => this.resetZoom(),
+    };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
+  }
+
+  resetZoom() {
+    this.zoom = { scale: 1, x: 0, y: 0 };
+    this.applyZoom();
+  }
+
+  zoomBy(factor, around = null) {
+    if (!this.image) return;
+    const scale = Math.max(1, Math.min(maxZoom, this.zoom.scale * factor));
+    const real = scale / this.zoom.scale;
+    if (around) {
+      // The point under the pointer stays under it.
+      const box = this.stage.getBoundingClientRect();
+      const cx = around.x - box.left - box.width / 2;
+      const cy = around.y - box.top - box.height / 2;
+      this.zoom.x = cx - (cx - this.zoom.x) * real;
+      this.zoom.y = cy - (cy - this.zoom.y) * real;
+    } else {
+      this.zoom.x *= real;
+      this.zoom.y *= real;
+    }
+    this.zoom.scale = scale;
+    if (scale === 1) this.zoom = { scale: 1, x: 0, y: 0 };
+    this.applyZoom();
+    clearTimeout(this.sharpen);
+    this.sharpen = setTimeout(() => this.loadSharper(), 250);
+  }
+
+  applyZoom() {
+    if (!this.image) return;
+    const { scale, x, y } = this.zoom;
+    this.image.style.transform = scale === 1 ? "" : `translate(${x}px, ${y}px) scale(${scale})`;
+    this.stage.classList.toggle("zoomed", scale > 1);
+  }
+
+  // A render for the zoomed size, so that a zoomed photo is as sharp as the screen.
+  loadSharper() {
+    const asset = this.asset;
+    if (!this.image || animatedTypes.has(asset.mimeType) || this.zoom.scale <= 1) return;
+    const sharp = new Image();
+    sharp.src = this.renderURL(asset, this.zoom.scale);
+    sharp.decode().then(() => { if (this.asset === asset && this.image) this.image.src = sharp.src; }).catch(() => {});
+  }
+
+  // Swipe for next and previous, drag to pan a zoomed photo, pinch and double-tap to zoom,
+  // the wheel to zoom.
+  gestures() {
+    const pointers = new Map();
+    let pinch = null;
+    let swipe = null;
+    let lastTap = 0;
+    this.stage.addEventListener("pointerdown", (event) => {
+      if (event.target.closest("video, button, .live-button")) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y), scale: this.zoom.scale };
+        swipe = null;
+      } else {
+        swipe = { x: event.clientX, y: event.clientY, panX: this.zoom.x, panY: this.zoom.y };
+      }
+    });
+    this.stage.addEventListener("pointermove", (event) => {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pinch && pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        const factor = (pinch.scale * Math.hypot(a.x - b.x, a.y - b.y)) / pinch.distance / this.zoom.scale;
+        this.zoomBy(factor, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+      } else if (swipe && this.zoom.scale > 1) {
+        this.zoom.x = swipe.panX + event.clientX - swipe.x;
+        this.zoom.y = swipe.panY + event.clientY - swipe.y;
+        this.applyZoom();
+      }
+    });
+    const end = (event) => {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.delete(event.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (!swipe || pointers.size > 0) return;
+      const dx = event.clientX - swipe.x;
+      const dy = event.clientY - swipe.y;
+      swipe = null;
+      if (this.zoom.scale === 1 && Math.abs(dx) > 60 && Math.abs(dx) > Math.abs(dy) * 1.5) {
+        this.step(dx < 0 ? 1 : -1);
+      } else if (Math.abs(dx) < 10 && Math.abs(dy) < 10 && event.pointerType !== "mouse") {
+        // A double tap zooms in on its place, or back out.
+        const now = performance.now();
+        if (now - lastTap < 300) this.zoom.scale > 1 ? this.resetZoom() : this.zoomBy(2.5, { x: event.clientX, y: event.clientY });
+        lastTap = now;
+      }
+    };
+    this.stage.addEventListener("pointerup", end);
+    this.stage.addEventListener("pointercancel", end);
+    this.stage.addEventListener("dblclick", (event) => {
+      if (event.target.closest("video")) return;
+      this.zoom.scale > 1 ? this.resetZoom() : this.zoomBy(2.5, { x: event.clientX, y: event.clientY });
+    });
+    this.stage.addEventListener("wheel", (event) => {
+      if (!this.image) return;
+      event.preventDefault();
+      this.zoomBy(Math.exp(-event.deltaY / 300), { x: event.clientX, y: event.clientY });
+    }, { passive: false });
+  }
+}
