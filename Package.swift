@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
-        .target(name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors"], swiftSettings: strict),
+        .target(
+            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "CZlib"], swiftSettings: strict
+        ),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),

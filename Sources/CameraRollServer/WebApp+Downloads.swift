@@ -17,23 +17,16 @@ extension WebApp {
         }
         router.get("/api/downloads/:token") { request in
             let download = try await answering { () throws(LibraryError) in try await library.download(request.parameter("token")) }
-            let name = download.filename.addingPercentEncoding(withAllowedCharacters: Self.attributeCharacters) ?? download.token
             return Response(
                 headers: Headers([
                     ("Content-Type", "application/zip"),
-                    // The name is ours, plain ASCII without quotes; filename* is for clients that prefer it.
-                    ("Content-Disposition", "attachment; filename=\"\(download.filename)\"; filename*=UTF-8''\(name)"),
+                    ("Content-Disposition", ContentDisposition.attachment(download.filename)),
                     ("Cache-Control", "no-store"),
                 ]),
                 body: .stream(StreamedBody(size: download.size) { [library] writer in try await library.write(download, to: writer.write) })
             )
         }
     }
-
-    /// RFC 5987's attr-char: what a `filename*` value keeps as it is (ASCII only; the rest is
-    /// percent-encoded UTF-8).
-    private static let attributeCharacters = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")
 }
 
 /// What `POST /api/downloads` takes: the assets' ids, in the archive's order.

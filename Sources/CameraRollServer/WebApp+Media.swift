@@ -122,7 +122,7 @@ extension WebApp {
         var response = Response.file(
             path, contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
         // Originals are downloads: never shown inline, whatever a browser would sniff.
-        response.headers["Content-Disposition"] = Self.attachment(asset)
+        response.headers["Content-Disposition"] = ContentDisposition.attachment(asset.originalFilename ?? asset.id)
         return response
     }
 
@@ -190,13 +190,6 @@ extension WebApp {
             let video = try await library.playableVideo(of: id)
             return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }
-    }
-
-    static func attachment(_ asset: Asset) -> String {
-        let name = asset.originalFilename ?? asset.id
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? asset.id
-        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
     }
 }
 

@@ -14,7 +14,8 @@ enum MaintenanceCommand {
             let report = try await library.collectGarbage()
             Terminal.out(
                 "Deleted \(purged) items 30 days in Recently Deleted. Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
-                    + "\(report.expiredCaptures) expired unsaved captures, \(report.expiredUploads) expired uploads.")
+                    + "\(report.expiredCaptures) expired unsaved captures, \(report.expiredUploads) expired uploads, "
+                    + "\(report.expiredDownloads) expired downloads.")
             return 0
         }
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }

@@ -6,6 +6,7 @@ import { json } from "./api.js";
 import { cameraProblem, hasCamera } from "./camera.js";
 import { capture, send, waiting } from "./outbox.js";
 import { presentPicker } from "./picker-client.js";
+import { offerSignOut } from "./sign-out.js";
 import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
 
 const view = document.querySelector("#view");
@@ -278,16 +279,7 @@ new ResizeObserver(() => {
   }, 150);
 }).observe(view);
 
-// Someone signed in from another device can sign out here; on the server's computer there is
-// nobody to sign out.
-json("/api/session").then((session) => {
-  const signOut = document.querySelector("#sign-out");
-  signOut.hidden = !session.signedIn || session.local;
-  signOut.addEventListener("click", async () => {
-    await json("/api/session", { method: "DELETE" }).catch(() => {});
-    location.assign("/signin");
-  });
-}).catch(() => {});
+offerSignOut(document.querySelector("#sign-out"));
 
 // The shell is kept by a service worker, so the app and its camera open without the server.
 navigator.serviceWorker?.register("/sw.js").catch(() => {});

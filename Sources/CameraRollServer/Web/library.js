@@ -3,6 +3,7 @@
 // the actions each view allows, on many items at once; a viewer (viewer.js); albums; and the
 // uploader (upload-panel.js). Views are addressed by the URL's hash, so Back and a reload work.
 import { json, sendJSON } from "./api.js";
+import { offerSignOut } from "./sign-out.js";
 import { Timeline } from "./timeline.js";
 import { startUploads } from "./upload-panel.js";
 import { Viewer } from "./viewer.js";
@@ -414,15 +415,7 @@ viewer.addEventListener("closed", ({ detail }) => {
   if (detail.index != null && timeline.count > 0) timeline.focusItem(Math.min(detail.index, timeline.count - 1));
 });
 
-// Sign Out for a signed-in browser (the server's own computer needs no sign-in).
-json("/api/session").then((session) => {
-  const signOut = document.querySelector("#sign-out");
-  signOut.hidden = !session.signedIn || session.local;
-  signOut.addEventListener("click", async () => {
-    await json("/api/session", { method: "DELETE" }).catch(() => {});
-    location.assign("/signin");
-  });
-}).catch(() => {});
+offerSignOut(document.querySelector("#sign-out"));
 
 window.addEventListener("hashchange", route);
 await route();

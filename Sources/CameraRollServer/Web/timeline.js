@@ -49,28 +49,22 @@ class Layout {
     this.height = top;
   }
 
-  // The last section starting at or above `y` (binary search).
-  sectionAt(y) {
+  // The position of the last section whose `key` is at most `value` (binary search).
+  lastAtOrBefore(key, value) {
     let low = 0;
     let high = this.sections.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (this.sections[middle].top <= y) low = middle;
+      if (this.sections[middle][key] <= value) low = middle;
       else high = middle - 1;
     }
     return low;
   }
 
-  sectionOf(index) {
-    let low = 0;
-    let high = this.sections.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.sections[middle].start <= index) low = middle;
-      else high = middle - 1;
-    }
-    return this.sections[low];
-  }
+  // The section at height `y`, by position.
+  sectionAt(y) { return this.lastAtOrBefore("top", y); }
+
+  sectionOf(index) { return this.sections[this.lastAtOrBefore("start", index)]; }
 
   // Where an item sits: its section, row within it, column, and its rectangle.
   place(index) {
