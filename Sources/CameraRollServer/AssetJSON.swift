@@ -10,18 +10,12 @@ struct AssetJSON: Encodable {
         /// Add `w`, `h` (CSS pixels), `dpr` and optionally `fit` as query parameters.
         var display: String
         var edited: String
+        /// What the library shows of it: the display of its edit when it has one (the edit in
+        /// the URL, so that the URL changes with it), else `display`. Add `w`, `h`, `dpr`.
+        var shown: String
         var poster: String?
         var video: String?
         var rendition: String?
-    }
-
-    struct EditJSON: Encodable {
-        struct Trim: Encodable {
-            var start: Double
-            var end: Double
-        }
-        var cropRect: PixelRect?
-        var trim: Trim?
     }
 
     /// A Live Photo's movie, which is an asset of its own that no listing shows.
@@ -66,7 +60,8 @@ struct AssetJSON: Encodable {
     /// Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
     var captureFrameRate: Double?
     var browserPlayable: Bool?
-    var edit: EditJSON?
+    /// `{cropRect, rotation, flipped}` or `{trim}`, as `PUT /api/assets/<id>/edit` takes it.
+    var edit: Edit?
     var urls: URLs
     var livePhoto: LivePhotoJSON?
     /// On a Live Photo's movie: its still.
@@ -101,16 +96,17 @@ struct AssetJSON: Encodable {
         longitude = asset.exif.longitude
         captureFrameRate = asset.captureFrameRate
         browserPlayable = asset.isBrowserPlayable
-        switch asset.edit {
-        case .crop(let rect): edit = EditJSON(cropRect: rect)
-        case .trim(let start, let end): edit = EditJSON(trim: EditJSON.Trim(start: start, end: end))
-        case nil: edit = nil
-        }
+        edit = asset.edit
         let media = "/media/\(asset.id)"
         let isMovie = asset.mediaType == .movie
+        // A photo's thumbnails and display show its edit, named in their URLs.
+        var photoEdit: String?
+        if case .image = asset.edit { photoEdit = asset.edit?.capabilityText }
+        let withEdit = photoEdit.map { "&edit=\($0)" } ?? ""
         urls = URLs(
-            original: "\(media)/original", thumbnail256: "\(media)/thumbnail?size=256", thumbnail512: "\(media)/thumbnail?size=512",
-            display: "\(media)/display", edited: "\(media)/edited", poster: isMovie ? "\(media)/poster" : nil,
+            original: "\(media)/original", thumbnail256: "\(media)/thumbnail?size=256\(withEdit)",
+            thumbnail512: "\(media)/thumbnail?size=512\(withEdit)", display: "\(media)/display", edited: "\(media)/edited",
+            shown: photoEdit.map { "\(media)/edited?edit=\($0)" } ?? "\(media)/display", poster: isMovie ? "\(media)/poster" : nil,
             video: isMovie ? "\(media)/video" : nil, rendition: isMovie ? "/api/assets/\(asset.id)/rendition" : nil)
         livePhoto = asset.livePhotoMovie.map { movie in
             LivePhotoJSON(

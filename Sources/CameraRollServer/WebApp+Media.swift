@@ -76,7 +76,7 @@ extension WebApp {
     private func namedEdit(_ request: Request) async throws -> Capability? {
         guard let text = request.query["edit"] else { return nil }
         guard let edit = Edit(capabilityText: text) else {
-            throw HTTPError.badRequest("invalid_edit", "edit: x,y,width,height for a crop, start,end for a trim.")
+            throw HTTPError.badRequest(Self.badEdit.code, Self.badEdit.message)
         }
         let asset = try await answering { () throws(LibraryError) in
             let asset = try await library.asset(request.parameter("id"))
@@ -93,6 +93,17 @@ extension WebApp {
         return try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
     }
 
+    private static let badEdit = HTTPError.badRequest(
+        "invalid_edit", "edit: x,y,width,height for a crop, t1 to t3 (quarter turns) with m (mirrored) before it, start,end for a trim.")
+
+    /// A photo's edit an owner's thumbnail URL names (nil: the photo as it is): the library's
+    /// stored edit, which the asset's JSON writes into its URLs, so that the URL changes with it.
+    private static func thumbnailEdit(_ request: Request) throws(HTTPError) -> ImageEdit? {
+        guard let text = request.query["edit"] else { return nil }
+        guard case .image(let edit)? = Edit(capabilityText: text) else { throw badEdit }
+        return edit
+    }
+
     /// A capability for an edit's media that names no edit of that kind; the server never makes one.
     private static let noEdit = HTTPError(403, "invalid_capability", "This link names no edit; ask for the picked item again.")
 
@@ -100,13 +111,15 @@ extension WebApp {
 
     private func readyThumbnail(_ request: Request) throws -> Response? {
         let size = try request.integer("size") ?? 256
-        return library.readyThumbnail(of: request.parameter("id"), size: size).map { Self.serve($0, immutable: true) }
+        let edit = try Self.thumbnailEdit(request)
+        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map { Self.serve($0, immutable: true) }
     }
 
     private func thumbnail(_ request: Request) async throws -> Response {
         let size = try request.integer("size") ?? 256
+        let edit = try Self.thumbnailEdit(request)
         return try await derivative(request, immutable: true) { id throws(LibraryError) in
-            try await library.thumbnail(of: id, size: size)
+            try await library.thumbnail(of: id, size: size, edit: edit)
         }
     }
 
@@ -134,14 +147,15 @@ extension WebApp {
         }
     }
 
-    /// The image cut to the asset's crop now for the owner (or to the crop the URL names), to the
-    /// crop a capability was made of for its holder.
+    /// The image as the asset's edit makes it now for the owner (or as the edit the URL names),
+    /// as the edit a capability was made of for its holder. A URL naming its edit always shows the
+    /// same picture, so it is kept for good.
     private func edited(_ request: Request) async throws -> Response {
         guard let capability = try await heldOrNamedEdit(request, kind: "edited") else { return try await display(request, edited: true) }
-        guard case .crop(let rect)? = capability.edit else { throw Self.noEdit }
+        guard case .image(let edit)? = capability.edit else { throw Self.noEdit }
         let box = try DisplayBox(request)
         return try await answering { () throws(LibraryError) in
-            Self.serve(try await library.display(of: capability.asset, crop: rect, box: box.pixels, fit: box.fit), immutable: false)
+            Self.serve(try await library.display(of: capability.asset, edit: edit, box: box.pixels, fit: box.fit), immutable: true)
         }
     }
 

@@ -2,6 +2,7 @@ import Credentials
 import Foundation
 import HTTPServer
 import ImagePicker
+import Imaging
 import PhotoLibrary
 
 extension WebApp {
@@ -164,7 +165,12 @@ extension WebApp {
         else {
             throw HTTPError.badRequest("invalid_event", "edit: send the edit made in the picker ({} for none).")
         }
-        return try EditRequest.parse(json: edit)
+        let parsed = try EditRequest.parse(json: edit)
+        // Move and Scale crops; turning and mirroring are the library's editor's.
+        if case .image(let picked)? = parsed, picked.reorientation != .none {
+            throw HTTPError.badRequest("invalid_edit", "rotation: the picker crops a photo; rotate or flip it in the library.")
+        }
+        return parsed
     }
 
     /// The book's info for an asset: URLs of the original and, when edited, of the edited media.
@@ -190,7 +196,9 @@ extension WebApp {
         metadata["duration"] = asset.duration.map { String($0) }
         metadata["originalFilename"] = asset.originalFilename
         switch (asset.mediaType, edit) {
-        case (.image, .crop(let rect)):
+        case (.image, .image(let picked)):
+            // The picker's edits are crops (Move and Scale): the event refuses any other.
+            let rect = picked.crop ?? PixelRect(size: asset.size)
             return PickerInfo(
                 mediaType: .image, assetID: asset.id, originalImage: original, editedImage: media("edited", .crop(rect)),
                 cropRect: CropRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), metadata: metadata)

@@ -17,7 +17,8 @@ extension FuzzTarget {
                 require(Edit(capabilityText: edit.capabilityText) != nil, "an accepted edit can be carried by a capability URL")
             }
         },
-        FuzzTarget("edit-capability", "the edit= a capability URL carries", examples: ["0,0,100,100", "0.5,1.5"]) { bytes in
+        FuzzTarget("edit-capability", "the edit= a capability URL carries", examples: ["0,0,100,100", "0.5,1.5", "t1m,0,0,100,100", "t2"]) {
+            bytes in
             guard let edit = Edit(capabilityText: text(bytes)) else { return }
             require(Edit(capabilityText: edit.capabilityText) == edit, "an edit reads back from its own text")
         },

@@ -3,21 +3,22 @@ internal import CVips
 
 extension Imaging {
     /// Renders several outputs from one decode of the file: the image is loaded once, at the
-    /// smallest size the largest output allows (shrink-on-load), turned upright, and every
-    /// output is cut and resized from that. Outputs come back in the order of `requests`.
-    /// `damage` says what the decode lets through.
+    /// smallest size the largest output allows (shrink-on-load), turned upright (and then
+    /// `reoriented`, in the same turn), and every output is cut and resized from that; crops are
+    /// in the reoriented image's pixels. Outputs come back in the order of `requests`. `damage`
+    /// says what the decode lets through.
     public func render(
-        _ path: String, _ requests: [RenderRequest], damage: DamagePolicy = .refuseTruncation
+        _ path: String, _ requests: [RenderRequest], damage: DamagePolicy = .refuseTruncation, reoriented: Reorientation = .none
     ) throws(ImagingError) -> [RenderedImage] {
-        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests, damage) }
+        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests, damage, reoriented) }
     }
 
-    private func renderUnchecked(_ path: String, _ requests: [RenderRequest], _ damage: DamagePolicy) throws(ImagingError)
-        -> [RenderedImage]
-    {
+    private func renderUnchecked(
+        _ path: String, _ requests: [RenderRequest], _ damage: DamagePolicy, _ reoriented: Reorientation
+    ) throws(ImagingError) -> [RenderedImage] {
         guard !requests.isEmpty else { return [] }
         let (format, header) = try open(path)
-        let orientation = self.orientation(of: header, format: format, path: path)
+        let orientation = reoriented.composed(withOrientation: self.orientation(of: header, format: format, path: path))
         let upright = Self.uprightSize(header.size, orientation)
         let plans = try requests.map { request throws(ImagingError) in try Plan(request, source: upright) }
 

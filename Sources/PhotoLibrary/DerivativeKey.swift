@@ -8,11 +8,21 @@ enum DerivativeKey {
 
     static let thumbnailSizes = [256, 512]
 
-    static func thumbnail(_ size: Int) -> String { "thumb-\(size).webp" }
+    /// A thumbnail, of the photo as `edit` makes it (nil: as it is).
+    static func thumbnail(_ size: Int, edit: ImageEdit? = nil) -> String { "\(prefix(edit))thumb-\(size).webp" }
 
-    static func display(box: PixelSize, fit: Fit, crop: PixelRect?, encoding: RenderRequest.Encoding) -> String {
-        let region = crop.map { "crop-\($0.x)-\($0.y)-\($0.width)-\($0.height)-" } ?? ""
-        return "\(region)display-\(box.width)x\(box.height)-\(fit.rawValue).\(encoding.fileExtension)"
+    static func display(box: PixelSize, fit: Fit, edit: ImageEdit?, encoding: RenderRequest.Encoding) -> String {
+        "\(prefix(edit))display-\(box.width)x\(box.height)-\(fit.rawValue).\(encoding.fileExtension)"
+    }
+
+    /// What an edit does, first in the names of its renders: `turn-1-mirror-` and
+    /// `crop-x-y-width-height-` (a crop alone keeps the names renders of crops had before turns).
+    private static func prefix(_ edit: ImageEdit?) -> String {
+        guard let edit else { return "" }
+        let turn =
+            edit.reorientation == .none ? "" : "turn-\(edit.reorientation.quarterTurns)-\(edit.reorientation.mirrored ? "mirror-" : "")"
+        let region = edit.crop.map { "crop-\($0.x)-\($0.y)-\($0.width)-\($0.height)-" } ?? ""
+        return turn + region
     }
 
     static let poster = "poster.jpg"

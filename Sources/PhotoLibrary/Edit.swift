@@ -2,12 +2,17 @@ public import Imaging
 
 /// A non-destructive edit, stored as parameters beside the untouched original.
 public enum Edit: Sendable, Equatable, Codable {
-    /// A crop in the upright original's pixels (images).
-    case crop(PixelRect)
+    /// Images: turned and mirrored once upright, then cut to a crop (`ImageEdit`).
+    case image(ImageEdit)
     /// A time range in seconds, start inclusive, end exclusive (movies).
     case trim(start: Double, end: Double)
 
-    private enum CodingKeys: String, CodingKey { case cropRect, trim }
+    /// A crop alone, in the upright original's pixels: what the picker's Move and Scale makes.
+    public static func crop(_ rect: PixelRect) -> Edit { .image(ImageEdit(crop: rect)) }
+
+    /// JSON as the API spells it: `{"cropRect": {...}, "rotation": 90, "flipped": true}` (each
+    /// part optional) or `{"trim": {start, end}}`.
+    private enum CodingKeys: String, CodingKey { case cropRect, rotation, flipped, trim }
     private struct Range: Codable {
         var start: Double
         var end: Double
@@ -15,18 +20,31 @@ public enum Edit: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let rect = try container.decodeIfPresent(PixelRect.self, forKey: .cropRect) {
-            self = .crop(rect)
-        } else {
-            let range = try container.decode(Range.self, forKey: .trim)
+        if let range = try container.decodeIfPresent(Range.self, forKey: .trim) {
             self = .trim(start: range.start, end: range.end)
+            return
         }
+        let rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
+        guard rotation % 90 == 0, (0..<360).contains(rotation) else {
+            throw DecodingError.dataCorruptedError(forKey: .rotation, in: container, debugDescription: "0, 90, 180 or 270.")
+        }
+        let edit = ImageEdit(
+            reorientation: Reorientation(
+                quarterTurns: rotation / 90, mirrored: try container.decodeIfPresent(Bool.self, forKey: .flipped) ?? false),
+            crop: try container.decodeIfPresent(PixelRect.self, forKey: .cropRect))
+        guard !edit.isNone else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "An edit changes something."))
+        }
+        self = .image(edit)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .crop(let rect): try container.encode(rect, forKey: .cropRect)
+        case .image(let edit):
+            try container.encodeIfPresent(edit.crop, forKey: .cropRect)
+            if edit.reorientation.quarterTurns != 0 { try container.encode(edit.reorientation.quarterTurns * 90, forKey: .rotation) }
+            if edit.reorientation.mirrored { try container.encode(true, forKey: .flipped) }
         case .trim(let start, let end): try container.encode(Range(start: start, end: end), forKey: .trim)
         }
     }
@@ -34,15 +52,21 @@ public enum Edit: Sendable, Equatable, Codable {
     /// Checks the edit against the asset it is for; the error names the offending field.
     public func validate(for asset: Asset) throws(LibraryError) {
         switch self {
-        case .crop(let rect):
+        case .image(let edit):
             guard asset.mediaType == .image else {
-                throw LibraryError(.invalidEdit, "cropRect: only images can be cropped.")
+                throw LibraryError(
+                    .invalidEdit, "\(edit.crop == nil ? "rotation" : "cropRect"): only images can be cropped, rotated or flipped.")
             }
+            guard let rect = edit.crop else { return }
             guard rect.width > 0, rect.height > 0 else {
                 throw LibraryError(.invalidEdit, "cropRect: width and height must be positive.")
             }
-            guard rect.isInside(PixelSize(width: asset.width, height: asset.height)) else {
-                throw LibraryError(.invalidEdit, "cropRect: \(rect) does not lie inside the \(asset.width)x\(asset.height) image.")
+            let frame = edit.reorientation.size(of: PixelSize(width: asset.width, height: asset.height))
+            guard rect.isInside(frame) else {
+                throw LibraryError(
+                    .invalidEdit,
+                    "cropRect: \(rect) does not lie inside the \(frame.width)x\(frame.height) image\(edit.reorientation == .none ? "" : " as rotated")."
+                )
             }
         case .trim(let start, let end):
             guard asset.mediaType == .movie, let duration = asset.duration else {
@@ -56,4 +80,19 @@ public enum Edit: Sendable, Equatable, Codable {
             }
         }
     }
+}
+
+/// What the library's editor (and the picker's Move and Scale) does to a photo: turn it and
+/// mirror it once upright, then cut it to `crop`, given in the turned image's pixels.
+public struct ImageEdit: Hashable, Sendable {
+    public var reorientation: Reorientation
+    public var crop: PixelRect?
+
+    public init(reorientation: Reorientation = .none, crop: PixelRect? = nil) {
+        self.reorientation = reorientation
+        self.crop = crop
+    }
+
+    /// Neither turned nor cut: the photo as it is.
+    public var isNone: Bool { reorientation == .none && crop == nil }
 }

@@ -6,27 +6,29 @@ extension Library {
     public static let maxDisplaySide = 16384
 
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
-    /// cache lost it.
-    public func thumbnail(of id: String, size: Int) async throws(LibraryError) -> Derivative {
-        let recipe = try thumbnailRecipe(size)
-        return try await render(try await asset(id), recipe)
+    /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
+    /// has stored now, so that a URL naming an edit always shows the same picture.
+    public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> Derivative {
+        let asset = try await asset(id)
+        try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
+        return try await render(asset, try thumbnailRecipe(size, edit: edit))
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
-    /// `edited`, the stored crop is applied first.
+    /// `edited`, the stored edit (a turn, a mirror, a crop) is applied first.
     public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false) async throws(LibraryError) -> Derivative {
         let asset = try await asset(id)
-        var crop: PixelRect?
-        if edited, case .crop(let rect) = asset.edit { crop = rect }
-        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
+        var edit: ImageEdit?
+        if edited, case .image(let stored) = asset.edit { edit = stored }
+        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, edit: edit))
     }
 
-    /// The image cut to `crop` and fitted to a box like `display(of:box:fit:edited:)`, whatever
-    /// crop the asset has stored now: what a link made for that crop shows.
-    public func display(of asset: Asset, crop: PixelRect, box: PixelSize, fit: Fit = .contain) async throws(LibraryError) -> Derivative {
-        try Edit.crop(crop).validate(for: asset)
-        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, crop: crop))
+    /// The image as `edit` makes it, fitted to a box like `display(of:box:fit:edited:)`, whatever
+    /// edit the asset has stored now: what a link made for that edit shows.
+    public func display(of asset: Asset, edit: ImageEdit, box: PixelSize, fit: Fit = .contain) async throws(LibraryError) -> Derivative {
+        try Edit.image(edit).validate(for: asset)
+        return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, edit: edit))
     }
 
     /// The upright image at its own size as a JPEG (transparency flattened on white), for a
@@ -35,7 +37,7 @@ extension Library {
         guard asset.mediaType == .image else { throw LibraryError(.invalidRequest, "Only images have a JPEG export.") }
         let request = RenderRequest(box: asset.size, fit: .contain, crop: nil, encoding: .jpeg(quality: 92))
         let recipe = Recipe(
-            key: DerivativeKey.display(box: asset.size, fit: .contain, crop: nil, encoding: request.encoding), request: request)
+            key: DerivativeKey.display(box: asset.size, fit: .contain, edit: nil, encoding: request.encoding), request: request)
         return try await render(asset, recipe)
     }
 
@@ -52,14 +54,15 @@ extension Library {
     /// The thumbnail if it was served lately and is still in memory, else nil; never renders,
     /// never waits, never asks the disk or the database. For answering from a server's poll
     /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
-    public func readyThumbnail(of id: String, size: Int) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size), let facts = facts.withLock({ $0[id] }) else { return nil }
+    /// Of the photo as `edit` makes it: a render remembered was made of an edit that fitted.
+    public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil) -> Derivative? {
+        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = facts.withLock({ $0[id] }) else { return nil }
         return remembered(facts, recipe)
     }
 
     /// The unedited display size, on the same terms as `readyThumbnail`.
     public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let facts = facts.withLock({ $0[id] }), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, crop: nil)
+        guard let facts = facts.withLock({ $0[id] }), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
         else { return nil }
         return remembered(facts, recipe)
     }
@@ -76,28 +79,34 @@ extension Library {
 
     // MARK: Recipes
 
-    /// What to make and under which name.
+    /// What to make and under which name; `reoriented` turns the photo before the request's crop.
     struct Recipe {
         var key: String
         var request: RenderRequest
+        var reoriented = Reorientation.none
     }
 
-    private func thumbnailRecipe(_ size: Int) throws(LibraryError) -> Recipe {
+    private func thumbnailRecipe(_ size: Int, edit: ImageEdit? = nil) throws(LibraryError) -> Recipe {
         guard DerivativeKey.thumbnailSizes.contains(size) else {
             throw LibraryError(
                 .invalidRequest,
                 "size: thumbnails come in \(DerivativeKey.thumbnailSizes.map(String.init).joined(separator: " and ")) pixels.")
         }
         let box = PixelSize(width: size, height: size)
-        return Recipe(key: DerivativeKey.thumbnail(size), request: RenderRequest(box: box, encoding: .webp(quality: 80)))
+        return Recipe(
+            key: DerivativeKey.thumbnail(size, edit: edit),
+            request: RenderRequest(box: box, crop: edit?.crop, encoding: .webp(quality: 80)),
+            reoriented: edit?.reorientation ?? .none)
     }
 
-    private func displayRecipe(format: AssetFormat, box: PixelSize, fit: Fit, crop: PixelRect?) throws(LibraryError) -> Recipe {
+    private func displayRecipe(format: AssetFormat, box: PixelSize, fit: Fit, edit: ImageEdit?) throws(LibraryError) -> Recipe {
         guard (1...Self.maxDisplaySide).contains(box.width), (1...Self.maxDisplaySide).contains(box.height) else {
             throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Self.maxDisplaySide) pixels a side.")
         }
-        let request = Self.displayRequest(format: format, box: box, fit: fit, crop: crop)
-        return Recipe(key: DerivativeKey.display(box: box, fit: fit, crop: crop, encoding: request.encoding), request: request)
+        let request = Self.displayRequest(format: format, box: box, fit: fit, crop: edit?.crop)
+        return Recipe(
+            key: DerivativeKey.display(box: box, fit: fit, edit: edit, encoding: request.encoding), request: request,
+            reoriented: edit?.reorientation ?? .none)
     }
 
     /// How a display size is made: JPEG is smallest for photos; formats that may carry
@@ -113,7 +122,7 @@ extension Library {
     }
 
     private static func derivative(_ file: DerivativeCache.CachedFile, _ facts: AssetFacts, _ recipe: Recipe) -> Derivative {
-        let region = recipe.request.crop ?? PixelRect(size: facts.size)
+        let region = recipe.request.crop ?? PixelRect(size: recipe.reoriented.size(of: facts.size))
         // The output size is known from the recipe, so a cached file's size needs no decode.
         let size = FitGeometry.outputSize(of: region.size, in: recipe.request.box, fit: recipe.request.fit)
         return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, bytes: file.bytes)
@@ -126,11 +135,12 @@ extension Library {
             return Self.derivative(made, facts, recipe)
         }
         let source = asset.mediaType == .movie ? try await posterFile(asset).path : try await originalFile(of: asset)
-        let (request, log, subject) = (recipe.request, options.log, "rendering \(recipe.key) of asset \(asset.id)")
+        let (request, reoriented) = (recipe.request, recipe.reoriented)
+        let (log, subject) = (options.log, "rendering \(recipe.key) of asset \(asset.id)")
         return try await work.run { [imaging, derived] () throws(LibraryError) -> Derivative in
             let rendered: RenderedImage
             do throws(ImagingError) {
-                guard let output = try imaging.render(source, [request]).first else {
+                guard let output = try imaging.render(source, [request], reoriented: reoriented).first else {
                     throw ImagingError(.invalidRequest, "Nothing was rendered.")
                 }
                 rendered = output

@@ -152,11 +152,11 @@ extension Library {
 
     private func analyseImage(_ path: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
         var requests = Self.thumbnailRequests
-        var keys = DerivativeKey.thumbnailSizes.map(DerivativeKey.thumbnail)
+        var keys = DerivativeKey.thumbnailSizes.map { DerivativeKey.thumbnail($0) }
         if let box = options.importDisplayBox {
             let request = Self.displayRequest(format: .image(format), box: box, fit: .contain, crop: nil)
             requests.append(request)
-            keys.append(DerivativeKey.display(box: box, fit: .contain, crop: nil, encoding: request.encoding))
+            keys.append(DerivativeKey.display(box: box, fit: .contain, edit: nil, encoding: request.encoding))
         }
         let (info, rendered) = try await firstDecode(path, format: format, requests)
         let embeddedMovieLength = await work.run { Self.embeddedMovieLength(path) }

@@ -71,4 +71,53 @@ import Testing
         #expect(try await live.request("DELETE", "/api/albums/\(album)").status == 204)
         #expect(try await live.get("/api/albums/\(album)").status == 404)
     }
+
+    /// The library's editor: a turn, a mirror and a crop stored as the asset's edit, shown by the
+    /// URLs its JSON gives (which name the edit), refused by name when impossible, and never by
+    /// the picker, whose edits are crops.
+    @Test func aPhotoIsTurnedFlippedAndCroppedAndItsURLsShowIt() async throws {
+        let live = try LiveServer()
+        let id = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let edit = #"{"rotation": 90, "flipped": true, "cropRect": {"x": 0, "y": 600, "width": 1200, "height": 1200}}"#
+        let edited = try await live.request("PUT", "/api/assets/\(id)/edit", body: Data(edit.utf8))
+        #expect(edited.status == 200)
+        let stored = try #require(edited.json["edit"] as? [String: Any])
+        #expect(stored["rotation"] as? Int == 90 && stored["flipped"] as? Bool == true)
+        let urls = try #require(edited.json["urls"] as? [String: String])
+        #expect(urls["thumbnail256"] == "/media/\(id)/thumbnail?size=256&edit=t1m,0,600,1200,1200")
+        #expect(urls["shown"] == "/media/\(id)/edited?edit=t1m,0,600,1200,1200")
+        let thumbnail = try await live.get(try #require(urls["thumbnail256"]))
+        #expect(thumbnail.status == 200 && thumbnail.header("X-Image-Width") == "256" && thumbnail.header("X-Image-Height") == "256")
+        let shown = try await live.get(try #require(urls["shown"]) + "&w=300&h=300&dpr=1")
+        #expect(
+            shown.status == 200 && shown.header("X-Image-Width") == "300" && shown.header("Cache-Control")?.contains("immutable") == true)
+        let turnedOnly = try await live.get("/media/\(id)/thumbnail?size=256&edit=t1")
+        #expect(turnedOnly.header("X-Image-Width") == "171" && turnedOnly.header("X-Image-Height") == "256")
+        let original = try await live.get("/media/\(id)/original")
+        #expect(original.body == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg")))))
+
+        for (bad, field) in [
+            (#"{"rotation": 45}"#, "rotation"), (#"{"flipped": "yes"}"#, "flipped"),
+            (#"{"rotation": 90, "cropRect": {"x": 0, "y": 0, "width": 1800, "height": 1200}}"#, "cropRect"),
+            (#"{"rotation": 90, "trim": {"start": 0, "end": 1}}"#, "rotation"),
+        ] {
+            let reply = try await live.request("PUT", "/api/assets/\(id)/edit", body: Data(bad.utf8))
+            #expect(reply.status == 400 && (reply.json["message"] as? String)?.hasPrefix(field) == true, "\(bad): \(reply.json)")
+        }
+        #expect(try await live.get("/media/\(id)/thumbnail?size=256&edit=t5").status == 400)
+        let reverted = try await live.request("PUT", "/api/assets/\(id)/edit", body: Data("{}".utf8))
+        #expect(
+            reverted.json["edit"] == nil
+                && (reverted.json["urls"] as? [String: String])?["thumbnail256"] == "/media/\(id)/thumbnail?size=256")
+
+        let session = try await live.request("POST", "/api/picker/sessions", body: Data(#"{"allowsEditing": true}"#.utf8))
+        let picker = try #require(session.json["id"] as? String)
+        _ = try await live.request("POST", "/api/picker/sessions/\(picker)/events", body: Data(#"{"event": "open"}"#.utf8))
+        _ = try await live.request(
+            "POST", "/api/picker/sessions/\(picker)/events", body: Data(#"{"event": "choose", "assetID": "\#(id)"}"#.utf8))
+        let turnedPick = try await live.request(
+            "POST", "/api/picker/sessions/\(picker)/events",
+            body: Data(#"{"event": "edited", "assetID": "\#(id)", "edit": {"rotation": 90}}"#.utf8))
+        #expect(turnedPick.status == 400 && (turnedPick.json["message"] as? String)?.hasPrefix("rotation") == true)
+    }
 }

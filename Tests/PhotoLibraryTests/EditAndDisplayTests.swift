@@ -106,11 +106,66 @@ import Testing
         #expect(try await fixture.library.playableVideo(of: original.id).path == originalFile)
     }
 
+    /// Rotate, flip and crop, as the library's editor stores them: the crop is in the turned
+    /// photo's pixels, renders and thumbnails show the edit they name, and the original never
+    /// changes.
+    @Test func aTurnedMirroredCropIsRenderedInTheTurnedPhotosPixels() async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
+        #expect(asset.size == PixelSize(width: 1800, height: 1200))
+        let original = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset)))
+        let turned = Reorientation(quarterTurns: 1, mirrored: true)
+        // Inside the 1200x1800 turned photo, not inside the 1800x1200 upright one.
+        let crop = PixelRect(x: 100, y: 1000, width: 1000, height: 700)
+        let edit = ImageEdit(reorientation: turned, crop: crop)
+        await #expect(throws: LibraryError.self, "checked against the upright size without the turn") {
+            try await fixture.library.setEdit(.crop(crop), for: asset.id)
+        }
+        #expect(try await fixture.library.setEdit(.image(edit), for: asset.id).edit == .image(edit))
+
+        let imaging = try Imaging()
+        let display = try await fixture.library.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true)
+        #expect(display.size == PixelSize(width: 500, height: 350))
+        let expected = try imaging.render(
+            Corpus.path("photos/recurser__Landscape_1.jpg"),
+            [RenderRequest(box: PixelSize(width: 500, height: 500), crop: crop, encoding: .jpeg(quality: 95))],
+            reoriented: turned)
+        let directory = TemporaryDirectory()
+        try Data(expected[0].data).write(to: URL(fileURLWithPath: directory.file("expected.jpg")))
+        let reference = try imaging.pixels(of: directory.file("expected.jpg"), fittedTo: PixelSize(width: 50, height: 50))
+        let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 50, height: 50))
+        #expect(zip(rendered.rgb, reference.rgb).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / rendered.rgb.count < 10)
+
+        let plain = try await fixture.library.thumbnail(of: asset.id, size: 256)
+        let thumbnail = try await fixture.library.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))
+        #expect(plain.size == PixelSize(width: 256, height: 171) && thumbnail.size == PixelSize(width: 171, height: 256))
+        #expect(try imaging.probe(thumbnail.path).size == PixelSize(width: 171, height: 256), "the file is what the size says")
+        #expect(thumbnail.etag != plain.etag)
+        // Served once more, it is answered from memory, by the edit its URL names.
+        _ = try await fixture.library.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))
+        #expect(fixture.library.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))?.etag == thumbnail.etag)
+        #expect(
+            fixture.library.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: .none, crop: nil))?.etag
+                != thumbnail.etag)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset))) == original)
+        _ = try await fixture.library.setEdit(nil, for: asset.id)
+        #expect(
+            try await fixture.library.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true).size
+                == PixelSize(width: 500, height: 333), "reverted")
+    }
+
     @Test func editsAreStoredAsJSONParameters() async throws {
         let crop = try JSONEncoder().encode(Edit.crop(PixelRect(x: 1, y: 2, width: 3, height: 4)))
         #expect(String(decoding: crop, as: UTF8.self).contains("\"cropRect\""))
         let trim = try JSONDecoder().decode(Edit.self, from: Data(#"{"trim":{"start":1.5,"end":3}}"#.utf8))
         #expect(trim == .trim(start: 1.5, end: 3))
+        let turned = Edit.image(ImageEdit(reorientation: Reorientation(quarterTurns: 3, mirrored: true)))
+        let written = String(decoding: try JSONEncoder().encode(turned), as: UTF8.self)
+        #expect(written.contains("\"rotation\":270") && written.contains("\"flipped\":true") && !written.contains("cropRect"))
+        #expect(try JSONDecoder().decode(Edit.self, from: Data(written.utf8)) == turned)
+        for stored in [#"{"rotation":45}"#, #"{"rotation":360}"#, "{}", #"{"flipped":false}"#] {
+            #expect(throws: DecodingError.self, "\(stored)") { try JSONDecoder().decode(Edit.self, from: Data(stored.utf8)) }
+        }
     }
 }
 
@@ -145,8 +200,12 @@ enum VideoProbe {
         let displays = (try await first.library.display(of: a.id, box: box), try await second.library.display(of: b.id, box: box))
         #expect(displays.0.etag == displays.1.etag && displays.0.etag != thumbnails.0.etag)
         #expect(try await first.library.thumbnail(of: a.id, size: 512).etag != thumbnails.0.etag, "another size")
-        let cropped = try await first.library.display(of: a, crop: PixelRect(x: 0, y: 0, width: 100, height: 100), box: box)
+        let cropped = try await first.library.display(
+            of: a, edit: ImageEdit(crop: PixelRect(x: 0, y: 0, width: 100, height: 100)), box: box)
         #expect(cropped.etag != displays.0.etag, "another edit")
+        let turned = try await first.library.display(
+            of: a, edit: ImageEdit(reorientation: Reorientation(quarterTurns: 1, mirrored: false)), box: box)
+        #expect(turned.etag != displays.0.etag && turned.etag != cropped.etag, "a turn is another edit")
         let other = try await first.importCorpus("photos/lychee__train.jpg").asset
         #expect(try await first.library.thumbnail(of: other.id, size: 256).etag != thumbnails.0.etag, "another photo")
         // Made again by a process that starts after the cache was lost: the same validator, so

@@ -375,3 +375,43 @@ def test_download_a_selection_as_one_zip_of_the_originals(server, browser, tmp_p
         assert archive.testzip() is None
         digests = {info.filename: hashlib.sha256(archive.read(info)).hexdigest() for info in archive.infolist()}
     assert digests == {name.split("/")[1]: hashlib.sha256((CORPUS / name).read_bytes()).hexdigest() for name in files}
+
+
+def test_a_photo_is_rotated_flipped_cropped_and_reverted_in_the_library(server, browser, screenshots):
+    """The viewer's Edit: Rotate turns the landscape photo upright-sideways, a square crop,
+    Done stores the edit (the original untouched), the grid's thumbnail and the viewer show it,
+    and Revert to Original takes it away."""
+    photo = server.upload("photos/recurser__Landscape_1.jpg")
+    original = server.fetch(f"/media/{photo['id']}/original")[0]
+    browser.set_window_size(1280, 900)
+    open_library(browser, server)
+    browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}']").click()
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    browser.find_element(By.CSS_SELECTOR, "#viewer .edit-button").click()
+    editor = wait(browser).until(seen.visibility_of_element_located((By.ID, "editor")))
+    browser.find_element(By.ID, "rotate").click()
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "crop-size").text == "1200 × 1800")
+    wait(browser).until(lambda driver: "edit=t3" in driver.find_element(By.ID, "crop-image").get_attribute("src"))
+    editor.find_element(By.CSS_SELECTOR, "[data-aspect=square]").click()
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "crop-size").text == "1200 × 1200")
+    screenshots(browser, "editing")
+    browser.find_element(By.ID, "editor-choose").click()
+    wait(browser).until(lambda driver: "Edited" in driver.find_element(By.CSS_SELECTOR, "#viewer .viewer-status").text)
+    stored = server.call("GET", f"/api/assets/{photo['id']}")
+    assert stored["edit"]["rotation"] == 270 and stored["edit"]["cropRect"]["width"] == 1200
+    assert server.fetch(f"/media/{photo['id']}/original")[0] == original, "the original never changes"
+    shown = wait(browser).until(lambda driver: driver.execute_script("""
+        const image = document.querySelector('#viewer .stage img.photo');
+        return image && image.src.includes('/edited?edit=t3') && image.complete && image.naturalWidth
+            ? [image.naturalWidth, image.naturalHeight] : null;"""))
+    assert shown[0] == shown[1], "square, as cropped"
+    browser.execute_script("document.querySelector('#viewer').close()")
+    thumbnail = wait(browser).until(lambda driver: driver.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}'] img"))
+    wait(browser).until(lambda driver: "edit=t3" in thumbnail.get_attribute("src") if thumbnail.is_displayed() else False)
+
+    browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}']").click()
+    browser.find_element(By.CSS_SELECTOR, "#viewer .edit-button").click()
+    assert browser.find_element(By.ID, "crop-size").text == "1200 × 1200", "the editor starts from the stored crop"
+    browser.find_element(By.ID, "revert").click()
+    wait(browser).until(lambda driver: "original" in driver.find_element(By.CSS_SELECTOR, "#viewer .viewer-status").text)
+    assert "edit" not in server.call("GET", f"/api/assets/{photo['id']}")

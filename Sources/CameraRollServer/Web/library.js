@@ -411,6 +411,8 @@ document.querySelector(".skip-link").addEventListener("click", (event) => {
 });
 
 const viewer = new Viewer(document.querySelector("#viewer"), timeline, actions);
+// An edit changes the item's thumbnails (their URLs name it): the view is read again.
+viewer.addEventListener("edited", () => refresh(""));
 viewer.addEventListener("closed", ({ detail }) => {
   if (detail.index != null && timeline.count > 0) timeline.focusItem(Math.min(detail.index, timeline.count - 1));
 });

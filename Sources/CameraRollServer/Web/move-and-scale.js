@@ -35,16 +35,20 @@ export class MoveAndScale {
     new ResizeObserver(() => this.render()).observe(this.stage);
   }
 
-  // Shows the asset (upright width and height as the server reports them), from a square crop:
-  // a crop made here is the pick's, so one the library keeps for the asset is not where it starts.
-  open(asset, backLabel) {
-    this.asset = asset;
+  // Shows a photo: `photo` is {id, width, height, display} (upright width and height as the
+  // server reports them; `display`, the URL of its display renders, which may name an edit).
+  // The picker starts from a square crop (a crop made there is the pick's, so one the library
+  // keeps is not where it starts); the library's editor from the crop its edit has, else the
+  // whole photo.
+  open(photo, backLabel, { crop = null, aspect = "square" } = {}) {
+    this.asset = photo;
     this.root.querySelector("#editor-back").textContent = backLabel;
-    this.geometry = new CropGeometry(asset.width, asset.height, "square");
+    this.geometry = crop ? CropGeometry.fromCropRect(photo.width, photo.height, crop)
+      : new CropGeometry(photo.width, photo.height, aspect);
     this.loadedSide = 0;
     this.shownSide = 0;
     this.image.removeAttribute("src");
-    this.image.alt = `The photo being cropped, ${asset.width} by ${asset.height} pixels`;
+    this.image.alt = `The photo being cropped, ${photo.width} by ${photo.height} pixels`;
     this.markAspect();
     this.root.hidden = false;
     this.render();
@@ -116,7 +120,9 @@ export class MoveAndScale {
     const side = Math.min(longSide, 2 ** Math.ceil(Math.log2(Math.max(devicePixels, 512))));
     if (side <= this.loadedSide) return;
     this.loadedSide = side;
-    const url = `${this.asset.urls.display}?w=${side}&h=${side}&dpr=1`;
+    const sized = new URL(this.asset.display, location.href);
+    for (const [name, value] of [["w", side], ["h", side], ["dpr", 1]]) sized.searchParams.set(name, String(value));
+    const url = sized.pathname + sized.search;
     const asset = this.asset;
     const next = new Image();
     // A smaller size that arrives late never replaces a larger one already shown.

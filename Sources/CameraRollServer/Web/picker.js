@@ -90,7 +90,7 @@ async function openEditor(assetID) {
     await trim.open(asset, back);
   } else {
     show("editor");
-    editor.open(asset, back);
+    editor.open({ id: asset.id, width: asset.width, height: asset.height, display: asset.urls.display }, back);
   }
 }
 

@@ -8,7 +8,12 @@
 //   progress, and a rendition that failed says why and offers Try again: never a dead player.
 // - An info panel (date, camera, lens, exposure, size, file name, place), Favourite, Download
 //   original and Delete.
+// - Edit: Move and Scale with Rotate and Flip, stored as the photo's edit (never its original),
+//   and Revert to Original.
+import { sendJSON } from "./api.js";
 import { livePhoto } from "./live-photo.js";
+import { MoveAndScale } from "./move-and-scale.js";
+import { arrowKeys } from "./radio-group.js";
 import { kindOf } from "./timeline.js";
 import { RenditionFailed, playableVideoURL, retryRendition } from "./video-source.js";
 
@@ -77,6 +82,17 @@ export class Viewer extends EventTarget {
       event.currentTarget.setAttribute("aria-expanded", String(!this.info.hidden));
     });
     this.favorite.addEventListener("click", () => this.toggleFavorite());
+    this.editButton = dialog.querySelector(".edit-button");
+    this.editButton.addEventListener("click", () => this.startEditing());
+    this.editor = dialog.querySelector("#editor");
+    this.cropper = new MoveAndScale(this.editor, {
+      onChoose: (photo, cropRect) => this.saveEdit(photo, cropRect),
+      onBack: () => this.stopEditing(),
+    });
+    arrowKeys(this.editor.querySelector('[role="radiogroup"]'));
+    dialog.querySelector("#rotate").addEventListener("click", () => this.reorient((turns) => turns + 3, false));
+    dialog.querySelector("#flip-photo").addEventListener("click", () => this.reorient((turns) => turns, true));
+    dialog.querySelector("#revert").addEventListener("click", () => this.storeEdit({}));
     dialog.querySelector(".delete-button").addEventListener("click", () => this.remove());
     dialog.addEventListener("keydown", (event) => this.key(event));
     dialog.addEventListener("close", () => {
@@ -115,6 +131,7 @@ export class Viewer extends EventTarget {
   }
 
   show(asset) {
+    this.stopEditing();
     this.resetZoom();
     this.status.textContent = "";
     const when = new Date(asset.captureDate ?? asset.importDate);
@@ -125,6 +142,7 @@ export class Viewer extends EventTarget {
     this.dialog.querySelector(".next-button").disabled = alone || this.index >= this.timeline.count - 1;
     this.favorite.setAttribute("aria-pressed", String(Boolean(asset.favorite)));
     this.favorite.textContent = asset.favorite ? "♥ Favourite" : "♡ Favourite";
+    this.editButton.hidden = asset.mediaType === "public.movie";
     this.download.href = asset.urls.original;
     this.download.download = asset.originalFilename ?? "";
     const list = document.createElement("dl");
@@ -155,12 +173,66 @@ export class Viewer extends EventTarget {
     this.stage.replaceChildren(asset.livePhoto ? livePhoto(asset, image) : image);
   }
 
-  // The server's render of the stage's size × devicePixelRatio × zoom.
+  // The server's render of what the library shows (the photo as its edit makes it) at the
+  // stage's size × devicePixelRatio × zoom.
   renderURL(asset, scale) {
-    const ratio = devicePixelRatio * scale;
-    const width = Math.round(this.stage.clientWidth);
-    const height = Math.round(this.stage.clientHeight);
-    return `${asset.urls.display}?w=${width}&h=${height}&dpr=${Math.min(8, Math.round(ratio * 100) / 100)}`;
+    const url = new URL(asset.urls.shown, location.href);
+    url.searchParams.set("w", String(Math.round(this.stage.clientWidth)));
+    url.searchParams.set("h", String(Math.round(this.stage.clientHeight)));
+    url.searchParams.set("dpr", String(Math.min(8, Math.round(devicePixelRatio * scale * 100) / 100)));
+    return url.pathname + url.search;
+  }
+
+  // Editing: the photo turned and mirrored as its edit says, under Move and Scale from its crop.
+  startEditing() {
+    const edit = this.asset.edit ?? {};
+    this.editing = { turns: (edit.rotation ?? 0) / 90, mirrored: Boolean(edit.flipped), crop: edit.cropRect ?? null };
+    this.openEditor();
+  }
+
+  openEditor() {
+    const { turns, mirrored, crop } = this.editing;
+    const asset = this.asset;
+    const sideways = turns % 2 === 1;
+    const turned = turns !== 0 || mirrored ? `/media/${asset.id}/edited?edit=t${turns}${mirrored ? "m" : ""}` : asset.urls.display;
+    this.cropper.open(
+      { id: asset.id, width: sideways ? asset.height : asset.width, height: sideways ? asset.width : asset.height, display: turned },
+      "Cancel", { crop, aspect: "original" });
+  }
+
+  // Rotate and Flip start the crop over, on the whole photo as it is now turned.
+  reorient(turn, flip) {
+    this.editing.turns = turn(this.editing.turns) % 4;
+    if (flip) this.editing.mirrored = !this.editing.mirrored;
+    this.editing.crop = null;
+    this.openEditor();
+  }
+
+  stopEditing() {
+    this.cropper.close();
+    this.editing = null;
+  }
+
+  saveEdit(photo, cropRect) {
+    const { turns, mirrored } = this.editing;
+    const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.width === photo.width && cropRect.height === photo.height;
+    const edit = {};
+    if (turns) edit.rotation = turns * 90;
+    if (mirrored) edit.flipped = true;
+    if (!whole) edit.cropRect = cropRect;
+    return this.storeEdit(edit);
+  }
+
+  async storeEdit(edit) {
+    try {
+      const updated = await sendJSON(`/api/assets/${this.asset.id}/edit`, "PUT", edit);
+      this.asset = updated;
+      this.show(updated);
+      this.status.textContent = updated.edit ? "Edited. The original is kept as it was." : "Back to the original.";
+      this.dispatchEvent(new CustomEvent("edited", { detail: { asset: updated } }));
+    } catch (error) {
+      this.status.textContent = `The edit was not saved: ${error.message}`;
+    }
   }
 
   async showMovie(asset) {
@@ -223,7 +295,7 @@ export class Viewer extends EventTarget {
   }
 
   key(event) {
-    if (event.target.closest("video")) return;
+    if (event.target.closest("video") || this.editing) return;
     const keys = {
       ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1),
       "+": () => this.zoomBy(1.5), "=": () => this.zoomBy(1.5), "-": () => this.zoomBy(1 / 1.5), "0": () => this.resetZoom(),
