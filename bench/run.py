@@ -148,9 +148,9 @@ def main():
     (ours_rate, ours_p99, ours_errors), (nginx_rate, nginx_p99, _), thumb_count, thumb_bytes = (
         serving.thumbnails_against_nginx_in(CAMERAROLL, photos))
     renders, vips_start = serving.first_display_render_in(CAMERAROLL, photos, timed)
-    uploads = serving.concurrent_uploads_in(CAMERAROLL, photos)
+    concurrent = serving.concurrent_uploads_in(CAMERAROLL, photos)
     render_ratio = statistics.geometric_mean([ours / theirs for _, ours, theirs, _ in renders])
-    five, one = uploads["5 MB"], uploads["1 MB"]
+    five, one = concurrent["5 MB"], concurrent["1 MB"]
     extra_body = (five["megabytes"] - one["megabytes"])
     extra_peak = (five["peak"] - five["idle"]) - (one["peak"] - one["idle"])
     cluster_figures = cluster.measure(CAMERAROLL, photos)
