@@ -35,16 +35,20 @@ extension WebApp {
             let made =
                 asset.mediaType == .image
                 ? try await library.redactedImage(of: asset, removingLocation: removes.location, captions: removes.captions)
-                : try await library.videoWithoutMetadata(of: asset.id)
+                : try await library.rendition(of: asset.id)
             return Self.serve(made, immutable: true)
         }
     }
 
-    /// The image as a JPEG at its own size: a picker's `compatible` export of a format not every
-    /// program reads.
+    /// A picker's `compatible` export: an image as a JPEG at its own size (for a format not every
+    /// program reads), a movie as its H.264/AAC MP4 rendition whatever its codecs.
     private func compatible(_ request: Request) async throws -> Response {
         let asset = try await heldOrOwnedAsset(request, kind: "compatible")
-        return try await answering { () throws(LibraryError) in Self.serve(try await library.compatibleImage(of: asset), immutable: true) }
+        return try await answering { () throws(LibraryError) in
+            let made =
+                asset.mediaType == .movie ? try await library.rendition(of: asset.id) : try await library.compatibleImage(of: asset)
+            return Self.serve(made, immutable: true)
+        }
     }
 
     /// What a capability URL (a picker's result) was issued for, as it may be served now; or the

@@ -177,7 +177,8 @@ extension WebApp {
     /// They are capability URLs, so a caller that cannot see the library still gets these, bound to
     /// the pick's edit and, for another site, to its app and its apps's link lifetime. The
     /// `compatible` preset gives a JPEG for an image in a format not every program reads, and a
-    /// movie as browsers play it (its H.264 rendition when they cannot play the original).
+    /// movie as an H.264/AAC MP4 (UIKit's compatible export), whatever the original's codecs.
+    /// `metadata.mimeType` is the type of what the item's link serves.
     func info(for asset: Asset, edit: Edit?, configuration: PickerConfiguration, client: AllowedApps.App?) -> PickerInfo {
         let preset = configuration.exportPreset
         let lifetime = client.map { TimeInterval($0.linkLifetime) } ?? CapabilityURLs.lifetime
@@ -209,12 +210,14 @@ extension WebApp {
             }
             return PickerInfo(mediaType: .image, assetID: asset.id, originalImage: original, livePhoto: livePhoto, metadata: metadata)
         case (.movie, .trim(let start, let end)):
+            // A trimmed clip is always cut into a new MP4.
+            metadata["mimeType"] = "video/mp4"
             return PickerInfo(
                 mediaType: .movie, assetID: asset.id, mediaURL: media("trimmed", .trim(start: start, end: end)),
                 trim: TrimRange(start: start, end: end),
                 metadata: metadata)
         case (.movie, _):
-            if without != nil { metadata["mimeType"] = "video/mp4" }
+            if without != nil || preset == .compatible { metadata["mimeType"] = "video/mp4" }
             return PickerInfo(
                 mediaType: .movie, assetID: asset.id, mediaURL: movieURL(asset.id, preset, without, client, lifetime), metadata: metadata)
         }
@@ -226,7 +229,7 @@ extension WebApp {
         _ movie: String, _ preset: PickerConfiguration.ExportPreset, _ without: String?, _ client: AllowedApps.App?,
         _ lifetime: TimeInterval
     ) -> String {
-        let kind = without.map { "without/\($0)" } ?? (preset == .current ? "original" : "video")
+        let kind = without.map { "without/\($0)" } ?? (preset == .current ? "original" : "compatible")
         return access.capabilities.sign("/media/\(movie)/\(kind)", assetID: movie, edit: nil, app: client?.id, lifetime: lifetime)
     }
 

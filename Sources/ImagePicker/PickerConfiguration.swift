@@ -30,8 +30,8 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
 
     /// UIKit's imageExportPreset (and PHPicker's representation mode): what the caller's URLs give.
     /// `compatible`, the default as on iOS: a JPEG for an image in a format not every program
-    /// reads (HEIF, AVIF, TIFF) and an H.264 MP4 for a movie browsers cannot play; `current`: the
-    /// original file as it is.
+    /// reads (HEIF, AVIF, TIFF) and an H.264/AAC MP4 for a movie, whatever its codecs; `current`:
+    /// the original file as it is.
     public var exportPreset: ExportPreset = .compatible
 
     public enum ExportPreset: String, Sendable, Codable, Equatable {

@@ -27,14 +27,4 @@ extension Library {
         guard let stored else { return try await compatibleImage(of: asset) }
         return Derivative(path: stored.path, mimeType: "image/jpeg", size: asset.size, etag: stored.etag)
     }
-
-    /// A movie without its container's metadata (location, device, captions alike: a movie's
-    /// tags are one block): its H.264/AAC rendition, which keeps none, made even for a movie
-    /// browsers play as it is.
-    public func videoWithoutMetadata(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try await movie(id)
-        guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id) }
-        let file = try await derivedVideo(try renditionJob(asset))
-        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
-    }
 }

@@ -20,6 +20,17 @@ extension Library {
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
 
+    /// The movie's H.264/AAC MP4 rendition, made even for a movie browsers play as it is: what a
+    /// pick under the `compatible` preset gives, as UIKit's compatible export transcodes whatever
+    /// the original's codecs, and what a pick that removes metadata gives, since the rendition
+    /// keeps none of the container's tags (location, device and captions are one block there).
+    public func rendition(of id: String) async throws(LibraryError) -> Derivative {
+        let asset = try await movie(id)
+        guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id) }
+        let file = try await derivedVideo(try renditionJob(asset))
+        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
+    }
+
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await asset(id)
