@@ -65,9 +65,10 @@ public final class ImagePickerController {
                 struct Finished: Decodable { var results: [PickerInfo] }
                 let results = try JSONDecoder().decode(Finished.self, from: data).results.map { info in
                     var info = info
-                    info.originalImage = absolute(info.originalImage)
-                    info.editedImage = absolute(info.editedImage)
-                    info.mediaURL = absolute(info.mediaURL)
+                    info.originalImage = info.originalImage.map(absolute)
+                    info.editedImage = info.editedImage.map(absolute)
+                    info.mediaURL = info.mediaURL.map(absolute)
+                    info.livePhoto = info.livePhoto.map { LivePhotoURLs(imageURL: absolute($0.imageURL), movieURL: absolute($0.movieURL)) }
                     return info
                 }
                 guard let first = results.first else { throw PickerError("server_error", "The server finished a pick of nothing.") }
@@ -83,8 +84,9 @@ public final class ImagePickerController {
         }
     }
 
-    private func absolute(_ path: String?) -> String? {
-        path.flatMap { URL(string: $0, relativeTo: server)?.absoluteString }
+    /// A link of the info as the server's path, made absolute against the server.
+    private func absolute(_ path: String) -> String {
+        URL(string: path, relativeTo: server)?.absoluteString ?? path
     }
 
     private func call(_ method: String, _ path: String, body: Data? = nil) async throws -> [String: Any] {
