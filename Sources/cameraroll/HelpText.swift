@@ -24,6 +24,8 @@ enum HelpText {
           pick                 Present a picker through a running server and print its result as JSON.
                                --server URL (default http://127.0.0.1:8080)
                                --source camera|library|saved  --media image,movie  --edit
+                               --media image,live-photo  a Live Photo as one, with both its
+                                              files (livePhoto: imageURL, movieURL)
                                --limit N      up to N items (printed as an array in the order
                                               picked); --ordered numbers the checkmarks
                                --filter JSON  only items it admits (PHPickerFilter: images,

@@ -2,10 +2,10 @@ import Foundation
 import ImagePicker
 import PickerClient
 
-/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie] [--edit]
-/// [--limit N [--ordered]] [--filter JSON]`: presents a picker through a running server, prints the page to open,
-/// waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1, the
-/// array of results in the user's order). Exit status 1 when the user cancels.
+/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie,live-photo]
+/// [--edit] [--limit N [--ordered]] [--filter JSON]`: presents a picker through a running server, prints the page
+/// to open, waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1,
+/// the array of results in the user's order). Exit status 1 when the user cancels.
 enum PickCommand {
     static func run(_ words: [String], _ context: Context) async throws -> Int32 {
         let arguments = try Arguments(words, valued: ["server", "source", "media", "limit", "filter"])
@@ -18,7 +18,7 @@ enum PickCommand {
         case "saved", "savedPhotosAlbum": configuration.sourceType = .savedPhotosAlbum
         default: throw UsageError("--source is camera, library or saved.")
         }
-        configuration.mediaTypes = try mediaTypes(arguments.value("media") ?? "image")
+        (configuration.mediaTypes, configuration.livePhotos) = try mediaTypes(arguments.value("media") ?? "image")
         configuration.allowsEditing = arguments.flag("edit")
         if let limit = arguments.value("limit") {
             guard let count = Int(limit) else { throw UsageError("--limit takes how many items may be picked.") }
@@ -54,16 +54,20 @@ enum PickCommand {
         return 0
     }
 
-    private static func mediaTypes(_ text: String) throws(UsageError) -> [MediaType] {
+    /// The media types `--media` names, and whether it names Live Photos (UIKit's
+    /// `com.apple.live-photo`, which goes with image: a Live Photo is then picked as both files).
+    private static func mediaTypes(_ text: String) throws(UsageError) -> ([MediaType], livePhotos: Bool) {
         var types: [MediaType] = []
-        for word in text.split(separator: ",") {
+        var livePhotos = false
+        for word in text.split(separator: ",").map(String.init) {
             switch word {
             case "image", "photo", "public.image": types.append(.image)
             case "movie", "video", "public.movie": types.append(.movie)
-            default: throw UsageError("--media takes image and movie, separated by commas.")
+            case "live-photo", PickerConfiguration.livePhotoType: livePhotos = true
+            default: throw UsageError("--media takes image, movie and live-photo, separated by commas.")
             }
         }
-        return types
+        return (types, livePhotos)
     }
 
     /// Opens the page where a browser can be started; a headless machine just prints it.

@@ -34,6 +34,66 @@ import Testing
     /// as the events the page sends. `several`: `--limit 3`, and an Add of two items.
     @Test(arguments: ["finish", "cancel", "several"])
     func pickPrintsTheInfoOrExitsOneOnCancel(ending: String) async throws {
+        let run = try await pick(
+            ["photos/exifsamples__Canon_40D.jpg", "photos/recurser__Landscape_1.jpg"], ending == "several" ? ["--limit", "3"] : []
+        ) { ids in
+            switch ending {
+            case "finish": [#"{"event":"open"}"#, #"{"event":"choose","assetID":"\#(ids[0])"}"#]
+            case "several": [#"{"event":"open"}"#, #"{"event":"add","assetIDs":["\#(ids[1])","\#(ids[0])"]}"#]
+            default: [#"{"event":"cancel"}"#]
+            }
+        }
+        let (assetID, otherID, base) = (run.ids[0], run.ids[1], run.base)
+        switch ending {
+        case "finish":
+            #expect(run.status == 0)
+            let info = try JSONSerialization.jsonObject(with: Data(run.printed.utf8)) as? [String: Any]
+            #expect((info?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
+            #expect(info?["mediaType"] as? String == "public.image")
+        case "several":
+            #expect(run.status == 0)
+            let results = try JSONSerialization.jsonObject(with: Data(run.printed.utf8)) as? [[String: Any]]
+            #expect(results?.map { $0["assetID"] as? String } == [otherID, assetID], "in the order added")
+            #expect((results?.last?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
+        default:
+            #expect(run.status == 1)
+        }
+    }
+
+    /// `--media image,live-photo` asks for Live Photos as one (UIKit's com.apple.live-photo): the
+    /// printed info has the still's and the movie's links, absolute as every other link, alone
+    /// and in a multiple selection; without it a Live Photo is its still alone.
+    @Test(arguments: [["--media", "image,live-photo"], ["--media", "image,live-photo", "--limit", "2"], []])
+    func pickAsksForLivePhotosAsBothFiles(arguments: [String]) async throws {
+        let run = try await pick(["videos/lychee__train.mov", "photos/lychee__train.jpg", "photos/exifsamples__Canon_40D.jpg"], arguments) {
+            ids in
+            arguments.contains("--limit")
+                ? [#"{"event":"open"}"#, #"{"event":"add","assetIDs":["\#(ids[2])","\#(ids[1])"]}"#]
+                : [#"{"event":"open"}"#, #"{"event":"choose","assetID":"\#(ids[1])"}"#]
+        }
+        #expect(run.status == 0, "\(run.printed)")
+        let printed = try JSONSerialization.jsonObject(with: Data(run.printed.utf8))
+        let results = try #require(arguments.contains("--limit") ? printed as? [[String: Any]] : (printed as? [String: Any]).map { [$0] })
+        let info = try #require(results.last)
+        #expect(info["assetID"] as? String == run.ids[1])
+        guard !arguments.isEmpty else {
+            #expect(info["livePhoto"] == nil, "without live-photo, the still alone")
+            return
+        }
+        let urls = try #require(info["livePhoto"] as? [String: String])
+        #expect(urls["imageURL"] == info["originalImage"] as? String)
+        #expect(urls["imageURL"]?.hasPrefix("\(run.base)/media/\(run.ids[1])/") == true, "\(urls)")
+        #expect(urls["movieURL"]?.hasPrefix("\(run.base)/media/\(run.ids[0])/") == true, "\(urls)")
+
+        let refused = try await Executable.run(["pick", "--media", "live-photo", "--server", run.base, "--no-open"])
+        #expect(refused.status != 0 && refused.stderr.contains("goes with public.image"), "\(refused.stderr)")
+    }
+
+    /// What `cameraroll pick` printed, and how it ended, when the page's `events` (given the ids
+    /// of the corpus files `uploads`, in order) were played against a fresh server.
+    private func pick(_ uploads: [String], _ arguments: [String], events: ([String]) -> [String]) async throws
+        -> (status: Int32, printed: String, ids: [String], base: String)
+    {
         let directory = TemporaryDirectory("cameraroll-pick")
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Executable.path)
@@ -46,18 +106,18 @@ import Testing
         let line = try await firstLine(of: serverOutput.fileHandleForReading)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
 
-        var upload = URLRequest(url: try #require(URL(string: "\(base)/api/assets")))
-        upload.httpMethod = "POST"
-        upload.httpBody = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/exifsamples__Canon_40D.jpg")))
-        let (uploaded, _) = try await URLSession.shared.data(for: upload)
-        let assetID = try #require((try JSONSerialization.jsonObject(with: uploaded) as? [String: Any])?["id"] as? String)
-        upload.httpBody = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg")))
-        let (other, _) = try await URLSession.shared.data(for: upload)
-        let otherID = try #require((try JSONSerialization.jsonObject(with: other) as? [String: Any])?["id"] as? String)
+        var ids: [String] = []
+        for file in uploads {
+            var upload = URLRequest(url: try #require(URL(string: "\(base)/api/assets")))
+            upload.httpMethod = "POST"
+            upload.httpBody = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))
+            let (uploaded, _) = try await URLSession.shared.data(for: upload)
+            ids.append(try #require((try JSONSerialization.jsonObject(with: uploaded) as? [String: Any])?["id"] as? String))
+        }
 
         let pick = Process()
         pick.executableURL = URL(fileURLWithPath: Executable.path)
-        pick.arguments = ["pick", "--server", base, "--source", "library", "--no-open"] + (ending == "several" ? ["--limit", "3"] : [])
+        pick.arguments = ["pick", "--server", base, "--source", "library", "--no-open"] + arguments
         let pickOutput = Pipe()
         pick.standardOutput = pickOutput
         pick.standardError = FileHandle.nullDevice
@@ -65,35 +125,15 @@ import Testing
         let prompt = try await firstLine(of: pickOutput.fileHandleForReading)
         let page = try #require(prompt.split(separator: " ").first { $0.contains("/picker/") })
         let session = String(page.split(separator: "/").last ?? "")
-        let events =
-            switch ending {
-            case "finish": [#"{"event":"open"}"#, #"{"event":"choose","assetID":"\#(assetID)"}"#]
-            case "several": [#"{"event":"open"}"#, #"{"event":"add","assetIDs":["\#(otherID)","\#(assetID)"]}"#]
-            default: [#"{"event":"cancel"}"#]
-            }
-        for body in events {
+        for body in events(ids) {
             var event = URLRequest(url: try #require(URL(string: "\(base)/api/picker/sessions/\(session)/events")))
             event.httpMethod = "POST"
             event.httpBody = Data(body.utf8)
             let (_, response) = try await URLSession.shared.data(for: event)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(body)")
         }
         let status = await exitStatus(of: pick)
-        let printed = String(decoding: pickOutput.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-        switch ending {
-        case "finish":
-            #expect(status == 0)
-            let info = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
-            #expect((info?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
-            #expect(info?["mediaType"] as? String == "public.image")
-        case "several":
-            #expect(status == 0)
-            let results = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [[String: Any]]
-            #expect(results?.map { $0["assetID"] as? String } == [otherID, assetID], "in the order added")
-            #expect((results?.last?["originalImage"] as? String)?.hasPrefix("\(base)/media/\(assetID)/original?cap=") == true)
-        default:
-            #expect(status == 1)
-        }
+        return (status, String(decoding: pickOutput.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self), ids, base)
     }
 
     /// `--lan` makes its local authority and a certificate it signs at first start, and keeps both:
