@@ -71,6 +71,44 @@ import Testing
         #expect(try await fixture.library.asset(still.id).livePhotoMovie == movieID)
     }
 
+    /// The older Google form, MicroVideo: a JPEG whose XMP says `GCamera:MicroVideo="1"` and
+    /// `GCamera:MicroVideoOffset` (the movie's length, counted from the end of the file), with an
+    /// MP4 appended. No corpus file is one, so one is made here: an XMP segment written into a
+    /// corpus JPEG, which exiftool reads back, and a corpus MP4 after it. Its movie becomes the
+    /// still's motion, byte for byte, and plays for as long as the MP4 does.
+    @Test func aMicroVideosMovieIsItsMotion() async throws {
+        let fixture = try LibraryFixture()
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/exifsamples__Canon_40D.jpg")))
+        let mp4 = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("videos/pigallery2__20240128_105420.mp4")))
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1" \
+            GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\(mp4.count)" GCamera:MicroVideoPresentationTimestampUs="0"/>\
+            </rdf:RDF></x:xmpmeta>
+            """
+        // An APP1 segment: its length counts itself and the XMP namespace before the packet.
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)
+        let segment = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let folder = TemporaryDirectory()
+        let file = folder.file("MVIMG_20240128_105420.jpg")
+        try (jpeg.prefix(2) + segment + jpeg.dropFirst(2) + mp4).write(to: URL(fileURLWithPath: file))
+        let read = try await Executable.run(program: "/usr/bin/exiftool", ["-s3", "-XMP-GCamera:MicroVideoOffset", file])
+        #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(mp4.count)", "exiftool reads it as a MicroVideo")
+
+        let still = try await fixture.library.importFile(at: file).asset
+        #expect(still.mediaType == .image && still.width == 100 && still.height == 68)
+        let movieID = try #require(still.livePhotoMovie, "the MicroVideo's movie is its motion")
+        let movie = try await fixture.library.asset(movieID)
+        #expect(movie.mediaType == .movie && movie.livePhotoStill == still.id && movie.width == 80 && movie.height == 46)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: movie))) == mp4)
+        let played = try await fixture.library.playableVideo(of: movieID)
+        let probe = try await Executable.run(
+            program: "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", played.path])
+        #expect(abs((Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.001) < 0.05, "\(probe.stdout)")
+        #expect(abs((movie.duration ?? 0) - 1.001) < 0.05)
+        #expect(try await fixture.library.assets(AssetQuery()).assets.map(\.id) == [still.id], "one item")
+    }
+
     @Test func identifiersAreShortPrintableText() {
         #expect(LivePhoto.identifier("E905E6C6-C747-4805-942F-9904A0281F02") == "E905E6C6-C747-4805-942F-9904A0281F02")
         for bad in ["", "with space", "tab\there", String(repeating: "A", count: 65), "é", "\u{0}x"] {
