@@ -186,6 +186,10 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
     assert tile(third).get_attribute("aria-pressed") == "true"
     assert tile(third).find_element(By.CLASS_NAME, "check").text == "1"
     assert tile(first).find_element(By.CLASS_NAME, "check").text == "2"
+    # The numbers are drawn in hidden checkmarks; a screen reader hears them in the names.
+    assert tile(third).accessible_name.startswith("Photo, ") and tile(third).accessible_name.endswith(", selected 1")
+    assert tile(first).accessible_name.endswith(", selected 2")
+    assert "selected" not in tile(second).accessible_name
     assert add.text == "Add (2)"
     tile(second).click()
     assert tile(second).get_attribute("aria-pressed") == "false", "the limit is 2"
@@ -193,8 +197,10 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
     # Deselecting the first renumbers the rest; the keyboard selects as a tap does.
     tile(third).click()
     assert tile(first).find_element(By.CLASS_NAME, "check").text == "1"
+    assert tile(first).accessible_name.endswith(", selected 1") and "selected" not in tile(third).accessible_name
     tile(second).send_keys(Keys.ENTER)
     assert tile(second).find_element(By.CLASS_NAME, "check").text == "2"
+    assert tile(second).get_attribute("aria-label").endswith(", selected 2")
     shot("ordered-selection")
     assert server.session(session["id"])["status"] == "pending", "a selection is not a pick until Add"
     add.send_keys(Keys.ENTER)

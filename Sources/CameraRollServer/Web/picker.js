@@ -7,7 +7,7 @@ import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js
 import { MoveAndScale } from "./move-and-scale.js";
 import { describe, privacyChoice, remember, startPrivacy } from "./pick-privacy.js";
 import { arrowKeys } from "./radio-group.js";
-import { tile } from "./tile.js";
+import { numberTile, tile } from "./tile.js";
 import { Trim } from "./trim.js";
 
 const sessionID = location.pathname.split("/").pop();
@@ -193,6 +193,7 @@ function markSelection() {
   for (const button of grid.querySelectorAll("button[data-asset]")) {
     const at = selected.indexOf(button.dataset.asset);
     button.setAttribute("aria-pressed", String(at >= 0));
+    numberTile(button, ordered && at >= 0 ? at + 1 : null);
     let check = button.querySelector(".check");
     if (at < 0) {
       check?.remove();

@@ -7,10 +7,14 @@ export function label(asset) {
   return `${kind}, ${new Date(asset.captureDate ?? asset.importDate).toLocaleString()}`;
 }
 
+// Each tile's own name, which a selection's number is added to.
+const names = new WeakMap();
+
 export function tile(asset, onChoose) {
   const item = document.createElement("li");
   const button = document.createElement("button");
   button.type = "button";
+  names.set(button, label(asset));
   button.setAttribute("aria-label", label(asset));
   button.dataset.asset = asset.id;
   const image = document.createElement("img");
@@ -30,4 +34,11 @@ export function tile(asset, onChoose) {
   button.addEventListener("click", () => onChoose(asset));
   item.append(button);
   return item;
+}
+
+// In an ordered multiple selection the tile's name ends with its number ("Photo, …, selected 2"),
+// which its checkmark shows to the eye only; `number` null for a tile not numbered. (Whether a
+// tile is selected at all is its aria-pressed.)
+export function numberTile(button, number) {
+  button.setAttribute("aria-label", number === null ? names.get(button) : `${names.get(button)}, selected ${number}`);
 }
