@@ -7,7 +7,7 @@ from conftest import BINARY, CORPUS
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
-from pages import wait
+from pages import back_to_app, in_picker, wait
 
 
 def test_pick_from_the_library_finishes_the_session(server, browser, shot):
@@ -209,6 +209,28 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
     assert [info["assetID"] for info in finished["results"]] == [first["id"], second["id"]]
     assert finished["info"]["assetID"] == first["id"]
     assert "cropRect" not in finished["results"][0] or finished["results"][0]["cropRect"] is None, "no editing"
+
+
+def test_present_picker_gives_a_page_every_result_in_order(server, browser):
+    """presentPicker (/app/picker-client.js), as a page of this origin presents the picker: after
+    an Add of two items it resolves with `results` in the order picked, `info` the first."""
+    first = server.upload("photos/recurser__Landscape_1.jpg")
+    second = server.upload("photos/exifsamples__Canon_40D.jpg")
+    browser.get(server.base + "/")
+    browser.execute_script("""window.picked = null;
+        import("/app/picker-client.js").then(({ presentPicker }) => presentPicker(arguments[0]))
+          .then((result) => { window.picked = result; }, (error) => { window.picked = { error: String(error) }; });""",
+                           {"sourceType": "photoLibrary", "mediaTypes": ["public.image"], "selectionLimit": 2, "selection": "ordered"})
+    in_picker(browser)
+    for asset in (second, first):
+        wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{asset['id']}']"))).click()
+    browser.find_element(By.ID, "add").click()
+    back_to_app(browser)
+    result = wait(browser).until(lambda driver: driver.execute_script("return window.picked"))
+    assert result["status"] == "finished", result
+    assert [info["assetID"] for info in result["results"]] == [second["id"], first["id"]]
+    assert result["info"]["assetID"] == second["id"]
+    assert result["results"][1]["originalImage"].startswith(f"/media/{first['id']}/original?cap=")
 
 
 def test_preselected_items_start_selected_and_can_be_deselected(server, browser):
