@@ -280,6 +280,45 @@ def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
     assert server.session(session["id"], wait=10)["info"]["assetID"] == dates[0][1]
 
 
+def test_a_year_jump_lists_that_years_newest_item_first(server, browser, shot):
+    """The year jump offers the years the library holds, newest first, is reached and set by the
+    keyboard alone, and lists the year's newest item first, then everything older; a month jump
+    then takes over from it."""
+    newer = server.upload("photos/lychee__train.jpg")  # April 2021
+    latest = server.upload("photos/exifsamples__Canon_40D.jpg")  # May 2008
+    earlier = server.upload("photos/exifsamples__Nikon_D70.jpg")  # March 2008
+    oldest = server.upload("photos/exifsamples__olympus-c960.jpg")  # November 2000
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+
+    def shown():
+        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+
+    wait(browser).until(lambda driver: len(shown()) == 4)
+    year = browser.find_element(By.ID, "year")
+    wait(browser).until(lambda driver: [option.text for option in year.find_elements(By.TAG_NAME, "option")]
+                        == ["Any year", "2021", "2008", "2000"])
+    assert year.accessible_name == "Jump to a year"
+    # From the month jump, Tab reaches the year jump (the month field's own parts first).
+    browser.execute_script("document.querySelector('#month').focus()")
+    for _ in range(4):
+        if browser.switch_to.active_element == year:
+            break
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element == year, "the year jump is reached by Tab"
+    browser.switch_to.active_element.send_keys("2008")
+    wait(browser).until(lambda driver: shown() == [latest["id"], earlier["id"], oldest["id"]])
+    assert year.get_attribute("value") == "2008"
+    shot("year-jump")
+
+    browser.execute_script(
+        "const m = document.querySelector('#month'); m.value = '2021-04'; m.dispatchEvent(new Event('change'))")
+    wait(browser).until(lambda driver: shown() == [newer["id"], latest["id"], earlier["id"], oldest["id"]])
+    assert year.get_attribute("value") == "", "a month jump clears the year's"
+    browser.find_element(By.CSS_SELECTOR, f"[data-asset='{newer['id']}']").click()
+    assert server.session(session["id"], wait=10)["info"]["assetID"] == newer["id"]
+
+
 def test_a_filter_shows_only_what_it_admits(server, browser, shot):
     """PHPickerFilter: a picker asked for anything but screenshots and slow motion shows the
     photo and the movie only; one asked for screenshots alone, in a library with none, says so."""

@@ -148,9 +148,9 @@ async function loadMore() {
   const current = listing;
   loading = current;
   try {
-    const query = new URLSearchParams({ source, limit: "60", mediaTypes: listedTypes().join(",") });
+    const query = sourceQuery(source);
+    query.set("limit", "60");
     if (cursor) query.set("cursor", cursor);
-    if (configuration.filter) query.set("filter", JSON.stringify(configuration.filter));
     const { search, month } = finding();
     if (search) query.set("search", search);
     if (month) query.set("month", month);
@@ -238,12 +238,45 @@ function offered({ several }) {
   return several ? "photos" : "a photo";
 }
 
-// The search box and the month jump: each change lists the source again from the top.
+// What a source's listing holds, as /api/assets and /api/timeline take it: the media types
+// offered, of the kinds the filter admits.
+function sourceQuery(name) {
+  const query = new URLSearchParams({ source: name, mediaTypes: listedTypes().join(",") });
+  if (configuration.filter) query.set("filter", JSON.stringify(configuration.filter));
+  return query;
+}
+
+// The search box and the month and year jumps: each change lists the source again from the
+// top. A year is a jump to its last month (its newest item, or the newest before it); the
+// month, when one is set, is the finer of the two, so setting either clears the other.
 const searchBox = document.querySelector("#search");
 const monthBox = document.querySelector("#month");
+const yearBox = document.querySelector("#year");
 
 function finding() {
-  return { search: searchBox.value.trim(), month: monthBox.value };
+  const month = monthBox.value || (yearBox.value ? `${yearBox.value}-12` : "");
+  return { search: searchBox.value.trim(), month, period: monthBox.value ? "month" : "year" };
+}
+
+// The years the source holds, newest first, from its timeline's days; asked again only when
+// the source changes. The year chosen stays chosen if the new source holds it too.
+let yearsOf = null;
+async function listYears(name) {
+  if (yearsOf === name) return;
+  yearsOf = name;
+  try {
+    const { days } = await json(`/api/timeline?${sourceQuery(name)}`);
+    if (yearsOf !== name) return;
+    const years = [...new Set(days.map(({ day }) => day.slice(0, 4)))];
+    const chosen = yearBox.value;
+    yearBox.replaceChildren(new Option("Any year", ""), ...years.map((year) => new Option(year, year)));
+    yearBox.value = years.includes(chosen) ? chosen : "";
+    // A jump to a year this source lacks is undone, and its listing with it.
+    if (yearBox.value !== chosen) showSource(name);
+  } catch {
+    // Without the years, the month jump still goes anywhere; the next source asks again.
+    yearsOf = null;
+  }
 }
 
 let typing = null;
@@ -251,7 +284,14 @@ searchBox.addEventListener("input", () => {
   clearTimeout(typing);
   typing = setTimeout(() => showSource(source), 250);
 });
-monthBox.addEventListener("change", () => showSource(source));
+monthBox.addEventListener("change", () => {
+  if (monthBox.value) yearBox.value = "";
+  showSource(source);
+});
+yearBox.addEventListener("change", () => {
+  if (yearBox.value) monthBox.value = "";
+  showSource(source);
+});
 document.querySelector("#finder").addEventListener("submit", (event) => {
   event.preventDefault();
   clearTimeout(typing);
@@ -260,12 +300,12 @@ document.querySelector("#finder").addEventListener("submit", (event) => {
 
 // An empty album is an empty state, as in Photos, not the alert for a source the device lacks.
 function showEmpty() {
-  const { search, month } = finding();
+  const { search, month, period } = finding();
   if (search || month) {
     document.querySelector("#empty-title").textContent = "No Results";
     document.querySelector("#empty-hint").textContent = search
-      ? `Nothing here matches “${search}”${month ? " from that month or before" : ""}.`
-      : "Nothing here is from that month or before.";
+      ? `Nothing here matches “${search}”${month ? ` from that ${period} or before` : ""}.`
+      : `Nothing here is from that ${period} or before.`;
     document.querySelector("#empty-add").hidden = true;
     document.querySelector("#empty-state").hidden = false;
     return;
@@ -307,6 +347,7 @@ function showSource(name) {
   for (const button of document.querySelectorAll("#albums button")) {
     button.setAttribute("aria-pressed", String(button.dataset.source === name));
   }
+  listYears(name);
   loadMore();
 }
 
