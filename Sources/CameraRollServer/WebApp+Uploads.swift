@@ -19,11 +19,12 @@ extension WebApp {
             response.headers["Tus-Checksum-Algorithm"] = TusHeaders.checksumAlgorithms.keys.sorted().joined(separator: ",")
             return response
         }
-        router.post("/api/uploads", body: .file(maxBytes: maxBytes)) { request in try await tus(request) { try await createUpload(request) }
-        }
+        router.add(
+            "POST", "/api/uploads", body: .file(maxBytes: maxBytes), check: { refusalOfDeclaredSizes($0) },
+            handler: { request in try await tus(request) { try await createUpload(request) } })
         router.get("/api/uploads/:id") { request in try await tus(request) { try await uploadStatus(request) } }
         router.add(
-            "PATCH", "/api/uploads/:id", body: .file(maxBytes: maxBytes),
+            "PATCH", "/api/uploads/:id", body: .file(maxBytes: maxBytes), check: { refusalOfDeclaredSizes($0) },
             handler: { request in try await tus(request) { try await appendPiece(request) } },
             salvage: { await keepCutPiece($0) })
         router.delete("/api/uploads/:id") { request in
@@ -51,6 +52,25 @@ extension WebApp {
         }
         response.headers["Tus-Resumable"] = TusHeaders.version
         return response
+    }
+
+    /// A piece whose headers show it too large is refused before a byte of it is stored, rather
+    /// than once it is all on disk: a declared `Upload-Length` past the size limit, or a body
+    /// (`Content-Length`) that would take the upload past that length, or from its
+    /// `Upload-Offset` past the limit. A chunked body declares no size and is checked as it comes;
+    /// headers that do not read are left to the handler, which says what is wrong with them.
+    private func refusalOfDeclaredSizes(_ request: Request) -> Response? {
+        guard speaksOurVersion(request) else { return nil }
+        let declared = { (name: String) in request.headers[name].flatMap { try? TusHeaders.count($0, name) } }
+        guard let offset = request.method == "POST" ? 0 : declared("Upload-Offset") else { return nil }
+        do throws(LibraryError) {
+            try library.checkFits(pieceAt: offset, size: declared("Content-Length") ?? 0, length: declared("Upload-Length"))
+            return nil
+        } catch {
+            guard var response = ClientError(error)?.response else { return nil }
+            response.headers["Tus-Resumable"] = TusHeaders.version
+            return response
+        }
     }
 
     private func createUpload(_ request: Request) async throws -> Response {

@@ -15,6 +15,13 @@ public struct Router: Sendable {
     /// stopping.
     public typealias Salvage = @Sendable (Request) async -> Void
 
+    /// Asked once a request's headers are in and the route's body policy admits them, before a
+    /// byte of the body is stored (on libmicrohttpd's thread, so it must be quick and look at
+    /// nothing but the request): a response it returns is the answer, and the body is never
+    /// read. For what a route's own headers show is wrong with its body, such as a piece of a
+    /// resumable upload that declares more bytes than the upload may have.
+    public typealias Check = @Sendable (Request) -> Response?
+
     /// What a route accepts as a body.
     public enum BodyPolicy: Sendable, Equatable {
         /// No body: a request with one is refused (413 when it declares a length).
@@ -32,10 +39,11 @@ public struct Router: Sendable {
         let handler: Handler
         let fast: FastHandler?
         let salvage: Salvage?
+        let check: Check?
 
         init(
             method: String, pattern: String, body: BodyPolicy, segments: [Segment], handler: @escaping Handler, fast: FastHandler?,
-            salvage: Salvage?
+            salvage: Salvage?, check: Check?
         ) {
             self.method = method
             self.pattern = pattern
@@ -44,6 +52,7 @@ public struct Router: Sendable {
             self.handler = handler
             self.fast = fast
             self.salvage = salvage
+            self.check = check
         }
     }
 
@@ -76,21 +85,22 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
-        append(method, pattern, body: body, fast: nil, salvage: nil, handler)
+        append(method, pattern, body: body, fast: nil, salvage: nil, check: nil, handler)
     }
 
-    /// A route with a body whose cut-short part `salvage` may keep.
+    /// A route with a body that `check` may refuse from the request's headers before any of it
+    /// is stored, and whose cut-short part `salvage` may keep.
     public mutating func add(
-        _ method: String, _ pattern: String, body: BodyPolicy, handler: @escaping Handler, salvage: @escaping Salvage
+        _ method: String, _ pattern: String, body: BodyPolicy, check: Check? = nil, handler: @escaping Handler, salvage: Salvage? = nil
     ) {
-        append(method, pattern, body: body, fast: nil, salvage: salvage, handler)
+        append(method, pattern, body: body, fast: nil, salvage: salvage, check: check, handler)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
     /// A GET route whose `fast` handler answers first, on libmicrohttpd's thread; `handler` runs
     /// as usual when it returns nil.
     public mutating func get(_ pattern: String, fast: @escaping FastHandler, _ handler: @escaping Handler) {
-        append("GET", pattern, body: .none, fast: fast, salvage: nil, handler)
+        append("GET", pattern, body: .none, fast: fast, salvage: nil, check: nil, handler)
     }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
     public mutating func post(_ pattern: String, body: BodyPolicy = .none, _ handler: @escaping Handler) {
@@ -101,13 +111,16 @@ public struct Router: Sendable {
     }
 
     private mutating func append(
-        _ method: String, _ pattern: String, body: BodyPolicy, fast: FastHandler?, salvage: Salvage?, _ handler: @escaping Handler
+        _ method: String, _ pattern: String, body: BodyPolicy, fast: FastHandler?, salvage: Salvage?, check: Check?,
+        _ handler: @escaping Handler
     ) {
         let segments = pattern.split(separator: "/").map { part in
             part.hasPrefix(":") ? Segment.parameter(String(part.dropFirst())) : Segment.literal(Array(part.utf8))
         }
         routes.append(
-            Route(method: method, pattern: pattern, body: body, segments: segments, handler: handler, fast: fast, salvage: salvage))
+            Route(
+                method: method, pattern: pattern, body: body, segments: segments, handler: handler, fast: fast, salvage: salvage,
+                check: check))
     }
 
     /// The route for a method and a decoded path; HEAD is served by GET routes.

@@ -108,20 +108,25 @@ extension ServerCore {
             if let refusal = router.gate?(request, route) {
                 return .refuse(finished(refusal, for: request), now: bodyFollows)
             }
+            let accepted: Decision
             switch route.body {
             case .none:
                 guard !bodyFollows else {
                     return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
                 }
-                return .run(route, request)
+                accepted = .run(route, request)
             case .file(let maxBytes):
                 // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
                 let length = lengths.first.map { Int($0) ?? Int.max }
                 guard length ?? 0 <= maxBytes else {
                     return .refuse(Self.tooLarge(maxBytes).response, now: true)
                 }
-                return .receive(request, route, maxBytes: maxBytes, length: length)
+                accepted = .receive(request, route, maxBytes: maxBytes, length: length)
             }
+            if let refusal = route.check?(request) {
+                return .refuse(finished(refusal, for: request), now: bodyFollows)
+            }
+            return accepted
         }
     }
 

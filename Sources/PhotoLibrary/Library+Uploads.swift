@@ -129,11 +129,25 @@ extension Library {
         return finished
     }
 
-    private func checkLength(_ length: Int) throws(LibraryError) {
-        guard length > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        guard length <= options.maxFileBytes else {
+    /// Refuses (`tooLarge`) a length past the size limit, and a piece of `size` bytes at `offset`
+    /// that would take an upload past its length (nil: not told yet) or past the limit. It needs
+    /// nothing but its arguments, so a server asks it with the sizes a request's headers declare
+    /// before it stores a byte of the piece; the library asks again with the bytes that came.
+    public func checkFits(pieceAt offset: Int, size: Int, length: Int?) throws(LibraryError) {
+        if let length, length > options.maxFileBytes {
             throw LibraryError(.tooLarge, "The file is larger than the \(options.maxFileBytes >> 20) MiB limit.")
         }
+        guard offset + size <= length ?? options.maxFileBytes else {
+            throw LibraryError(
+                .tooLarge,
+                length.map { "The piece goes past the upload's length of \($0) bytes." }
+                    ?? "The upload grows past the \(options.maxFileBytes >> 20) MiB limit.")
+        }
+    }
+
+    private func checkLength(_ length: Int) throws(LibraryError) {
+        guard length > 0 else { throw LibraryError(.empty, "The file is empty.") }
+        try checkFits(pieceAt: 0, size: 0, length: length)
     }
 
     private func append(_ piece: UploadPieceFile, to upload: Upload, at offset: Int, length declared: Int?) async throws(LibraryError)
@@ -167,13 +181,8 @@ extension Library {
         guard matches else {
             throw LibraryError(.checksumMismatch, "The piece's bytes do not match its checksum; send it again.")
         }
+        try checkFits(pieceAt: offset, size: staged.size, length: length)
         let end = offset + staged.size
-        guard end <= length ?? options.maxFileBytes else {
-            throw LibraryError(
-                .tooLarge,
-                length.map { "The piece goes past the upload's length of \($0) bytes." }
-                    ?? "The upload grows past the \(options.maxFileBytes >> 20) MiB limit.")
-        }
         let now = Date()
         let checkpoint = options.uploadCheckpoint
         let durably =
