@@ -65,15 +65,27 @@ extension Library {
         }
     }
 
-    /// Deletes an upload and what it kept, whatever its state (tus' termination).
+    /// Deletes an upload and what it kept, whatever its state (tus' termination). A camera
+    /// capture the upload made, which nobody has saved, goes with it: the client that ends its
+    /// upload discards the capture (a recording the server finished by itself, idle, before its
+    /// page said Use Video or Retake, or one cut short and sent again whole), and left in place it
+    /// would only wait out its retention among the Captures Not Saved. An asset the upload found
+    /// already there (a duplicate), or a capture saved since, stays.
     public func terminateUpload(_ id: String) async throws(LibraryError) {
         try await uploadLocks.withLock(id) { () async throws(LibraryError) in
+            let upload = try await storedUploadRow(id)
             let deleted = try await write { [live = liveSince(Date())] connection throws(StorageError) in
                 try connection.run("DELETE FROM uploads WHERE id = ? AND updated_at > ?", [id, live])
             }
             guard deleted == 1 else { throw Self.noSuchUpload }
             // A failure here leaves bytes no row names, which collection removes.
             try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id) }
+            guard upload.source == .camera, case .done(let made, duplicate: false) = upload.state,
+                (try? await asset(made))?.isUnsaved == true
+            else { return }
+            // The upload is gone already, so this cannot be asked again: a capture that cannot be
+            // deleted now waits out its retention instead.
+            try? await deletePermanently(made)
         }
     }
 
