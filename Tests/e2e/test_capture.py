@@ -1,5 +1,7 @@
 """The picker's camera in Chromium with its fake camera: photos, recordings, retakes, uploads
-that fail and are retried, and the camera's refusal on a page that is not secure."""
+that fail and are retried or are cut and go on by themselves, and the camera's refusal on a page
+that is not secure."""
+import sqlite3
 import time
 
 from selenium.webdriver.common.by import By
@@ -7,6 +9,7 @@ from selenium.webdriver.support import expected_conditions as seen
 
 import media
 from conftest import Server, make_browser, outbox_digests
+from cutting_proxy import CuttingProxy
 from pages import button, wait
 
 
@@ -169,3 +172,29 @@ def test_switch_camera_cycles_through_cameras_that_do_not_say_which_way_they_fac
     button(browser, "Take Photo").click()
     button(browser, "Use Photo").click()
     assert server.session(session["id"], wait=30)["status"] == "finished"
+
+
+def test_a_photo_goes_up_resumably_and_a_cut_connection_does_not_stop_it(server, camera_browser):
+    """Through a proxy that cuts the piece part-way, as a phone's network would: the capture is a
+    tus upload (/api/uploads, source=camera, no album), which goes on by itself from the bytes
+    the server kept, and the pick finishes with it."""
+    proxy = CuttingProxy(server.port, [30000])
+    try:
+        session = server.picker({"sourceType": "camera"})
+        camera_browser.get(proxy.base + session["url"])
+        wait(camera_browser).until(lambda driver: driver.execute_script("return document.querySelector('#preview').videoWidth > 0"))
+        button(camera_browser, "Take Photo").click()
+        button(camera_browser, "Use Photo").click()
+        finished = server.session(session["id"], wait=60)
+    finally:
+        proxy.close()
+    assert finished["status"] == "finished"
+    assert proxy.cuts == 1
+    with sqlite3.connect(f"file:{server.data / 'data' / 'library.sqlite'}?mode=ro", uri=True, timeout=10) as db:
+        rows = db.execute("SELECT state, asset_id, source, save_to_camera_roll, length, received FROM uploads").fetchall()
+    assert len(rows) == 1, rows
+    state, asset_id, source, saved, length, received = rows[0]
+    assert (state, asset_id, source, saved) == ("done", finished["info"]["assetID"], "camera", 0)
+    assert length == received > 30000
+    asset = server.call("GET", f"/api/assets/{asset_id}")
+    assert asset["unsaved"] is True and asset["byteSize"] == length

@@ -2,6 +2,7 @@
 taken while the server is down kept in the browser and uploaded once the server is back."""
 import hashlib
 import json
+import sqlite3
 
 from selenium.webdriver.common.by import By
 
@@ -52,6 +53,9 @@ def test_a_capture_taken_offline_is_uploaded_when_the_server_is_back(server, cam
     assert len(saved) == 1 and saved[0]["source"] == "camera"
     original, _ = server.fetch(f"/media/{saved[0]['id']}/original")
     assert hashlib.sha256(original).hexdigest() == kept[0], "the bytes taken are the bytes stored"
+    with sqlite3.connect(f"file:{server.data / 'data' / 'library.sqlite'}?mode=ro", uri=True, timeout=10) as db:
+        sent = db.execute("SELECT state, asset_id, source, save_to_camera_roll FROM uploads").fetchall()
+    assert sent == [("done", saved[0]["id"], "camera", 1)], "sent as a resumable upload to the Camera Roll"
     wait(browser).until(lambda driver: (driver.find_element(By.ID, "image").get_attribute("src") or "").find(
         f"/media/{saved[0]['id']}/display?") >= 0)
     screenshots(browser, "uploaded")

@@ -55,30 +55,3 @@ export function worthRetrying(error) {
 export function sendJSON(url, method, value) {
   return json(url, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(value) });
 }
-
-// Uploads a file or blob as the body of POST /api/assets, reporting progress (0…1). XHR, not
-// fetch, because only XHR reports upload progress. A 401 does not leave the page: the caller
-// first keeps what it was sending.
-export async function upload(blob, { filename, query = "", onProgress = () => {} }) {
-  const headers = await csrfHeaders("POST");
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", `/api/assets${query}`);
-    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
-    request.setRequestHeader("Content-Type", blob.type || "application/octet-stream");
-    if (filename) request.setRequestHeader("X-Filename", encodeURIComponent(filename));
-    request.responseType = "json";
-    request.upload.addEventListener("progress", (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    });
-    request.addEventListener("load", () => {
-      const body = request.response ?? {};
-      if (request.status >= 200 && request.status < 300) resolve(body);
-      else reject(failure(request.status, body));
-    });
-    const offline = () => reject(new ApiError(0, "offline", "The upload did not reach the server. Check the connection and try again."));
-    request.addEventListener("error", offline);
-    request.addEventListener("timeout", offline);
-    request.send(blob);
-  });
-}

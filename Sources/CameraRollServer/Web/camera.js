@@ -1,14 +1,14 @@
 // The Camera screen: a live preview, Photo and Video modes limited to the configured media
 // types, the shutter, then Retake or Use Photo / Use Video. A capture is uploaded with
-// source=camera (stored, but in no album until someone saves it); the bytes stay in the page
-// until the server has acknowledged them, so a failed upload can be retried and never vanishes:
-// when the server cannot be reached the capture is also kept in the outbox (outbox.js).
+// source=camera (stored, but in no album until someone saves it) as a resumable upload
+// (uploads.js), which goes on by itself after a dropped connection or a restarted server; the
+// bytes stay in the page until the server has acknowledged them, and when the server cannot be
+// reached the capture is also kept in the outbox (outbox.js).
 // A recording is streamed to the server while it is shot (StreamUpload), so a page that dies
 // mid-recording loses only its last seconds; Use Video then only tells the server it has ended.
 // Offline (no picker session), every capture goes to the outbox and `onQueued` hears of it.
-import { json, upload, worthRetrying } from "./api.js";
 import { forget, hold, keep } from "./outbox.js";
-import { StreamUpload } from "./uploads.js";
+import { noShelf, StreamUpload, Upload } from "./uploads.js";
 import { clock } from "./time.js";
 
 export class CameraUnavailable extends Error {}
@@ -54,7 +54,6 @@ export class Camera {
     this.stream = null;
     this.capture = null;
     this.recorder = null;
-    this.uploading = false;
     // Bumped by every start and close: what an older one finishes late is stopped, not shown.
     this.generation = 0;
 
@@ -62,7 +61,7 @@ export class Camera {
     this.flip.addEventListener("click", () => this.switchCamera());
     root.querySelector("#retake").addEventListener("click", () => this.retake());
     this.use.addEventListener("click", () => this.send());
-    this.retry.addEventListener("click", () => this.send());
+    this.retry.addEventListener("click", () => this.retryNow());
     for (const button of this.modeButtons) button.addEventListener("click", () => this.setMode(button.dataset.mode));
     window.addEventListener("beforeunload", (event) => {
       if (this.capture) event.preventDefault();
@@ -257,15 +256,17 @@ export class Camera {
     this.root.classList.add("reviewing");
     this.root.querySelector("#shoot-controls").hidden = true;
     this.root.querySelector("#review-controls").hidden = false;
+    this.enableReview({ use: true, retake: true });
     this.use.focus();
   }
 
   retake() {
-    if (this.uploading) return;
-    // A capture kept in the outbox stays there, and the Camera page sends it; a recording
-    // streamed to the server goes, as it was never used.
-    this.capture?.release?.();
-    this.capture?.stream?.cancel();
+    const capture = this.capture;
+    // A capture kept in the outbox stays there, and the Camera page sends it; an upload, or a
+    // recording streamed to the server, goes, as it was never used.
+    capture?.release?.();
+    capture?.upload?.cancel();
+    capture?.stream?.cancel();
     for (const view of [this.reviewPhoto, this.reviewVideo]) {
       if (view.src) URL.revokeObjectURL(view.src);
       view.removeAttribute("src");
@@ -280,64 +281,103 @@ export class Camera {
     this.shutter.focus();
   }
 
+  // Use: a recording streamed while it was shot is told it has ended; anything else (a photo,
+  // a recording whose stream failed or was ended by the server with part of it) goes up as a
+  // resumable upload. Retake stays possible while the server cannot be reached.
   async send() {
-    if (!this.capture || this.uploading) return;
+    const capture = this.capture;
+    if (!capture || capture.sending) return;
     if (this.onQueued) return this.queue();
-    this.uploading = true;
-    const state = this.root.querySelector("#upload-state");
-    state.hidden = false;
+    capture.sending = true;
+    this.root.querySelector("#upload-state").hidden = false;
     this.retry.hidden = true;
     this.progress.value = 0;
-    this.uploadMessage.textContent = "Uploading…";
-    for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = true;
-    let asset;
+    this.enableReview({ use: false, retake: false });
+    let assetID = null;
     try {
-      asset = await this.finishStream();
+      assetID = await this.finishStream(capture);
     } catch {
-      // The stream failed on the way: the recording goes up whole below, as a photo does.
-      this.capture.stream.cancel();
-      this.capture.stream = null;
+      // What the server made of the stream goes (see StreamUpload.cancel), and the recording
+      // goes up whole below.
+      capture.stream.cancel();
+      capture.stream = null;
     }
-    try {
-      asset ??= await upload(this.capture.blob, {
-        filename: this.capture.filename, query: "?source=camera",
-        onProgress: (fraction) => { this.progress.value = fraction; },
-      });
-    } catch (error) {
-      const kind = this.mode === "photo" ? "photo" : "video";
-      if (worthRetrying(error) && !this.capture.outboxID) {
-        this.capture.outboxID = await keep(this.capture.blob, this.capture.filename).catch(() => null);
-        if (this.capture.outboxID) this.capture.release = hold(this.capture.outboxID);
-      }
-      const kept = this.capture.outboxID
-        ? `Your ${kind} is kept on this device and goes to your Camera Roll when the server takes it.`
-        : `Your ${kind} is still here.`;
-      const signIn = error.status === 401 ? " Sign in again on the Camera page to send it." : "";
-      this.uploadMessage.textContent = `Not uploaded: ${error.message} ${kept}${signIn}`;
-      this.retry.hidden = false;
-      this.retry.focus();
-      return;
-    } finally {
-      this.uploading = false;
-      for (const button of this.root.querySelectorAll("#review-controls button")) button.disabled = false;
-    }
-    if (this.capture.outboxID) await forget(this.capture.outboxID).catch(() => {});
-    this.capture.release?.();
+    if (this.capture !== capture) return;
+    assetID ??= await this.upload(capture);
+    capture.sending = false;
+    if (!assetID || this.capture !== capture) return;
+    if (capture.outboxID) await forget(capture.outboxID).catch(() => {});
+    capture.release?.();
     this.capture = null;
     this.uploadMessage.textContent = "Uploaded.";
-    await this.onUse(asset);
+    await this.onUse({ id: assetID });
   }
 
   // The asset a recording streamed while it was shot became, once told it has ended; null
   // for a capture that was not streamed.
-  async finishStream() {
-    const stream = this.capture.stream;
+  async finishStream(capture) {
+    const stream = capture.stream;
     if (!stream) return null;
     this.uploadMessage.textContent = "Finishing the upload…";
     const assetID = await stream.finish();
     this.progress.value = 1;
-    this.capture.stream = null;
-    return json(`/api/assets/${assetID}`);
+    capture.stream = null;
+    return assetID;
+  }
+
+  // The capture sent as a resumable upload; the asset's id, or null when the server refused it
+  // or it was retaken. While the server cannot be reached the upload goes on trying, and the
+  // capture is kept in the outbox meanwhile, so that closing the picker loses nothing: the
+  // Camera page sends it from there.
+  async upload(capture) {
+    const upload = new Upload({ file: capture.blob, filename: capture.filename, metadata: { source: "camera" }, shelf: noShelf });
+    capture.upload = upload;
+    upload.addEventListener("progress", () => { this.progress.value = upload.sent / Math.max(upload.size, 1); });
+    upload.addEventListener("state", async () => {
+      if (upload.state === "retrying" && !capture.outboxID) {
+        capture.outboxID = await keep(capture.blob, capture.filename).catch(() => null);
+        if (capture.outboxID) capture.release = hold(capture.outboxID);
+      }
+      if (this.capture === capture && capture.upload === upload) this.showUpload(capture);
+    });
+    await upload.start();
+    return upload.state === "done" ? upload.assetID : null;
+  }
+
+  showUpload(capture) {
+    const { upload } = capture;
+    const kind = capture.blob.type.startsWith("video/") ? "video" : "photo";
+    // Once a try has failed, Retake and Retry stay offered until the upload ends, rather than
+    // coming and going with each try.
+    const troubled = upload.error !== null;
+    const signIn = upload.error?.status === 401 ? " Sign in again on the Camera page to send it." : "";
+    const kept = capture.outboxID ? ` Your ${kind} is kept on this device until the server has it.` : "";
+    switch (upload.state) {
+      case "retrying":
+        this.uploadMessage.textContent = `Not uploaded yet: ${upload.message}${kept}${signIn}`;
+        break;
+      case "refused":
+        this.uploadMessage.textContent = `Not uploaded: ${upload.message} Your ${kind} is still here.`;
+        break;
+      default:
+        this.uploadMessage.textContent = troubled ? `Trying again…${kept}` : "Uploading…";
+    }
+    this.enableReview({ use: upload.state === "refused", retake: troubled });
+    const appears = troubled && this.retry.hidden;
+    this.retry.hidden = !troubled;
+    if (appears) this.retry.focus();
+  }
+
+  enableReview({ use, retake }) {
+    this.use.disabled = !use;
+    this.root.querySelector("#retake").disabled = !retake;
+  }
+
+  // Retry: at once for an upload waiting to try again, anew for one the server refused.
+  retryNow() {
+    const upload = this.capture?.upload;
+    if (upload?.state === "retrying") upload.retryNow();
+    else this.send();
   }
 
   async queue() {

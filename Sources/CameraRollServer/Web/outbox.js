@@ -1,8 +1,9 @@
 // Captures waiting for the server: a capture whose upload fails is kept in this browser
 // (IndexedDB) and uploaded, to the Camera Roll, once the server answers again. An item leaves
 // the outbox only after the server has acknowledged it, so none is ever lost.
-import { upload, worthRetrying } from "./api.js";
+import { json } from "./api.js";
 import { objectStore } from "./stored.js";
+import { Upload } from "./uploads.js";
 
 const transaction = objectStore("cameraroll-outbox", "captures", "id");
 
@@ -38,23 +39,37 @@ async function unlessHeld(id, work) {
   return navigator.locks.request(`cameraroll-capture-${id}`, { ifAvailable: true }, (lock) => (lock ? work() : null));
 }
 
-// Uploads every waiting capture to the Camera Roll, one page at a time (a Web Lock), and
-// reports each one the server took as (outbox id, asset). A capture the server refuses (too
-// large, not a photo or video) is kept and marked with why, and the others still go; when the
-// server cannot be reached or wants a sign-in, the rest wait for the next try.
+// Where an item's upload is kept between tries and pages: on the item itself ({url, offset}),
+// so that the next try goes on from what the server acknowledged. The item leaves with forget.
+function shelf(item) {
+  return {
+    put: ({ url, offset }) => transaction("readwrite", (captures) => captures.put({ ...item, upload: { url, offset } })).catch(() => {}),
+    remove: async () => {},
+  };
+}
+
+// Uploads every waiting capture to the Camera Roll (resumable, see uploads.js), one page at a
+// time (a Web Lock), and reports each one the server took as (outbox id, asset). A capture the
+// server refuses (too large, not a photo or video) is kept and marked with why, and the others
+// still go; when the server cannot be reached or wants a sign-in, the rest wait for the next
+// try, which goes on from the bytes the server has.
 export async function send(onUploaded = () => {}) {
   const run = async () => {
     for (const item of await waiting()) {
       if (item.refused) continue;
       await unlessHeld(item.id, async () => {
-        try {
-          const asset = await upload(item.blob, { filename: item.filename, query: "?source=camera&album=cameraRoll" });
-          await forget(item.id);
-          onUploaded(item.id, asset);
-        } catch (error) {
-          if (worthRetrying(error)) throw error;
-          await transaction("readwrite", (captures) => captures.put({ ...item, refused: error.message }));
+        const upload = new Upload({
+          file: item.blob, filename: item.filename, metadata: { source: "camera", album: "cameraRoll" }, key: item.id,
+          url: item.upload?.url ?? null, offset: item.upload?.offset ?? 0, shelf: shelf(item),
+        });
+        await upload.sendOnce();
+        if (upload.state === "refused") {
+          await transaction("readwrite", (captures) => captures.put({ ...item, refused: upload.message }));
+          return;
         }
+        const asset = await json(`/api/assets/${upload.assetID}`);
+        await forget(item.id);
+        onUploaded(item.id, asset);
       });
     }
   };

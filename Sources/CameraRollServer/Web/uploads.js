@@ -1,4 +1,5 @@
-// Resumable uploads over tus 1.0 (the server's /api/uploads), for every page that sends files.
+// Resumable uploads over tus 1.0 (the server's /api/uploads), for every page that sends files:
+// the library page's uploader, the picker's captures and the Camera app's outbox.
 // A file goes up in pieces; when a piece fails the upload asks the server where it is (HEAD)
 // and goes on from there, after a pause that grows from 1 s to 30 s while the network is down.
 // Each file is kept in this browser (IndexedDB) until the server has it, so a reload, a closed
@@ -38,31 +39,38 @@ async function request(method, url, { headers = {}, body = null, onProgress = nu
   });
 }
 
-// The files waiting for the server, in IndexedDB: {key, file, filename, metadata, url, offset}.
+// The library page's files waiting for the server, in IndexedDB: {key, file, filename,
+// metadata, url, offset}. A shelf is where an upload keeps its record until the server has the
+// file: put(record) after each acknowledged piece, remove(key) at the end.
 const transaction = objectStore("cameraroll-uploads", "uploads", "key");
 
-const kept = {
+const libraryShelf = {
   put: (record) => transaction("readwrite", (uploads) => uploads.put(record)).catch(() => {}),
   remove: (key) => transaction("readwrite", (uploads) => uploads.delete(key)).catch(() => {}),
-  all: () => transaction("readonly", (uploads) => uploads.getAll()).catch(() => []),
 };
 
-// The uploads a closed or reloaded page left unfinished, to resume.
+// For an upload whose file the page keeps elsewhere until the server has it (a capture, which
+// goes to the outbox when the server does not take it).
+export const noShelf = { put: async () => {}, remove: async () => {} };
+
+// The uploads a closed or reloaded library page left unfinished, to resume.
 export async function unfinishedUploads() {
-  return (await kept.all()).map((record) => new Upload(record));
+  const records = await transaction("readonly", (uploads) => uploads.getAll()).catch(() => []);
+  return records.map((record) => new Upload(record));
 }
 
 // One file on its way. Events: "progress" (this.sent of this.size), "state" (this.state:
-// waiting, uploading, retrying, paused, done, refused, cancelled; this.message says why),
-// and "done" (this.assetID, this.duplicate).
+// waiting, uploading, retrying, paused, done, refused, cancelled; this.message says why, and
+// this.error is the last failure), and "done" (this.assetID, this.duplicate).
 export class Upload extends EventTarget {
-  constructor({ file, filename = file.name, metadata = {}, key = crypto.randomUUID(), url = null, offset = 0 }) {
+  constructor({ file, filename = file.name, metadata = {}, key = crypto.randomUUID(), url = null, offset = 0, shelf = libraryShelf }) {
     super();
-    Object.assign(this, { file, filename, metadata, key, url, offset });
+    Object.assign(this, { file, filename, metadata, key, url, offset, shelf });
     this.size = file.size;
     this.sent = offset;
     this.state = "waiting";
     this.message = "";
+    this.error = null;
     this.xhr = null;
     this.running = null;
   }
@@ -79,10 +87,22 @@ export class Upload extends EventTarget {
     this.dispatchEvent(new Event("state"));
   }
 
-  // Sends the file, to the end or until paused, cancelled or refused.
+  // Sends the file, to the end or until paused, cancelled or refused; a failure worth trying
+  // again (the server unreachable, a sign-in wanted) is tried again by itself.
   start() {
+    return this.go(true);
+  }
+
+  // Sends the file to the end or a refusal, but throws the first failure worth trying again,
+  // for a caller that tries again on its own schedule (the outbox); the next call goes on
+  // from what the server acknowledged.
+  sendOnce() {
+    return this.go(false);
+  }
+
+  go(patient) {
     if (this.running || ["done", "refused", "cancelled"].includes(this.state)) return this.running;
-    this.running = this.run().finally(() => { this.running = null; });
+    this.running = this.run(patient).finally(() => { this.running = null; });
     return this.running;
   }
 
@@ -103,16 +123,19 @@ export class Upload extends EventTarget {
     this.wake?.();
   }
 
+  // Ends the upload and has the server forget it. Not once it has ended: a finished upload's
+  // termination would delete the capture it made.
   async cancel() {
+    if (["done", "refused", "cancelled"].includes(this.state)) return;
     const url = this.url;
     this.set("cancelled", "Cancelled.");
     this.xhr?.abort();
-    await kept.remove(this.key);
+    await this.shelf.remove(this.key);
     if (url) await request("DELETE", url).catch(() => {});
   }
 
-  async run() {
-    await kept.put(this.record());
+  async run(patient) {
+    await this.shelf.put(this.record());
     let pause = 1000;
     let resync = this.url !== null;
     while (this.active) {
@@ -131,8 +154,13 @@ export class Upload extends EventTarget {
       } catch (error) {
         if (!this.active) return;
         resync = true;
+        this.error = error;
         if (error.status === 409) continue;
         if (!worthRetrying(error)) return this.refuse(error);
+        if (!patient) {
+          this.set("waiting", error.message);
+          throw error;
+        }
         this.set("retrying", `${error.message} Trying again in ${Math.round(pause / 1000)} s.`);
         await new Promise((resolve) => {
           this.wake = resolve;
@@ -150,7 +178,7 @@ export class Upload extends EventTarget {
     });
     this.url = reply.header("Location");
     this.offset = 0;
-    await kept.put(this.record());
+    await this.shelf.put(this.record());
   }
 
   // Where the server has the upload; one it no longer knows (expired) starts again.
@@ -177,7 +205,7 @@ export class Upload extends EventTarget {
     });
     this.xhr = null;
     this.acknowledge(Number(reply.header("Upload-Offset")));
-    await kept.put(this.record());
+    await this.shelf.put(this.record());
     if (reply.header("X-Asset-ID")) await this.finish(reply.header("X-Asset-ID"), reply.header("X-Asset-Duplicate") === "true");
   }
 
@@ -203,29 +231,37 @@ export class Upload extends EventTarget {
     this.assetID = assetID;
     this.duplicate = duplicate;
     this.progress(this.size);
-    await kept.remove(this.key);
+    await this.shelf.remove(this.key);
     this.set("done", duplicate ? "Already in your library." : "Added.");
     this.dispatchEvent(new Event("done"));
   }
 
   async refuse(error) {
-    await kept.remove(this.key);
+    await this.shelf.remove(this.key);
     this.set("refused", error.message);
   }
 }
 
 // A recording sent while it is shot: pieces go up in order as the recorder gives them, and
 // `finish` tells the length with the last. Opened without a length (Upload-Defer-Length), so
-// that if the page dies the server keeps what came (it finishes an idle stream by itself).
+// that if the page dies the server keeps what came: it finishes a stream that gets no piece for
+// `serve --stream-idle` seconds (30) with the bytes it has. A page still alive can meet that
+// too, after a review or a network outage longer than that: the server then answers the next
+// piece with 409, and GET tells what it made of the stream, which only the whole recording
+// makes usable.
 export class StreamUpload {
   constructor({ filename, metadata = {} }) {
     this.filename = filename;
     this.metadata = metadata;
     this.url = null;
-    this.offset = 0;
-    this.waiting = [];
+    // Every piece so far, so that what the server lacks can be sent from wherever it is; they
+    // are the recording's own blobs, which the page holds anyway.
+    this.pieces = [];
     this.size = 0;
-    this.failed = null;
+    this.offset = 0;
+    // What the server made of the stream when it finished it without us (GET's JSON).
+    this.ended = null;
+    this.cancelled = false;
     this.chain = this.open();
   }
 
@@ -236,48 +272,55 @@ export class StreamUpload {
     this.url = reply.header("Location");
   }
 
-  // Queues a piece; pieces that fail are sent again with the next.
+  // Queues a piece; what fails to go is sent again with the next.
   append(blob) {
     if (this.cancelled) return;
-    this.waiting.push(blob);
+    this.pieces.push(blob);
     this.size += blob.size;
-    this.chain = this.chain.then(() => this.flush()).catch((error) => { this.failed = error; });
+    this.chain = this.chain.then(() => this.flush()).catch(() => {});
   }
 
+  // Sends what the server lacks, with the length when given; the reply, or null once the
+  // server has ended the stream.
   async flush(length = null) {
     if (!this.url) await this.open();
-    const body = new Blob(this.waiting);
-    const count = this.waiting.length;
-    const headers = { "Upload-Offset": String(this.offset), "Content-Type": "application/offset+octet-stream" };
-    if (length !== null) headers["Upload-Length"] = String(length);
-    let reply;
-    try {
-      reply = await request("PATCH", this.url, { headers, body });
-    } catch (error) {
-      if (error.status !== 409) throw error;
-      // The last try's bytes got in after all: send what the server lacks.
-      const offset = Number((await request("HEAD", this.url)).header("Upload-Offset"));
-      const all = new Blob(this.waiting);
-      this.waiting = [all.slice(offset - this.offset)];
-      this.offset = offset;
-      return this.flush(length);
+    // Out of step with the server (the bytes of a try whose answer was lost got in, or it ended
+    // the stream) a few times at most: a 409 that asking does not explain is the caller's.
+    for (let conflicts = 0; !this.ended; conflicts += 1) {
+      const headers = { "Upload-Offset": String(this.offset), "Content-Type": "application/offset+octet-stream" };
+      if (length !== null) headers["Upload-Length"] = String(length);
+      try {
+        const reply = await request("PATCH", this.url, { headers, body: new Blob(this.pieces).slice(this.offset, this.size) });
+        this.offset = Number(reply.header("Upload-Offset"));
+        return reply;
+      } catch (error) {
+        if (error.status !== 409 || conflicts === 2) throw error;
+      }
+      const status = (await request("GET", this.url)).body;
+      if (status.state === "receiving") this.offset = status.offset;
+      else this.ended = status;
     }
-    this.waiting.splice(0, count);
-    this.offset = Number(reply.header("Upload-Offset"));
-    return reply;
+    return null;
   }
 
-  // Ends the stream unused: the server forgets what came.
+  // Ends the stream unused: the server forgets what came, and deletes the capture it made of
+  // the stream if it had finished it already.
   async cancel() {
     this.cancelled = true;
-    await this.chain;
+    await this.chain.catch(() => {});
     if (this.url) await request("DELETE", this.url).catch(() => {});
   }
 
-  // Sends what is left with the length; the asset's id.
+  // Sends what is left with the length; the asset's id. Throws when the server will not make
+  // the whole recording of this stream (it ended the stream with part of it, or refused it, or
+  // cannot be reached): the caller then sends the recording whole.
   async finish() {
     await this.chain;
     const reply = await this.flush(this.size);
+    if (this.ended) {
+      if (this.ended.state === "done" && this.ended.offset === this.size) return this.ended.assetID;
+      throw new ApiError(409, "stream_ended", "The server ended the recording's upload before all of it was in.");
+    }
     const assetID = reply.header("X-Asset-ID");
     if (!assetID) throw new ApiError(503, "importing", "The server is still adding the recording.");
     return assetID;
