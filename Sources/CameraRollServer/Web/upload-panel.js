@@ -2,6 +2,7 @@
 // drag and drop or paste, two at a time, each in a row with its thumbnail, progress and what can
 // be done with it (pause, resume, retry now, cancel, dismiss). A duplicate says so with a link to
 // the item; a refusal says why in plain words. Leaving the page mid-upload asks first.
+import { json } from "./api.js";
 import { Upload, unfinishedUploads } from "./uploads.js";
 
 const sending = 2;
@@ -16,6 +17,66 @@ function button(text, action) {
   return element;
 }
 
+// The first frame of a video this browser plays, as a picture `size` pixels on its short side
+// (a data URL); null when it cannot play it.
+function firstFrame(file, size) {
+  return new Promise((resolve) => {
+    const url = URL.createObjectURL(file);
+    const video = document.createElement("video");
+    video.muted = true;
+    video.preload = "auto";
+    const end = (picture) => {
+      clearTimeout(timer);
+      video.removeAttribute("src");
+      video.load();
+      URL.revokeObjectURL(url);
+      resolve(picture);
+    };
+    // A codec the browser lacks may load the metadata and then nothing, without an error.
+    const timer = setTimeout(() => end(null), 10000);
+    video.addEventListener("loadeddata", () => {
+      const scale = size / Math.max(1, Math.min(video.videoWidth, video.videoHeight));
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.max(1, Math.round(video.videoWidth * scale));
+      canvas.height = Math.max(1, Math.round(video.videoHeight * scale));
+      canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+      end(canvas.toDataURL("image/jpeg", 0.85));
+    }, { once: true });
+    video.addEventListener("error", () => end(null), { once: true });
+    video.src = url;
+  });
+}
+
+// A row's picture: an image file itself, a video's first frame, or, for a file this browser
+// cannot show (a HEIC, a codec it lacks), the server's thumbnail once the upload is done.
+function thumbnail(upload) {
+  const thumb = document.createElement("img");
+  thumb.className = "thumb";
+  thumb.alt = "";
+  const fromServer = async () => {
+    if (thumb.getAttribute("src") || upload.state !== "done") return;
+    const asset = await json(`/api/assets/${upload.assetID}`).catch(() => null);
+    if (asset && !thumb.getAttribute("src")) thumb.src = asset.urls.thumbnail256;
+  };
+  upload.addEventListener("done", fromServer);
+  if (upload.file.type.startsWith("image/")) {
+    const url = URL.createObjectURL(upload.file);
+    thumb.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
+    thumb.addEventListener("error", () => {
+      URL.revokeObjectURL(url);
+      thumb.removeAttribute("src");
+      fromServer();
+    }, { once: true });
+    thumb.src = url;
+  } else if (upload.file.type.startsWith("video/")) {
+    firstFrame(upload.file, Math.round(48 * window.devicePixelRatio)).then((picture) => {
+      if (picture) thumb.src = picture;
+      else fromServer();
+    });
+  }
+  return thumb;
+}
+
 // `onAdded(assetID)`: a new item is in the library; `onShow(assetID)`: the user asks to see one.
 export async function startUploads({ status, onAdded, onShow }) {
   const list = document.querySelector("#upload-list");
@@ -25,18 +86,7 @@ export async function startUploads({ status, onAdded, onShow }) {
   function row(upload) {
     const item = document.createElement("li");
     item.className = "upload-row";
-    const thumb = document.createElement("img");
-    thumb.className = "thumb";
-    thumb.alt = "";
-    if (upload.file.type.startsWith("image/")) {
-      thumb.src = URL.createObjectURL(upload.file);
-      thumb.addEventListener("load", () => URL.revokeObjectURL(thumb.src), { once: true });
-      // Bytes that are no picture this browser reads show the plain square instead.
-      thumb.addEventListener("error", () => {
-        URL.revokeObjectURL(thumb.src);
-        thumb.removeAttribute("src");
-      }, { once: true });
-    }
+    const thumb = thumbnail(upload);
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = upload.filename;
