@@ -103,6 +103,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["S3", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
+        .testTarget(
+            name: "PickerClientTests",
+            dependencies: ["PickerClient", "ImagePicker", "CameraRollServer", "HTTPServer", "PhotoLibrary", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),

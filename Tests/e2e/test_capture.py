@@ -72,7 +72,7 @@ def test_record_two_seconds_of_video(server, camera_browser, screenshots, tmp_pa
     assert finished["status"] == "finished"
     info = finished["info"]
     assert info["mediaType"] == "public.movie"
-    assert info["mediaURL"].startswith(f"/media/{info['assetID']}/video?cap=")
+    assert info["mediaURL"].startswith(f"/media/{info['assetID']}/compatible?cap=")
     movie, headers = server.playable_video(info["assetID"])
     assert headers["Content-Type"].startswith("video/")
     (tmp_path / "movie").write_bytes(movie)

@@ -137,4 +137,4 @@ def test_an_untouched_trim_gives_the_whole_video(server, browser):
     wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{movie['id']}']"))).click()
     wait(browser, 120).until(seen.element_to_be_clickable((By.ID, "trim-choose"))).click()
     info = server.session(session["id"], wait=30)["info"]
-    assert info["mediaURL"].startswith(f"/media/{movie['id']}/video?cap=") and "trim" not in info
+    assert info["mediaURL"].startswith(f"/media/{movie['id']}/compatible?cap=") and "trim" not in info
