@@ -8,10 +8,20 @@ extension Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        var text = String(decoding: data, as: UTF8.self)
-        text = text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
-        var response = Response.bytes(Array(text.utf8), contentType: "application/json; charset=utf-8", status: status)
+        // One pass over the bytes: three string replacements took twice as long as the encoding
+        // (14 ms for the 100 KB of a large library's timeline). The three characters only ever
+        // stand inside strings, where their \u escapes read back as themselves.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count + 64)
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "<"): bytes += Array("\\u003c".utf8)
+            case UInt8(ascii: ">"): bytes += Array("\\u003e".utf8)
+            case UInt8(ascii: "&"): bytes += Array("\\u0026".utf8)
+            default: bytes.append(byte)
+            }
+        }
+        var response = Response.bytes(bytes, contentType: "application/json; charset=utf-8", status: status)
         response.headers["Cache-Control"] = "no-store"
         return response
     }

@@ -53,7 +53,7 @@ extension WebApp {
                 maxDisplaySide: Library.maxDisplaySide, maxPageSize: AssetQuery.maxLimit),
             imageFormats: ImageFormat.allCases.map(\.mimeType),
             videoFormats: ["video/mp4", "video/quicktime", "video/webm", "video/x-matroska", "video/x-msvideo"],
-            thumbnailSizes: [256, 512])
+            thumbnailSizes: Library.thumbnailSizes)
     }
 
     private func listAssets(_ request: Request) async throws -> Response {

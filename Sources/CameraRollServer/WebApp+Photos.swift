@@ -30,6 +30,26 @@ extension WebApp {
             try await answering { () throws(LibraryError) in try await library.deleteFromTrash(change.ids) }
             return .json(Changed(changed: change.ids.count))
         }
+        router.get("/api/thumbnails") { request in
+            let size = try request.integer("size") ?? 256
+            guard Library.thumbnailSizes.contains(size) else {
+                throw HTTPError.badRequest(
+                    "invalid_parameter", "size: \(Library.thumbnailSizes.map(String.init).joined(separator: " or ")).")
+            }
+            guard let items = request.query["items"].flatMap(ThumbnailBatch.items) else {
+                throw HTTPError.badRequest(
+                    "invalid_parameter",
+                    "items: 1 to \(ThumbnailBatch.maxItems) asset ids, each with ~ and its edit if it has one, separated by ;.")
+            }
+            var parts: [(id: String, made: (mimeType: String, bytes: [UInt8])?)] = []
+            for item in items {
+                // One that cannot be made (gone since the page read it, say) is left out, not the batch.
+                parts.append((item.id, try? await library.thumbnailBytes(of: item.id, size: size, edit: item.edit)))
+            }
+            var response = Response.bytes(ThumbnailBatch.body(parts), contentType: "application/vnd.cameraroll.thumbnails")
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
         addAlbumRoutes(to: &router)
     }
 

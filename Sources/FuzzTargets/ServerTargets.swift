@@ -23,6 +23,15 @@ extension FuzzTarget {
             require(Edit(capabilityText: edit.capabilityText) == edit, "an edit reads back from its own text")
         },
         FuzzTarget(
+            "thumbnail-batch", "the items= of a batch of thumbnails: ids, each with its edit",
+            examples: ["abc;def~t1m,0,0,100,100;ghi~0,0,10,10"]
+        ) { bytes in
+            guard let items = ThumbnailBatch.items(text(bytes)) else { return }
+            require((1...ThumbnailBatch.maxItems).contains(items.count), "a batch names 1 to its limit")
+            let written = items.map { item in item.id + (item.edit.map { "~" + Edit.image($0).capabilityText } ?? "") }
+            require(ThumbnailBatch.items(written.joined(separator: ";")) == items, "a batch reads back from its own spelling")
+        },
+        FuzzTarget(
             "cookie", "the Cookie header that names a sign-in session", examples: ["theme=dark; cameraroll_session=abc123; x=\"y\""]
         ) { bytes in
             let request = Request(method: "GET", path: "/", headers: Headers([("Cookie", text(bytes))]))

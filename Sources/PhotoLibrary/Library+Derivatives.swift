@@ -5,13 +5,34 @@ extension Library {
     /// The largest box a display request may ask for, a side.
     public static let maxDisplaySide = 16384
 
+    /// The sides of the boxes thumbnails fit, made at import.
+    public static var thumbnailSizes: [Int] { DerivativeKey.thumbnailSizes }
+
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
     /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
     /// has stored now, so that a URL naming an edit always shows the same picture.
     public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> Derivative {
+        let recipe = try thumbnailRecipe(size, edit: edit)
+        // A listing remembered the asset's facts: a thumbnail already made needs no database
+        // read (a screen of a timeline asks for sixty at once). It was made of an edit that fitted.
+        if let facts = facts.withLock({ $0[id] }),
+            let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) })
+        {
+            return Self.derivative(made, facts, recipe)
+        }
         let asset = try await asset(id)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
-        return try await render(asset, try thumbnailRecipe(size, edit: edit))
+        return try await render(asset, recipe)
+    }
+
+    /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
+    /// a batch of a screen's thumbnails is made of.
+    public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> (
+        mimeType: String, bytes: [UInt8]
+    ) {
+        let made = try await thumbnail(of: id, size: size, edit: edit)
+        if let bytes = made.bytes { return (made.mimeType, bytes) }
+        return (made.mimeType, try await work.run { () throws(LibraryError) in try Self.read(made.path) })
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
@@ -68,7 +89,7 @@ extension Library {
     }
 
     /// Keeps an asset's unchanging facts in memory, for the answers from memory above.
-    private func remember(_ asset: Asset) {
+    func remember(_ asset: Asset) {
         let known = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
         facts.withLock { cache in
             // A bound on memory; entries are tiny and cheap to find again.

@@ -56,6 +56,8 @@ extension Library {
         let pageRows = newer ? Array(rows.prefix(query.limit).reversed()) : Array(rows.prefix(query.limit))
         do {
             let assets = try pageRows.map { row throws(StorageError) in try Asset(row: row) }
+            // Their thumbnails are asked for next.
+            assets.forEach(remember)
             let position = { (row: Row) throws(StorageError) in
                 Cursor(key: try row.text(query.collection.orderColumn), id: try row.text("id")).encoded
             }
@@ -162,15 +164,20 @@ extension Library {
     /// The conditions that make up a collection, as SQL over `assets a`. The movie half of a
     /// Live Photo is in none: it is its still's motion.
     private static func membership(_ collection: AssetCollection) -> ([String], [any SQLBindable]) {
-        let live = "a.live_photo_of IS NULL"
+        let (live, kept) = (absent("a.live_photo_of"), absent("a.trashed_at"))
         return switch collection {
-        case .library: (["a.trashed_at IS NULL", live, "a.unsaved = 0"], [])
-        case .album(let id):
-            (["a.trashed_at IS NULL", live, "a.id IN (SELECT asset_id FROM album_assets WHERE album_id = ?)"], [id])
-        case .favorites: (["a.trashed_at IS NULL", live, "a.unsaved = 0", "a.favorite = 1"], [])
-        case .recentlyAdded: (["a.trashed_at IS NULL", live, "a.unsaved = 0"], [])
-        case .unsavedCaptures: (["a.trashed_at IS NULL", live, "a.unsaved = 1"], [])
+        case .library: ([kept, live, "a.unsaved = 0"], [])
+        case .album(let id): ([kept, live, "a.id IN (SELECT asset_id FROM album_assets WHERE album_id = ?)"], [id])
+        case .favorites: ([kept, live, "a.unsaved = 0", "a.favorite = 1"], [])
+        case .recentlyAdded: ([kept, live, "a.unsaved = 0"], [])
+        case .unsavedCaptures: ([kept, live, "a.unsaved = 1"], [])
         case .recentlyDeleted: (["a.trashed_at IS NOT NULL", live], [])
         }
     }
+
+    /// A column that is NULL for nearly every asset, tested so that no index on it is used:
+    /// SQLite without statistics takes `x IS NULL` for a rare value and read all 100,000 rows of
+    /// a test library through the index on it, then sorted them (39 ms a page), where the index
+    /// on the listing's order gives the first page at once (0.3 ms). The same text on PostgreSQL.
+    private static func absent(_ column: String) -> String { "(\(column) || '') IS NULL" }
 }

@@ -152,6 +152,8 @@ public final class Library: Sendable {
         derived = DerivativeCache(
             root: folder.derived, limit: options.derivedCacheBytes, encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
         work = BlockingExecutor(name: "imaging", threads: options.imageWorkers)
+        // The cache's size, counted once in the background: until then nothing is trimmed.
+        Task { [work, derived] in await work.run { derived.countUsage() } }
         let announcements = database.announcements()
         queue = announcements.map { _ in RenditionQueue(database: database, lease: options.renditionLease) }
         if let queue, let announcements {

@@ -207,6 +207,11 @@ public enum LibrarySchema {
                 );
                 CREATE INDEX downloads_by_expiry ON downloads (expires);
                 """),
+            // A timeline's days (`Library.days`): their counts are read from this index alone, the
+            // conditions of the library's views in it, instead of from every row.
+            Migration(
+                "0012-timeline-days",
+                "CREATE INDEX assets_by_day ON assets ((substr(sort_date, 1, 10)), trashed_at, live_photo_of, unsaved)"),
         ]
     }
 }

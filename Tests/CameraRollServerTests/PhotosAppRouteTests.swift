@@ -120,4 +120,37 @@ import Testing
             body: Data(#"{"event": "edited", "assetID": "\#(id)", "edit": {"rotation": 90}}"#.utf8))
         #expect(turnedPick.status == 400 && (turnedPick.json["message"] as? String)?.hasPrefix("rotation") == true)
     }
+    /// A screen's thumbnails in one response: the index names each in the order asked with its
+    /// type and length, and the bytes that follow are the very thumbnails `/media/<id>/thumbnail`
+    /// gives, an edited one included; one that is gone is a length of 0, not a failed batch.
+    @Test func aBatchOfThumbnailsIsTheThumbnailsOneByOne() async throws {
+        let live = try LiveServer()
+        let plain = try #require(try await live.upload("photos/exifsamples__olympus-c960.jpg").json["id"] as? String)
+        let turned = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let gone = String(repeating: "f", count: 64)
+        let batch = try await live.get("/api/thumbnails?size=256&items=\(plain);\(turned)~t1;\(gone)")
+        #expect(batch.status == 200 && batch.header("Content-Type") == "application/vnd.cameraroll.thumbnails")
+        let bytes = [UInt8](batch.body)
+        try #require(bytes.count > 4)
+        let indexLength = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let index = try #require(
+            try JSONSerialization.jsonObject(with: Data(bytes[4..<(4 + indexLength)])) as? [[String: Any]])
+        #expect(index.compactMap { $0["id"] as? String } == [plain, turned, gone])
+        #expect(index.last?["length"] as? Int == 0)
+        var offset = 4 + indexLength
+        for (entry, path) in zip(index, ["/media/\(plain)/thumbnail?size=256", "/media/\(turned)/thumbnail?size=256&edit=t1"]) {
+            let length = try #require(entry["length"] as? Int)
+            let single = try await live.get(path)
+            #expect(entry["type"] as? String == single.header("Content-Type"))
+            #expect(Data(bytes[offset..<(offset + length)]) == single.body, "\(path)")
+            offset += length
+        }
+        #expect(offset == bytes.count)
+
+        let tooMany = Array(repeating: plain, count: 201).joined(separator: ";")
+        for bad in ["size=100&items=\(plain)", "size=256", "size=256&items=", "size=256&items=\(plain)~t5", "size=256&items=\(tooMany)"] {
+            let reply = try await live.get("/api/thumbnails?\(bad)")
+            #expect(reply.status == 400 && reply.json["code"] as? String == "invalid_parameter", "\(bad.prefix(40))")
+        }
+    }
 }

@@ -216,3 +216,46 @@ enum VideoProbe {
         #expect(FileManager.default.fileExists(atPath: remade.path) && remade.etag == thumbnails.0.etag)
     }
 }
+
+/// The derivative cache keeps under its limit, the least lately used files going first, and keeps
+/// every thumbnail; its size is counted in the background once the library opens, so that no
+/// render waits for a scan.
+@Suite struct DerivativeCacheLimitTests {
+    /// The bytes of the files below `folder` that are thumbnails, or that are not.
+    func bytes(under folder: String, thumbnails: Bool = false) -> Int {
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        var total = 0
+        while let name = enumerator?.nextObject() as? String {
+            if enumerator?.fileAttributes?[.type] as? FileAttributeType == .typeRegular, name.contains("thumb-") == thumbnails {
+                total += (enumerator?.fileAttributes?[.size] as? Int) ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test func theCacheStaysUnderItsLimit() async throws {
+        var options = Library.Options()
+        options.derivedCacheBytes = 400_000
+        let fixture = try LibraryFixture(options)
+        let files = [
+            "photos/lychee__aarhus.jpg", "photos/lychee__train.jpg", "photos/exifsamples__Canon_40D.jpg",
+            "photos/recurser__Landscape_1.jpg", "photos/androidx-media__london.jpg", "photos/pigallery2__exiftool.jpg",
+        ]
+        var ids: [String] = []
+        for file in files { ids.append(try await fixture.importCorpus(file).asset.id) }
+        let thumbnails = bytes(under: fixture.folder.derived, thumbnails: true)
+        var made = 0
+        for id in ids {
+            made += try Data(
+                contentsOf: URL(fileURLWithPath: try await fixture.library.display(of: id, box: PixelSize(width: 1200, height: 1200)).path)
+            ).count
+        }
+        #expect(made > 400_000, "more than the limit was made")
+        let deadline = Date().addingTimeInterval(20)
+        while bytes(under: fixture.folder.derived) > 400_000 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(bytes(under: fixture.folder.derived) <= 400_000)
+        #expect(bytes(under: fixture.folder.derived, thumbnails: true) == thumbnails, "every thumbnail stays")
+        // What was trimmed is made again on demand.
+        for id in ids { _ = try await fixture.library.thumbnail(of: id, size: 256) }
+    }
+}

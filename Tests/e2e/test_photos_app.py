@@ -407,7 +407,8 @@ def test_a_photo_is_rotated_flipped_cropped_and_reverted_in_the_library(server, 
     assert shown[0] == shown[1], "square, as cropped"
     browser.execute_script("document.querySelector('#viewer').close()")
     thumbnail = wait(browser).until(lambda driver: driver.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}'] img"))
-    wait(browser).until(lambda driver: "edit=t3" in thumbnail.get_attribute("src") if thumbnail.is_displayed() else False)
+    wait(browser).until(lambda driver: "edit=t3" in thumbnail.get_attribute("data-thumbnail") and thumbnail.get_attribute("src")
+                        if thumbnail.is_displayed() else False)
 
     browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}']").click()
     browser.find_element(By.CSS_SELECTOR, "#viewer .edit-button").click()

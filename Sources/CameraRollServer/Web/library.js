@@ -4,7 +4,7 @@
 // uploader (upload-panel.js). Views are addressed by the URL's hash, so Back and a reload work.
 import { json, sendJSON } from "./api.js";
 import { offerSignOut } from "./sign-out.js";
-import { Timeline } from "./timeline.js";
+import { monthName, Timeline } from "./timeline.js";
 import { startUploads } from "./upload-panel.js";
 import { Viewer } from "./viewer.js";
 
@@ -96,8 +96,7 @@ timeline.addEventListener("open", ({ detail }) => viewer.open(detail.index));
 timeline.addEventListener("selection", showSelection);
 timeline.addEventListener("selectall", () => selectAll());
 timeline.addEventListener("scrolled", ({ detail }) => {
-  currentDate.textContent = detail.day && !detail.headingShown
-    ? new Date(`${detail.day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" }) : "";
+  currentDate.textContent = detail.day && !detail.headingShown ? monthName(detail.day) : "";
   placeScrubberThumb(detail.day);
 });
 
@@ -372,9 +371,9 @@ function placeScrubberThumb(day) {
   const index = monthIndexOf(day);
   const month = months[index];
   scrubber.setAttribute("aria-valuenow", String(index));
-  scrubber.setAttribute("aria-valuetext", new Date(`${month.day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" }));
+  scrubber.setAttribute("aria-valuetext", monthName(month.day));
   const height = timeline.layout?.height || 1;
-  scrubber.querySelector(".scrubber-thumb").style.top = `${(grid.scrollTop / height) * 100}%`;
+  scrubber.querySelector(".scrubber-thumb").style.top = `${((timeline.viewport?.top ?? 0) / height) * 100}%`;
 }
 
 function scrubTo(clientY) {

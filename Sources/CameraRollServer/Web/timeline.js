@@ -7,15 +7,27 @@
 // It is an ARIA grid with one Tab stop: arrow keys move by item and by row, Home/End and
 // Page Up/Down as in a grid, Enter opens (or, while selecting, selects) the item in focus.
 import { json } from "./api.js";
+import { Thumbnails } from "./thumbnails.js";
 import { clock } from "./time.js";
 
 const monthHeading = 56;
 const dayHeading = 44;
 const pageSize = 200;
-const overscan = 1;
+const firstPage = 120;
+// Half a screen above and below is placed (and read) ahead of a scroll.
+const overscan = 0.5;
 
-const monthName = (day) => new Date(`${day}T12:00:00`).toLocaleDateString(undefined, { month: "long", year: "numeric" });
-const dayName = (day) => new Date(`${day}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+// One formatter each: toLocaleString builds a new one on every call, and a screen of tiles and
+// headings calls it hundreds of times. The first one made loads the browser's locale data (tens
+// of milliseconds): made as the module loads, it does so while the page's first data is on its way.
+const formats = {
+  month: new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" }),
+  day: new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" }),
+};
+export const monthName = (day) => formats.month.format(new Date(`${day}T12:00:00`));
+const dayName = (day) => formats.day.format(new Date(`${day}T12:00:00`));
+// Thousands grouped as the page's English words are: 1,625.
+const grouped = (number) => String(number).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 export function kindOf(asset) {
   return asset.mediaType === "public.movie" ? "Video" : asset.livePhoto ? "Live Photo" : "Photo";
@@ -47,6 +59,8 @@ class Layout {
     this.rowCount = row;
     this.count = start;
     this.height = top;
+    this.months = this.sections.filter((section) => section.newMonth)
+      .map((section) => ({ month: section.day.slice(0, 7), day: section.day, top: section.top }));
   }
 
   // The position of the last section whose `key` is at most `value` (binary search).
@@ -95,13 +109,35 @@ class Layout {
 }
 
 // Items by their place in the view, read a page at a time from the start of their day or from
-// the cursor where the page before ended.
+// the cursor where the page before ended. At most `keptItems` are kept, those farthest from the
+// last read going first, so that a long scroll leaves the page's memory as it found it.
+const keptItems = 3000;
+
 class Items {
   constructor(query) {
     this.query = query;
     this.assets = [];
     this.after = new Map();
     this.pending = new Map();
+    // Reads that need every item they bring at once (a selection of a range) pin the items.
+    this.pinned = 0;
+  }
+
+  // The listing's first page, read before the days were known.
+  seed(page) {
+    page.assets.forEach((asset, index) => { this.assets[index] = asset; });
+    if (page.nextCursor && page.assets.length) this.after.set(page.assets.length - 1, page.nextCursor);
+  }
+
+  forget(center) {
+    if (this.pinned > 0) return;
+    const held = Object.keys(this.assets).map(Number);
+    if (held.length <= keptItems) return;
+    held.sort((a, b) => Math.abs(b - center) - Math.abs(a - center));
+    for (const index of held.slice(0, held.length - keptItems)) {
+      delete this.assets[index];
+      this.after.delete(index);
+    }
   }
 
   // Reads what is missing of [from, to] within one section; resolves when it is there.
@@ -127,6 +163,7 @@ class Items {
     const loading = json(`/api/assets?${query}`).then((page) => {
       page.assets.forEach((asset, offset) => { this.assets[start + offset] = asset; });
       if (page.nextCursor && page.assets.length) this.after.set(start + page.assets.length - 1, page.nextCursor);
+      this.forget(start);
     }).finally(() => this.pending.delete(start));
     this.pending.set(start, loading);
     return loading;
@@ -151,6 +188,7 @@ export class Timeline extends EventTarget {
     this.anchor = null;
     this.rendered = new Map();
     this.headings = new Map();
+    this.thumbnails = new Thumbnails();
     this.layout = null;
     this.frame = 0;
     element.addEventListener("scroll", () => this.schedule(), { passive: true });
@@ -163,9 +201,14 @@ export class Timeline extends EventTarget {
   // Shows a view: `query` names it for /api/assets and /api/timeline (collection or album).
   async show(query) {
     const generation = (this.generation = (this.generation ?? 0) + 1);
-    const timeline = await json(`/api/timeline?${new URLSearchParams(query)}`);
+    // The first screen's items are asked for with the day counts, not after them: they are the
+    // listing's first page (as many as the largest screen shows).
+    const first = new URLSearchParams(query);
+    first.set("limit", String(firstPage));
+    const [timeline, page] = await Promise.all([json(`/api/timeline?${new URLSearchParams(query)}`), json(`/api/assets?${first}`)]);
     if (generation !== this.generation) return;
     this.items = new Items(query);
+    this.items.seed(page);
     this.days = timeline.days;
     this.focusIndex = Math.min(this.focusIndex, Math.max(0, timeline.count - 1));
     this.clearRendered();
@@ -216,18 +259,20 @@ export class Timeline extends EventTarget {
 
   // The day whose rows are at the top of the screen: what the sticky heading and the scrubber say.
   // At the very bottom it is the last day, even when the last days are too short to reach the top.
+  // Both read the place the last render saw, not the element: asked right after a render put
+  // its tiles in, the element would lay the page out again first (37 ms of a first load).
   get currentDay() {
-    if (!this.layout || this.layout.sections.length === 0) return null;
-    const { scrollTop, clientHeight, scrollHeight } = this.element;
-    if (scrollTop > 0 && scrollTop + clientHeight >= scrollHeight - 1) return this.layout.sections.at(-1).day;
-    return this.layout.sections[this.layout.sectionAt(scrollTop + 1)].day;
+    if (!this.layout || this.layout.sections.length === 0 || !this.viewport) return null;
+    const { top, height } = this.viewport;
+    if (top > 0 && top + height >= Math.max(this.layout.height, height) - 1) return this.layout.sections.at(-1).day;
+    return this.layout.sections[this.layout.sectionAt(top + 1)].day;
   }
 
   // Whether the month's own heading is on screen, so that the floating one would repeat it.
   get monthHeadingShown() {
-    if (!this.layout || this.layout.sections.length === 0) return true;
-    const section = this.layout.sections[this.layout.sectionAt(this.element.scrollTop + 1)];
-    return section.newMonth && this.element.scrollTop < section.top + monthHeading;
+    if (!this.layout || this.layout.sections.length === 0 || !this.viewport) return true;
+    const section = this.layout.sections[this.layout.sectionAt(this.viewport.top + 1)];
+    return section.newMonth && this.viewport.top < section.top + monthHeading;
   }
 
   // Places the headings and tiles of the rows on screen (and a screen around), reusing nodes
@@ -235,9 +280,10 @@ export class Timeline extends EventTarget {
   render() {
     const layout = this.layout;
     if (!layout) return;
-    const view = this.element.clientHeight;
-    const top = this.element.scrollTop - view * overscan;
-    const bottom = this.element.scrollTop + view * (1 + overscan);
+    this.viewport = { top: this.element.scrollTop, height: this.element.clientHeight };
+    const view = this.viewport.height;
+    const top = this.viewport.top - view * overscan;
+    const bottom = this.viewport.top + view * (1 + overscan);
     const wantedTiles = new Set();
     const wantedHeadings = new Set();
     let first = null;
@@ -268,13 +314,29 @@ export class Timeline extends EventTarget {
       }
     }
     for (const index of wantedTiles) this.placeTile(index);
+    this.fillOnScreenFirst(wantedTiles);
     this.dispatchEvent(new CustomEvent("scrolled", { detail: { day: this.currentDay, headingShown: this.monthHeadingShown } }));
     if (first === null) return;
     const wanted = [first, last];
     this.items.load(layout, ...wanted).then(() => {
-      if (this.layout !== layout) return;
-      for (const index of wantedTiles) this.fill(index);
+      if (this.layout === layout) this.fillOnScreenFirst(wantedTiles);
     }).catch((error) => this.dispatchEvent(new CustomEvent("failed", { detail: error })));
+  }
+
+  // The tiles on screen get their thumbnails now (one batch), those around it a frame later, so
+  // that what is seen is not decoded behind what is not.
+  fillOnScreenFirst(indices) {
+    const { top, height } = this.viewport;
+    const onScreen = (index) => {
+      const { y } = this.layout.place(index);
+      return y + this.layout.tile > top && y < top + height;
+    };
+    const later = [];
+    for (const index of indices) {
+      if (onScreen(index)) this.fill(index);
+      else later.push(index);
+    }
+    if (later.length) requestAnimationFrame(() => later.forEach((index) => this.fill(index)));
   }
 
   placeHeading(section) {
@@ -322,11 +384,10 @@ export class Timeline extends EventTarget {
       this.canvas.append(node);
       this.rendered.set(index, node);
     }
-    this.fill(index);
   }
 
   position(index) {
-    return `${(index + 1).toLocaleString()} of ${this.count.toLocaleString()}`;
+    return `${grouped(index + 1)} of ${grouped(this.count)}`;
   }
 
   // Gives a placed tile its item once it is read: thumbnail, badges, name, selection.
@@ -337,14 +398,17 @@ export class Timeline extends EventTarget {
     node.setAttribute("aria-selected", String(this.selected.has(asset.id)));
     if (node.dataset.asset === asset.id) return;
     node.dataset.asset = asset.id;
-    const when = new Date(asset.captureDate ?? asset.importDate).toLocaleString();
+    // The day as the headings say it, and the time as taken (hours and minutes of the local
+    // time the camera wrote).
+    const taken = asset.captureDate ?? asset.importDate;
+    const when = `${dayName(taken.slice(0, 10))} ${taken.slice(11, 16)}`;
     const name = asset.originalFilename ? `, ${asset.originalFilename}` : "";
     node.setAttribute("aria-label", `${kindOf(asset)}, ${when}${name}, ${this.position(index)}`);
     const image = document.createElement("img");
     image.alt = "";
     image.decoding = "async";
     image.draggable = false;
-    image.src = this.layout.tile * devicePixelRatio > 256 ? asset.urls.thumbnail512 : asset.urls.thumbnail256;
+    this.thumbnails.show(asset, this.layout.tile * devicePixelRatio > 256 ? 512 : 256, image);
     const parts = [image];
     if (asset.duration != null || asset.livePhoto) {
       const badge = document.createElement("span");
@@ -389,6 +453,7 @@ export class Timeline extends EventTarget {
     else if (y + this.layout.tile > this.element.scrollTop + view) this.element.scrollTop = y + this.layout.tile - view;
     this.render();
     this.placeTile(index);
+    this.fill(index);
     const node = this.rendered.get(index);
     node.tabIndex = 0;
     node.focus({ preventScroll: true });
@@ -499,9 +564,15 @@ export class Timeline extends EventTarget {
   async selectRange(from, to, on, { keepAnchor = false } = {}) {
     const [low, high] = from <= to ? [from, to] : [to, from];
     this.setSelecting(true);
-    await this.items.load(this.layout, low, high);
-    if (!keepAnchor) this.anchor = low;
-    this.toggle(this.items.assets.slice(low, high + 1).filter(Boolean).map((asset) => asset.id), on);
+    const items = this.items;
+    items.pinned += 1;
+    try {
+      await items.load(this.layout, low, high);
+      if (!keepAnchor) this.anchor = low;
+      this.toggle(items.assets.slice(low, high + 1).filter(Boolean).map((asset) => asset.id), on);
+    } finally {
+      items.pinned -= 1;
+    }
   }
 
   // Scrolls to the first item of a day (or of the nearest day before it).
@@ -512,11 +583,5 @@ export class Timeline extends EventTarget {
   }
 
   // The months the view holds, newest first, with where each starts: the scrubber's marks.
-  get months() {
-    const months = [];
-    for (const section of this.layout?.sections ?? []) {
-      if (section.newMonth) months.push({ month: section.day.slice(0, 7), day: section.day, top: section.top });
-    }
-    return months;
-  }
+  get months() { return this.layout?.months ?? []; }
 }
