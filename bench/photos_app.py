@@ -3,7 +3,8 @@ written straight into the database, every item's thumbnails hard links to one re
 by a real import), served by the release binary, and driven by Debian's Chromium:
 
 - the API's first page and the timeline's day counts, in the server's own time (its access log);
-- the first thumbnails painted after the page loads (every tile on screen has its image);
+- the first thumbnails painted after the page loads (every tile on screen has its image), the
+  median of five loads without the HTTP cache;
 - scrubber jumps to months all over the library (until the tiles on screen have their images);
 - a scroll through 10,000 items: long tasks over 50 ms (the Long Tasks API), and the page's
   JavaScript heap and DOM before and after (collected, so garbage does not count);
@@ -33,6 +34,7 @@ SIZE = 100_000
 SMALL = 1_000
 IMPORTED = 200
 JUMPS = 12
+LOADS = 5
 
 
 def generate(cameraroll, data, count, work):
@@ -122,8 +124,15 @@ def page_figures(base):
     driver = browser()
     try:
         driver.set_script_timeout(120)
-        driver.get(f"{base}/library")
-        first_paint = driver.execute_async_script(SETTLED)
+        # The browser's HTTP cache is off, so every load fetches the page, its modules and its data
+        # again; the first load also pays for a browser process that has shown nothing yet.
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        first_paints = []
+        for _ in range(LOADS):
+            driver.get(f"{base}/library")
+            first_paints.append(driver.execute_async_script(SETTLED))
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
         jumps = []
         random.seed(7)
         for _ in range(JUMPS):
@@ -153,7 +162,7 @@ def page_figures(base):
               };
               requestAnimationFrame(step);
             }, 500);""")
-        return {"first_paint": first_paint, "jumps": jumps, "scroll": scroll}
+        return {"first_paints": first_paints, "jumps": jumps, "scroll": scroll}
     finally:
         driver.quit()
 
@@ -220,6 +229,8 @@ def lines(figures):
     longest = max(scroll["longTasks"], default=0)
     heap = (scroll["after"]["heap"] - scroll["before"]["heap"]) / 1e6
     nodes = scroll["after"]["nodes"] - scroll["before"]["nodes"]
+    # Flat is not growing: the heap before the scroll may hold more than after it (the items the
+    # jumps read all over the library, let go as the scroll reads others).
     ratio = figures["import_large"] / figures["import_small"]
     return [
         f"## The Photos app at {SIZE:,} items",
@@ -232,14 +243,15 @@ def lines(figures):
         f"| `GET /api/assets?limit=60`, the first page, server time (access log) | {figures['api']:.1f} ms median, "
         f"{figures['api_max']:.1f} ms at most of 20 | under 10 ms | {verdict(figures['api'] < 10)} |",
         f"| `GET /api/timeline`, every day's count, server time | {figures['timeline']:.0f} ms median of 5 | for information | |",
-        f"| first thumbnails painted after the page's load began | {page['first_paint']:.0f} ms | under 300 ms | "
-        f"{verdict(page['first_paint'] < 300)} |",
+        f"| first thumbnails painted after the page's load began ({LOADS} loads, no HTTP cache) | "
+        f"{statistics.median(page['first_paints']):.0f} ms median, the browser's first load {page['first_paints'][0]:.0f} ms | "
+        f"under 300 ms | {verdict(statistics.median(page['first_paints']) < 300)} |",
         f"| a scrubber jump until the tiles on screen show their images ({JUMPS} jumps all over) | {jump:.0f} ms median, "
         f"{jump_max:.0f} ms at most | under 200 ms | {verdict(jump_max < 200)} |",
         f"| long tasks while scrolling through {scroll['items']:,} items in {scroll['seconds']:.1f} s | "
         f"{len(scroll['longTasks'])}, the longest {longest:.0f} ms | none over 50 ms | {verdict(longest <= 50)} |",
         f"| the page's JavaScript heap and DOM, after that scroll minus before | {heap:+.1f} MB, {nodes:+d} elements | flat | "
-        f"{verdict(abs(heap) < 5 and abs(nodes) < 500)} |",
+        f"{verdict(heap < 5 and nodes < 500)} |",
         f"| import time per photo, into {SIZE:,} items vs into {SMALL:,} ({IMPORTED} photos each) | "
         f"{figures['import_large'] * 1000:.0f} ms vs {figures['import_small'] * 1000:.0f} ms | ratio at most 1.2 | "
         f"{ratio:.2f}, {verdict(ratio <= 1.2)} |",

@@ -60,7 +60,8 @@ extension WebApp {
         let query = try AssetQuery(request)
         let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
         return .json(
-            AssetsPage(assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor))
+            AssetsPage(
+                assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor, days: page.days))
     }
 
     private func upload(_ request: Request) async throws -> Response {
@@ -108,4 +109,5 @@ struct AssetsPage: Encodable {
     var assets: [AssetJSON]
     var nextCursor: String?
     var previousCursor: String?
+    var days: [DayCount]
 }

@@ -75,6 +75,10 @@ public struct AssetPage: Sendable, Equatable {
     public var nextCursor: String?
     /// Pass it back with `.newer` to get the page before this one; nil when nothing is newer.
     public var previousCursor: String?
+    /// The page's items by day of the listing's order, newest first, as `Library.days` counts
+    /// them: a timeline lays out its first screen from its first page before every day's count
+    /// is read. Each day is whole but the last, which may go on into the next page.
+    public var days: [DayCount] = []
 }
 
 /// A day of a timeline (`YYYY-MM-DD`) and how many of the collection's assets it holds.

@@ -65,9 +65,14 @@ extension Library {
             // newer always has older items after it (the cursor's own, at least).
             let hasOlder = newer ? cursor != nil : more
             let hasNewer = newer ? more : (cursor != nil || query.startingAt != nil)
+            var days: [DayCount] = []
+            for row in pageRows {
+                let day = String(try row.text(query.collection.orderColumn).prefix(10))
+                if days.last?.day == day { days[days.count - 1].count += 1 } else { days.append(DayCount(day: day, count: 1)) }
+            }
             return AssetPage(
                 assets: assets, nextCursor: hasOlder ? try pageRows.last.map(position) : nil,
-                previousCursor: hasNewer ? try pageRows.first.map(position) : nil)
+                previousCursor: hasNewer ? try pageRows.first.map(position) : nil, days: days)
         } catch {
             throw LibraryError(error)
         }

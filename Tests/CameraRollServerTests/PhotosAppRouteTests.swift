@@ -19,6 +19,9 @@ import Testing
         #expect(timeline.json["count"] as? Int == 2)
         #expect((timeline.json["days"] as? [[String: Any]])?.compactMap { $0["day"] as? String } == ["2023-02-07", "2000-11-07"])
         #expect(ids(try await live.get("/api/assets?collection=recentlyAdded")) == [new, old])
+        let both = try await live.get("/api/assets")
+        let days = (both.json["days"] as? [[String: Any]])?.compactMap { "\($0["day"] ?? "")=\($0["count"] ?? "")" }
+        #expect(days == ["2023-02-07=1", "2000-11-07=1"])
         let first = try await live.get("/api/assets?limit=1")
         #expect(ids(first) == [new] && first.json["previousCursor"] == nil)
         let cursor = try #require(first.json["nextCursor"] as? String)

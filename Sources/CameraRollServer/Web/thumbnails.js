@@ -19,6 +19,7 @@ export class Thumbnails {
   constructor() {
     this.urls = new Map();
     this.waiting = new Map();
+    this.asked = new Map();
     this.scheduled = false;
   }
 
@@ -35,6 +36,12 @@ export class Thumbnails {
       this.urls.delete(key);
       this.urls.set(key, ready);
       image.src = ready;
+      return;
+    }
+    // A tile placed again before its batch came back (a new layout) joins the batch's ask.
+    const asked = this.asked.get(key);
+    if (asked) {
+      asked.images.push(image);
       return;
     }
     const ask = this.waiting.get(key) ?? { key, id: asset.id, edit, size, url, images: [] };
@@ -57,6 +64,7 @@ export class Thumbnails {
   }
 
   async fetch(size, asks) {
+    for (const ask of asks) this.asked.set(ask.key, ask);
     const items = asks.map((ask) => (ask.edit ? `${ask.id}~${ask.edit}` : ask.id)).join(";");
     try {
       const response = await fetch(`/api/thumbnails?size=${size}&items=${encodeURIComponent(items)}`);
@@ -78,6 +86,8 @@ export class Thumbnails {
       });
     } catch {
       for (const ask of asks) for (const image of ask.images) image.src = ask.url;
+    } finally {
+      for (const ask of asks) this.asked.delete(ask.key);
     }
   }
 

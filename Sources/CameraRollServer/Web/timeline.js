@@ -17,15 +17,18 @@ const firstPage = 120;
 // Half a screen above and below is placed (and read) ahead of a scroll.
 const overscan = 0.5;
 
-// One formatter each: toLocaleString builds a new one on every call, and a screen of tiles and
-// headings calls it hundreds of times. The first one made loads the browser's locale data (tens
-// of milliseconds): made as the module loads, it does so while the page's first data is on its way.
-const formats = {
-  month: new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" }),
-  day: new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" }),
+// Dates in the page's English words ("December 2026", "Thu, Dec 3, 2026"), made by hand: the
+// first Intl formatter a page makes loads the browser's locale data, a task of 40 to 100 ms on
+// this machine's Chromium that held the first screen of tiles back. The day of a heading is a
+// calendar day (no time zone to convert), so the weekday is computed from it in UTC.
+const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+  "November", "December"];
+const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+export const monthName = (day) => `${months[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
+const dayName = (day) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return `${weekdays[date.getUTCDay()]}, ${months[date.getUTCMonth()].slice(0, 3)} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 };
-export const monthName = (day) => formats.month.format(new Date(`${day}T12:00:00`));
-const dayName = (day) => formats.day.format(new Date(`${day}T12:00:00`));
 // Thousands grouped as the page's English words are: 1,625.
 const grouped = (number) => String(number).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -205,35 +208,62 @@ export class Timeline extends EventTarget {
     // listing's first page (as many as the largest screen shows).
     const first = new URLSearchParams(query);
     first.set("limit", String(firstPage));
-    const [timeline, page] = await Promise.all([json(`/api/timeline?${new URLSearchParams(query)}`), json(`/api/assets?${first}`)]);
+    const counting = json(`/api/timeline?${new URLSearchParams(query)}`);
+    counting.catch(() => {});
+    const page = await json(`/api/assets?${first}`);
     if (generation !== this.generation) return;
     this.items = new Items(query);
     this.items.seed(page);
-    this.days = timeline.days;
-    this.focusIndex = Math.min(this.focusIndex, Math.max(0, timeline.count - 1));
+    // The first page's own days lay out the first screen while every day's count is on its way
+    // (counting a large library's days is the slower answer): each of them is whole but the last.
+    this.days = page.days;
     this.clearRendered();
     this.relayout(true);
+    const timeline = await counting;
+    if (generation !== this.generation) return;
+    this.days = timeline.days;
+    this.focusIndex = Math.min(this.focusIndex, Math.max(0, timeline.count - 1));
+    this.relayout(true, { keepTiles: true });
     this.dispatchEvent(new CustomEvent("shown", { detail: { count: timeline.count } }));
   }
 
   get count() { return this.layout?.count ?? 0; }
 
-  relayout(force = false) {
+  // `keepTiles`: the tiles placed stay where the new layout puts them in the same place (the
+  // days' counts coming after the first page's), so that their images are not shown anew.
+  relayout(force = false, { keepTiles = false } = {}) {
     if (!this.days) return;
     const width = this.element.clientWidth;
     if (!force && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
     // The item at the top of the screen stays there, wherever the new width puts it.
     const first = this.firstVisibleIndex();
     const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
+    const before = this.layout;
     this.layoutWidth = width;
     this.layout = new Layout(this.days, width);
     this.element.setAttribute("aria-rowcount", String(this.layout.rowCount));
     this.element.setAttribute("aria-colcount", String(this.layout.columns));
     this.element.style.setProperty("--tile", `${this.layout.tile}px`);
     this.canvas.style.height = `${this.layout.height}px`;
-    this.clearRendered();
+    if (keepTiles && before) this.keepPlacedTiles(before);
+    else this.clearRendered();
     if (!force && first !== null) this.element.scrollTop = this.layout.place(first).y - shift;
     this.render();
+  }
+
+  keepPlacedTiles(before) {
+    for (const node of this.headings.values()) node.remove();
+    this.headings.clear();
+    for (const [index, node] of this.rendered) {
+      const was = before.place(index);
+      const is = index < this.layout.count ? this.layout.place(index) : null;
+      if (is && is.x === was.x && is.y === was.y) {
+        node.setAttribute("aria-label", `${node.dataset.label ?? "Loading"}, ${this.position(index)}`);
+      } else {
+        node.remove();
+        this.rendered.delete(index);
+      }
+    }
   }
 
   clearRendered() {
@@ -403,7 +433,8 @@ export class Timeline extends EventTarget {
     const taken = asset.captureDate ?? asset.importDate;
     const when = `${dayName(taken.slice(0, 10))} ${taken.slice(11, 16)}`;
     const name = asset.originalFilename ? `, ${asset.originalFilename}` : "";
-    node.setAttribute("aria-label", `${kindOf(asset)}, ${when}${name}, ${this.position(index)}`);
+    node.dataset.label = `${kindOf(asset)}, ${when}${name}`;
+    node.setAttribute("aria-label", `${node.dataset.label}, ${this.position(index)}`);
     const image = document.createElement("img");
     image.alt = "";
     image.decoding = "async";
