@@ -7,11 +7,13 @@ struct RenditionJSON: Encodable {
     var status: String
     var progress: Double
     var video: String
+    var stream: String?
     var code: String?
     var message: String?
 
     init(_ rendition: RenditionStatus, id: String) {
         video = "/media/\(id)/video"
+        if rendition != .ready { stream = "/media/\(id)/stream" }
         switch rendition {
         case .ready: (status, progress) = ("ready", 1)
         case .making(let fraction): (status, progress) = ("pending", fraction)

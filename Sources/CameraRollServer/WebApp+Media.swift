@@ -19,6 +19,10 @@ extension WebApp {
             _ = try await capability(request, kind: "video")
             return try await video(request)
         }
+        router.get("/media/:id/stream") { request in
+            _ = try await capability(request, kind: "video")
+            return try await stream(request)
+        }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
         router.get("/media/:id/compatible") { request in try await compatible(request) }
         router.get("/media/:id/without/:what") { request in try await without(request) }
@@ -208,6 +212,20 @@ extension WebApp {
             let video = try await library.playableVideo(of: id)
             return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }
+    }
+}
+
+extension WebApp {
+    /// A movie played while nothing the browser plays exists yet: without `segment`, how it is
+    /// cut (`StreamLayout`, as JSON); with `segment=n`, that segment, made on first request.
+    private func stream(_ request: Request) async throws -> Response {
+        let id = request.parameter("id")
+        guard let index = try request.integer("segment", in: 0...1_000_000) else {
+            let layout = try await answering { () throws(LibraryError) in try await library.streamLayout(of: id) }
+            return .json(StreamJSON(layout))
+        }
+        let segment = try await answering { () throws(LibraryError) in try await library.streamSegment(of: id, index: index) }
+        return Self.serve(segment, immutable: true)
     }
 }
 

@@ -1,4 +1,5 @@
 import Imaging
+import Video
 
 /// The names of derivative files: each encodes its whole recipe, so a name identifies one output.
 enum DerivativeKey {
@@ -31,6 +32,12 @@ enum DerivativeKey {
     /// A JPEG original without what a pick removed (`JPEGRedaction`).
     static func redacted(location: Bool, captions: Bool) -> String {
         "redacted\(location ? "-location" : "")\(captions ? "-captions" : "").jpg"
+    }
+
+    /// A segment of the stream (`StreamLayout`); the segment length is in the name, so a new
+    /// length never serves the old cuts.
+    static func streamSegment(_ index: Int) -> String {
+        "stream-\(Int(StreamLayout.segmentSeconds * 1000))ms-\(index).mp4"
     }
 
     static func trimmed(start: Double, end: Double) -> String {

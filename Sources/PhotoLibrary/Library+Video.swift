@@ -127,7 +127,7 @@ extension Library {
 
     /// `make` writes the output from the original into a temp file, which then goes into the
     /// derivative cache. What ffmpeg said when it failed goes to the log, never to the caller.
-    private func videoJob(
+    func videoJob(
         _ asset: Asset, key: String,
         _ make: @escaping @Sendable (String, String, @escaping @Sendable (Double) -> Void) async throws(VideoError) -> Void
     ) -> VideoJob {

@@ -63,6 +63,51 @@ package enum FFmpegArguments {
         return arguments
     }
 
+    /// The playable rendition of an H.264 movie (`Playability.isRemuxable`): the video copied
+    /// into an MP4 as it is, the sound copied when browsers play it in MP4 and encoded as AAC when
+    /// not. An AVI's packets may have no presentation times; ffmpeg makes them (`+genpts`).
+    static func remux(
+        _ input: String, format: ContainerFormat, videoStream: Int, audioStream: Int?, copiesAudio: Bool, output: String
+    ) -> [String] {
+        var arguments = ["-nostdin"] + common + ["-nostats", "-progress", "pipe:1"]
+        if format == .avi { arguments += ["-fflags", "+genpts"] }
+        arguments += demuxer(format) + ["-i", url(input), "-map", "0:\(videoStream)"]
+        if let audioStream { arguments += ["-map", "0:\(audioStream)"] }
+        arguments += ["-c:v", "copy"]
+        arguments += audioStream == nil ? ["-an"] : copiesAudio ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k"]
+        arguments += [
+            "-map_metadata", "-1", "-map_chapters", "-1", "-sn", "-dn", "-max_muxing_queue_size", "1024",
+            "-movflags", "+faststart", "-f", "mp4", "-y", url(output),
+        ]
+        return arguments
+    }
+
+    /// One segment of a streamed movie (`StreamLayout`): [start, start + length) re-encoded as a
+    /// fragmented MP4 that starts at zero with a keyframe, `width`x`height`, at most 60 frames a
+    /// second, stereo AAC. `superfast` because a person is waiting for it; High profile forced
+    /// so that every segment matches the codecs the player declared; no B-frames, so that
+    /// frames are shown in the order they are stored and a segment's frames start at zero and
+    /// end at its length (B-frames shift them by two frames, across the next segment's start).
+    static func streamSegment(
+        _ input: String, format: ContainerFormat, videoStream: Int, audioStream: Int?,
+        start: Double, length: Double, width: Int, height: Int, output: String
+    ) -> [String] {
+        var arguments = ["-nostdin"] + common + ["-ss", timestamp(start)] + demuxer(format) + ["-i", url(input)]
+        arguments += ["-t", timestamp(length), "-map", "0:\(videoStream)"]
+        if let audioStream { arguments += ["-map", "0:\(audioStream)"] }
+        arguments += [
+            "-vf", "scale=\(width):\(height)", "-fpsmax", "60",
+            "-c:v", "libx264", "-preset", "superfast", "-crf", "23", "-profile:v", "high", "-bf", "0",
+            "-pix_fmt", "yuv420p",
+        ]
+        arguments += audioStream == nil ? ["-an"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]
+        arguments += [
+            "-map_metadata", "-1", "-map_chapters", "-1", "-sn", "-dn", "-max_muxing_queue_size", "1024",
+            "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-f", "mp4", "-y", url(output),
+        ]
+        return arguments
+    }
+
     /// `-version` prints the version line first; it reads no input (and ffprobe never reads stdin,
     /// so it has no `-nostdin`).
     static func version(_ tool: ProcessRunner.Tool) -> [String] {

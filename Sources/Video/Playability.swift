@@ -24,4 +24,17 @@ enum Playability {
             return false
         }
     }
+
+    /// Whether a playable file is made by copying the video as it is into an MP4 (a fraction of
+    /// a second) rather than encoding it again: H.264 in 4:2:0 (what every browser decodes) in a
+    /// container browsers do not open (Matroska, AVI), or with a sound track they cannot play.
+    static func isRemuxable(videoCodec: String, pixelFormat: String?) -> Bool {
+        guard let pixelFormat, ["yuv420p", "yuvj420p"].contains(pixelFormat) else { return false }
+        return videoCodec == "h264"
+    }
+
+    /// Sound browsers play in an MP4, copied as it is into a remuxed file; other sound is encoded.
+    static func isPlayableInMP4(audioCodec: String?) -> Bool {
+        ["aac", "mp3"].contains(audioCodec ?? "")
+    }
 }

@@ -33,6 +33,13 @@ package struct ProbedVideo: Sendable {
         audioStreamIndex = audio?.index
     }
 
+    /// Whether the playable rendition is a copy of the video (`Playability.isRemuxable`). Not
+    /// for a movie stored sideways: renditions are upright in their pixels, and a copy would
+    /// keep the rotation as a flag.
+    var isRemuxable: Bool {
+        info.rotation == 0 && Playability.isRemuxable(videoCodec: info.videoCodec, pixelFormat: info.pixelFormat)
+    }
+
     /// The duration the container declares, when it is believable.
     ///
     /// Browser MediaRecorder WebM declares none, and fragmented MP4 can declare absurd ones

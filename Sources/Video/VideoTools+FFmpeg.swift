@@ -1,15 +1,15 @@
 import Foundation
 
 extension VideoTools {
-    /// Runs ffmpeg in an encode slot. On any failure the output is deleted, so a half-written file
+    /// Runs ffmpeg in a slot of `slots` (the encode slots unless said). On any failure the output is deleted, so a half-written file
     /// never looks like a finished one.
     /// - Returns: whether the output exists and is not empty (ffmpeg succeeds without writing
     ///   anything when, for instance, a seek lands past the last frame).
     func runFFmpeg(
-        _ arguments: [String], output: String, onLine: (@Sendable (String) -> Void)? = nil
+        _ arguments: [String], output: String, slots: JobLimiter? = nil, onLine: (@Sendable (String) -> Void)? = nil
     ) async throws(VideoError) -> Bool {
         do throws(VideoError) {
-            let result = try await encodeJobs.withSlot { () async throws(VideoError) in
+            let result = try await (slots ?? encodeJobs).withSlot { () async throws(VideoError) in
                 try await runner.run(.ffmpeg, executable: ffmpeg, arguments: arguments, onLine: onLine)
             }
             guard result.succeeded else { throw Self.failure(result) }

@@ -1,13 +1,24 @@
 extension VideoTools {
     /// Writes the browser-playable rendition: H.264 + AAC (when the source has audio) in MP4,
-    /// upright and without a rotation flag, even-sized, `faststart`.
+    /// `faststart`, upright. An upright H.264 movie is remuxed (its video copied as it is); any
+    /// other is encoded, upright and even-sized.
     /// - Parameter progress: fractions from 0 to 1, on a background thread; 1 once it is written.
     public func makePlayable(
         _ path: String, format: ContainerFormat, to output: String,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(VideoError) {
         let video = try await probeDetails(path, format: format)
-        try await render(path, format: format, video: video, range: nil, to: output, progress: progress)
+        guard video.isRemuxable else {
+            return try await render(path, format: format, video: video, range: nil, to: output, progress: progress)
+        }
+        let reporter = ProgressReporter(totalSeconds: video.info.duration, report: progress)
+        let arguments = FFmpegArguments.remux(
+            path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
+            copiesAudio: Playability.isPlayableInMP4(audioCodec: video.info.audioCodec), output: output)
+        guard try await runFFmpeg(arguments, output: output, onLine: reporter.consume) else {
+            throw VideoError(.corrupt, "No frame of the video could be decoded.")
+        }
+        reporter.finish()
     }
 
     /// Writes [start, end) of the video as the same rendition `makePlayable` makes, cut at exact

@@ -14,6 +14,9 @@ public struct VideoTools: Sendable {
     /// Slots for ffprobe. A limit of its own because probes are short and sit on the upload path:
     /// behind a queue of transcodes, an upload would wait minutes for a millisecond's work.
     let probeJobs: JobLimiter
+    /// Slots for the segments of streamed movies: a second's work each, which a person watches
+    /// the player wait for, so they never queue behind a rendition of many minutes.
+    let streamJobs: JobLimiter
 
     public init(
         ffmpeg: String = "/usr/bin/ffmpeg", ffprobe: String = "/usr/bin/ffprobe",
@@ -25,6 +28,7 @@ public struct VideoTools: Sendable {
         self.maxConcurrentJobs = max(1, maxConcurrentJobs)
         encodeJobs = JobLimiter(limit: self.maxConcurrentJobs)
         probeJobs = JobLimiter(limit: self.maxConcurrentJobs)
+        streamJobs = JobLimiter(limit: self.maxConcurrentJobs)
     }
 
     var runner: ProcessRunner { ProcessRunner(timeout: timeout) }

@@ -11,7 +11,10 @@ import Testing
         input, format: .mp4, videoStream: 1, audioStream: 0, output: "/out/r.mp4")
     static let trim = FFmpegArguments.rendition(
         input, format: .mp4, videoStream: 1, audioStream: nil, range: 2...5, output: "/out/t.mp4")
-    static let ffmpegCommandLines = [poster, rendition, trim]
+    static let segment = FFmpegArguments.streamSegment(
+        input, format: .mp4, videoStream: 1, audioStream: 0, start: 4, length: 2, width: 1280, height: 720, output: "/out/s.mp4")
+    static let remux = FFmpegArguments.remux(input, format: .mp4, videoStream: 1, audioStream: 0, copiesAudio: false, output: "/out/m.mp4")
+    static let ffmpegCommandLines = [poster, rendition, trim, segment, remux]
     static let ffprobeCommandLines = [
         FFmpegArguments.probe(input, format: .mp4),
         FFmpegArguments.packetTimes(input, format: .mp4, stream: 1),
@@ -51,6 +54,28 @@ import Testing
         #expect(arguments.containsPair("-progress", "pipe:1"))
         // Autorotation is ffmpeg's default; turning it off would leave sideways renditions.
         #expect(!arguments.contains("-noautorotate"))
+    }
+
+    @Test func aStreamSegmentIsAFragmentedMP4FromItsStartOfItsLength() throws {
+        let arguments = Self.segment
+        let seek = try #require(arguments.firstIndex(of: "-ss"))
+        let input = try #require(arguments.firstIndex(of: "file:" + Self.input))
+        #expect(seek < input && arguments[seek + 1] == "4.000000")
+        #expect(arguments.containsPair("-t", "2.000000"))
+        #expect(arguments.containsPair("-vf", "scale=1280:720"))
+        #expect(arguments.containsPair("-profile:v", "high") && arguments.containsPair("-bf", "0"))
+        #expect(arguments.containsPair("-movflags", "frag_keyframe+empty_moov+default_base_moof"))
+        #expect(arguments.containsPair("-map", "0:1") && arguments.containsPair("-map", "0:0") && arguments.containsPair("-c:a", "aac"))
+    }
+
+    @Test func aRemuxCopiesTheVideoAndCopiesOrEncodesTheSound() {
+        #expect(Self.remux.containsPair("-c:v", "copy") && Self.remux.containsPair("-c:a", "aac"))
+        #expect(!Self.remux.contains("-vf") && !Self.remux.contains("+genpts"))
+        let avi = FFmpegArguments.remux(Self.input, format: .avi, videoStream: 0, audioStream: 1, copiesAudio: true, output: "/out/a.mp4")
+        #expect(avi.containsPair("-c:a", "copy") && avi.containsPair("-fflags", "+genpts"))
+        let silent = FFmpegArguments.remux(
+            Self.input, format: .matroska, videoStream: 0, audioStream: nil, copiesAudio: false, output: "/out/s.mp4")
+        #expect(silent.contains("-an") && !silent.contains("-c:a"))
     }
 
     @Test func silentRenditionHasNoAudio() {

@@ -44,4 +44,15 @@ import Testing
     @Test func aviIsNeverPlayable() {
         #expect(!playable(.avi, "h264", "yuv420p", ["aac"]))
     }
+
+    @Test func h264In420IsCopiedAndOtherVideoEncoded() {
+        #expect(Playability.isRemuxable(videoCodec: "h264", pixelFormat: "yuv420p"))
+        #expect(Playability.isRemuxable(videoCodec: "h264", pixelFormat: "yuvj420p"))
+        #expect(!Playability.isRemuxable(videoCodec: "h264", pixelFormat: "yuv422p10le"))
+        #expect(!Playability.isRemuxable(videoCodec: "hevc", pixelFormat: "yuv420p"))
+        #expect(!Playability.isRemuxable(videoCodec: "mpeg4", pixelFormat: "yuv420p"))
+        #expect(!Playability.isRemuxable(videoCodec: "h264", pixelFormat: nil))
+        #expect(Playability.isPlayableInMP4(audioCodec: "aac") && Playability.isPlayableInMP4(audioCodec: "mp3"))
+        #expect(!Playability.isPlayableInMP4(audioCodec: "pcm_s16le") && !Playability.isPlayableInMP4(audioCodec: nil))
+    }
 }

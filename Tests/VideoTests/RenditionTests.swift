@@ -33,6 +33,31 @@ private final class ProgressLog: Sendable {
         #expect(reports.allSatisfy { (0...1).contains($0) })
     }
 
+    /// The MD5 of a file's video packets as ffmpeg reads them.
+    private func videoPacketsHash(_ path: String) async throws -> String {
+        try await Executable.run(program: "/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "md5", "-"])
+            .stdout
+    }
+
+    /// H.264 in Matroska and in AVI: the video copied into the MP4 packet for packet (the AVI's
+    /// sound copied too, AAC), in far less time than encoding would take.
+    @Test(arguments: [("videos/pigallery2__video_mkv.mkv", ContainerFormat.matroska), ("videos/photoprism__earth.avi", .avi)])
+    func h264InAnotherContainerIsCopiedIntoAnMP4(_ file: String, _ format: ContainerFormat) async throws {
+        let source = Corpus.path(file)
+        let original = try await Fixture.tools.probe(source, format: format)
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        try await Fixture.tools.makePlayable(source, format: format, to: output)
+        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        #expect(rendition.isBrowserPlayable && rendition.videoCodec == "h264" && rendition.audioCodec == "aac")
+        #expect(rendition.width == original.width && rendition.height == original.height)
+        #expect(abs(rendition.duration - original.duration) < 0.15)
+        if format == .matroska {
+            // Both store H.264 length-prefixed, so a copy is the same packets.
+            #expect(try await videoPacketsHash(output) == (try await videoPacketsHash(source)))
+        }
+    }
+
     @Test func silentSourceGetsNoAudioTrack() async throws {
         let source = Corpus.path("videos/androidx-media__bear-vp9.webm")
         let folder = TemporaryDirectory()

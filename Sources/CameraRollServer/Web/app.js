@@ -105,7 +105,7 @@ async function showMovie(choice) {
       if (player !== video) return;
       videoProgress.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
       videoProgress.hidden = false;
-    });
+    }, { video });
     if (player !== video) return;
     videoProgress.hidden = true;
     video.play().catch(() => {});

@@ -2,7 +2,12 @@
 // which is made on first request. While it is being made, progress (0…1) is reported. A
 // rendition the server could not make ends the wait with a RenditionFailed: the page says why
 // and asks again only when the user says so (retryRendition), never by itself.
-import { json } from "./api.js";
+//
+// Given the <video> it is for, a movie whose rendition is not ready is streamed instead
+// (stream-player.js): it plays within seconds, where the rendition takes about as long as the
+// movie to make.
+import { ApiError, json } from "./api.js";
+import { streamedVideoURL } from "./stream-player.js";
 
 const pause = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -13,11 +18,21 @@ export class RenditionFailed extends Error {
   }
 }
 
-export async function playableVideoURL(asset, onProgress = () => {}) {
-  for (;;) {
+export async function playableVideoURL(asset, onProgress = () => {}, { video = null } = {}) {
+  let streams = video !== null;
+  // Asked again soon at first: a rendition that is a copy of the video is ready in a moment.
+  for (let wait = 200; ; wait = Math.min(2 * wait, 1000)) {
     const state = await json(`/api/assets/${asset.id}/rendition`);
     if (state.status === "ready") return state.video;
     if (state.status === "failed") throw new RenditionFailed(state);
+    if (streams && state.stream) {
+      streams = false;
+      const streamed = await streamedVideoURL(video, state.stream).catch((error) => {
+        // The server's refusal of the movie (it cannot be decoded) is the rendition's too.
+        throw error instanceof ApiError && error.status >= 400 && error.status < 500 ? new RenditionFailed(error) : error;
+      });
+      if (streamed) return streamed;
+    }
     onProgress(state.progress);
     if (state.status === "notStarted") {
       // Asking for the video starts the rendition; only the answer's status matters here.
@@ -25,7 +40,7 @@ export async function playableVideoURL(asset, onProgress = () => {}) {
       await fetch(state.video, { signal: request.signal }).catch(() => {});
       request.abort();
     }
-    await pause(1000);
+    await pause(wait);
   }
 }
 

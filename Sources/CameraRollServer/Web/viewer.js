@@ -246,7 +246,7 @@ export class Viewer extends EventTarget {
     try {
       const url = await playableVideoURL(asset, (progress) => {
         if (this.asset === asset) this.status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
-      });
+      }, { video });
       if (this.asset !== asset) return;
       this.status.textContent = "";
       video.src = url;

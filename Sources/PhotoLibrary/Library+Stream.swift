@@ -1,0 +1,27 @@
+public import Video
+
+extension Library {
+    /// How the movie is cut for streaming while nothing the browser plays exists yet.
+    public func streamLayout(of id: String) async throws(LibraryError) -> StreamLayout {
+        let asset = try await movie(id)
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let source = try await originalFile(of: asset)
+        do throws(VideoError) {
+            return try await options.video.streamLayout(source, format: container)
+        } catch {
+            throw Self.reported(error, "stream layout of asset \(asset.id)", options.log)
+        }
+    }
+
+    /// Segment `index` of the movie's stream, made on first request and then served from the
+    /// derivative cache (so a second play gets the same bytes); two requests for it share one run.
+    public func streamSegment(of id: String, index: Int) async throws(LibraryError) -> Derivative {
+        let asset = try await movie(id)
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let job = videoJob(asset, key: DerivativeKey.streamSegment(index)) { source, output, _ throws(VideoError) in
+            try await self.options.video.streamSegment(source, format: container, index: index, to: output)
+        }
+        let file = try await derivedVideo(job)
+        return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
+    }
+}

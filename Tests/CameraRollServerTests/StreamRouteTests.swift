@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A movie browsers cannot play, streamed while nothing else exists: its layout, its segments as
+/// ffprobe reads them, the cache, and refusals, over HTTP from a live server.
+@Suite struct StreamRouteTests {
+    /// Five seconds of HEVC with sound in a MOV, made by ffmpeg for the test: no browser plays
+    /// it as it is, and it cuts into two whole segments and a half one.
+    func hevcMovie(in directory: TemporaryDirectory) async throws -> Data {
+        let path = directory.file("hevc.mov")
+        let made = try await Executable.run(
+            program: "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
+                "-t", "5", "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                "-c:a", "aac", "-y", path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// `streams` and `format` of a file as ffprobe's JSON.
+    func probe(_ data: Data, in directory: TemporaryDirectory) async throws -> [String: Any] {
+        let path = directory.file("probed-\(UUID().uuidString)")
+        try data.write(to: URL(fileURLWithPath: path))
+        let probe = try await Executable.run(
+            program: "/usr/bin/ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_type,codec_name,profile,width,height,start_time,duration", "-of", "json", path])
+        return try #require(try JSONSerialization.jsonObject(with: probe.output) as? [String: Any])
+    }
+
+    @Test func anHEVCMovieIsStreamedInSegmentsOfH264() async throws {
+        let live = try LiveServer()
+        let directory = TemporaryDirectory()
+        let uploaded = try await live.request(
+            "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
+        let id = try #require(uploaded.json["id"] as? String)
+        #expect(uploaded.json["browserPlayable"] as? Bool == false)
+
+        let rendition = try await live.get("/api/assets/\(id)/rendition")
+        #expect(rendition.json["status"] as? String == "notStarted")
+        #expect(rendition.json["stream"] as? String == "/media/\(id)/stream")
+
+        let layout = try await live.get("/media/\(id)/stream")
+        #expect(layout.status == 200)
+        #expect(layout.json["segmentCount"] as? Int == 3)
+        #expect(layout.json["segmentDuration"] as? Double == 2)
+        #expect(layout.json["codecs"] as? String == "avc1.640028,mp4a.40.2")
+        #expect(layout.json["width"] as? Int == 640 && layout.json["height"] as? Int == 360)
+        #expect(abs((layout.json["duration"] as? Double ?? 0) - 5) < 0.1)
+
+        var segments: [Data] = []
+        for (index, length) in [2.0, 2.0, 1.0].enumerated() {
+            let segment = try await live.get("/media/\(id)/stream?segment=\(index)")
+            #expect(segment.status == 200 && segment.header("Content-Type") == "video/mp4")
+            segments.append(segment.body)
+            let streams = try #require(try await probe(segment.body, in: directory)["streams"] as? [[String: Any]])
+            let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            #expect(video["codec_name"] as? String == "h264" && video["profile"] as? String == "High")
+            #expect(video["width"] as? Int == 640 && video["height"] as? Int == 360)
+            // Every segment starts at zero: the player places it.
+            #expect(Double(video["start_time"] as? String ?? "") == 0, "segment \(index): \(video)")
+            #expect(abs((Double(video["duration"] as? String ?? "") ?? 0) - length) < 0.05, "segment \(index): \(video)")
+            #expect(streams.contains { $0["codec_type"] as? String == "audio" && $0["codec_name"] as? String == "aac" })
+        }
+        #expect(Set(segments).count == 3)
+
+        // Made once: asked again, the cache answers with the same bytes.
+        let again = try await live.get("/media/\(id)/stream?segment=1")
+        #expect(again.body == segments[1])
+
+        let past = try await live.get("/media/\(id)/stream?segment=3")
+        #expect(past.status == 400 && past.json["code"] as? String == "invalid_request")
+        #expect(try await live.get("/media/\(id)/stream?segment=-1").status == 400)
+    }
+
+    @Test func aPhotoHasNoStreamAndAMovieNoFrameOfWhichDecodesSaysSo() async throws {
+        let live = try LiveServer()
+        let photo = try #require(try await live.upload("photos/androidx-media__london.jpg").json["id"] as? String)
+        let refused = try await live.get("/media/\(photo)/stream")
+        #expect(refused.status == 400 && refused.json["code"] as? String == "invalid_request")
+
+        let movie = try await live.request(
+            "POST", "/api/assets", body: try UnconvertibleMovie.bytes(), headers: ["X-Filename": "movie.mp4"])
+        let id = try #require(movie.json["id"] as? String)
+        let segment = try await live.get("/media/\(id)/stream?segment=0")
+        #expect(segment.status == 422, "\(segment.status) \(segment.json)")
+        #expect(segment.json["code"] as? String == "corrupt")
+    }
+}

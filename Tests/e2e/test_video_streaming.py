@@ -1,0 +1,119 @@
+"""Movies Chromium cannot play as they are, in the library's viewer: an HEVC movie is streamed in
+segments made as they are asked for (Media Source Extensions, stream-player.js), an H.264 AVI or
+MKV is copied into an MP4 in a moment; both play, a seek to 80% plays, a second play gets the
+same segments from the server's cache, and leaving the page leaves no ffmpeg running."""
+import subprocess
+import time
+
+from selenium.webdriver.common.by import By
+
+from conftest import open_library
+from pages import wait
+
+# The SHA-256 of every stream segment the page receives, by URL, in the order received: the
+# page's fetch is wrapped before any of its scripts run.
+SEGMENT_DIGESTS = """
+window.segmentDigests = [];
+const original = window.fetch;
+window.fetch = async (...args) => {
+  const response = await original(...args);
+  const url = String(args[0]);
+  if (url.includes('segment=') && response.ok) {
+    const bytes = await response.clone().arrayBuffer();
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    window.segmentDigests.push([url, Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')]);
+  }
+  return response;
+};
+"""
+
+PLAYED_PAST = "const v = document.querySelector('#viewer .stage video'); return v !== null && v.currentTime > arguments[0]"
+
+
+def hevc_movie(tmp_path, seconds):
+    """A 720p HEVC movie with sound, made by ffmpeg: Chromium on Linux plays no HEVC."""
+    path = tmp_path / "hevc.mov"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i",
+                    "sine=frequency=440", "-t", str(seconds), "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                    "log-level=error", "-tag:v", "hvc1", "-c:a", "aac", "-y", str(path)], check=True)
+    return path.read_bytes()
+
+
+def open_in_viewer(browser, server, asset_id):
+    open_library(browser, server)
+    browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{asset_id}']").click()
+    return wait(browser).until(lambda driver: driver.find_element(By.CSS_SELECTOR, "#viewer .stage video"))
+
+
+def plays(browser, past, timeout=60):
+    browser.execute_script("const v = document.querySelector('#viewer .stage video'); v.muted = true; v.play().catch(() => {});")
+    wait(browser, timeout).until(lambda driver: driver.execute_script(PLAYED_PAST, past))
+
+
+def ffmpeg_children(server):
+    found = subprocess.run(["pgrep", "-P", str(server.process.pid), "ffmpeg"], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def test_the_corpus_hevc_avi_and_mkv_movies_play(server, browser):
+    hevc = server.upload("videos/photoprism__quicktime-hvc1.mov")
+    avi = server.upload("videos/photoprism__earth.avi")
+    mkv = server.upload("videos/pigallery2__video_mkv.mkv")
+    assert not any(asset["browserPlayable"] for asset in (hevc, avi, mkv))
+
+    video = open_in_viewer(browser, server, hevc["id"])
+    plays(browser, 0.3)
+    # Streamed: a Media Source, not a file.
+    assert video.get_attribute("src").startswith("blob:")
+    assert server.call("GET", f"/api/assets/{hevc['id']}/rendition")["status"] == "notStarted"
+
+    for remuxed in (avi, mkv):
+        browser.execute_script("document.querySelector('#viewer').close()")
+        video = open_in_viewer(browser, server, remuxed["id"])
+        plays(browser, 0.5)
+        # The H.264 is copied into an MP4, which is played as a file.
+        assert video.get_attribute("src").endswith(f"/media/{remuxed['id']}/video")
+        movie, _ = server.fetch(f"/media/{remuxed['id']}/video")
+        path = server.data / "remuxed.mp4"
+        path.write_bytes(movie)
+        codecs = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", str(path)],
+                                capture_output=True, text=True, check=True).stdout.split()
+        assert codecs == ["h264", "aac"]
+
+
+def test_a_long_hevc_movie_plays_across_segments_seeks_and_comes_from_the_cache(server, browser, tmp_path):
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SEGMENT_DIGESTS})
+    movie = server.upload_bytes(hevc_movie(tmp_path, 12))
+    open_in_viewer(browser, server, movie["id"])
+    # Past the first segment's end: the next one was fetched and placed after it.
+    plays(browser, 2.5)
+    duration = browser.execute_script("return document.querySelector('#viewer .stage video').duration")
+    assert abs(duration - 12) < 0.2
+    browser.execute_script("document.querySelector('#viewer .stage video').currentTime = arguments[0]", 0.8 * duration)
+    wait(browser, 60).until(lambda driver: driver.execute_script(PLAYED_PAST, 0.8 * duration + 0.5))
+    first = dict(browser.execute_script("return window.segmentDigests"))
+    assert any(url.endswith("segment=0") for url in first) and any(url.endswith("segment=4") for url in first)
+
+    # A second play, in a new page: every segment it is given is the one given before.
+    open_in_viewer(browser, server, movie["id"])
+    plays(browser, 2.5)
+    second = dict(browser.execute_script("return window.segmentDigests"))
+    again = [url for url in second if url in first]
+    assert len(again) >= 2
+    assert all(second[url] == first[url] for url in again)
+
+
+def test_leaving_the_page_stops_the_transcode(server, browser, tmp_path):
+    movie = server.upload_bytes(hevc_movie(tmp_path, 60))
+    open_in_viewer(browser, server, movie["id"])
+    plays(browser, 0.5)
+    browser.get("about:blank")
+    # The segment being made when the page went is finished (a second's work); none follows.
+    deadline = time.time() + 10
+    while ffmpeg_children(server) and time.time() < deadline:
+        time.sleep(0.2)
+    assert ffmpeg_children(server) == []
+    time.sleep(2)
+    assert ffmpeg_children(server) == []
+    # Nothing else was started for it either: the whole rendition is made only when asked for.
+    assert server.call("GET", f"/api/assets/{movie['id']}/rendition")["status"] == "notStarted"
