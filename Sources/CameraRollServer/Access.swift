@@ -102,10 +102,11 @@ package struct Access: Sendable {
     /// The kind of media a request asks for, as capabilities name it: the last part of its path
     /// (`original`, `video`, or what a `without` link leaves out).
     static func mediaKind(_ request: Request) -> String {
-        let last = request.path.split(separator: "/").last.map(String.init) ?? ""
-        // A stream is the video, played while its rendition is made: whoever may have one may
-        // have the other.
-        return last == "stream" ? "video" : last
+        let parts = request.path.split(separator: "/")
+        // A stream (`/media/<id>/stream` and the files under it) is the video, played while its
+        // rendition is made: whoever may have one may have the other.
+        if parts.count >= 3 && parts[2] == "stream" { return "video" }
+        return parts.last.map(String.init) ?? ""
     }
 
     /// Whether the request carries a capability for what it asks: its asset, its kind of media

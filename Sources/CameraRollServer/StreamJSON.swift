@@ -2,7 +2,7 @@ import PhotoLibrary
 import Video
 
 /// How a movie is cut for streaming, for the player: the segments are
-/// `/media/<id>/stream?segment=0` up to `segmentCount - 1`, each placed at
+/// `/media/<id>/stream/0.mp4` up to `segmentCount - 1` (`StreamFile`), each placed at
 /// `index × segmentDuration` seconds; `codecs` is what the player declares. `remux`: the whole
 /// playable file is a copy of the video, made in a fraction of a second, better waited for.
 struct StreamJSON: Encodable {

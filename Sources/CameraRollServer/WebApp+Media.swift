@@ -21,6 +21,12 @@ extension WebApp {
         }
         router.get("/media/:id/stream") { request in
             _ = try await capability(request, kind: "video")
+            return try await answering { () throws(LibraryError) in
+                .json(StreamJSON(try await library.streamLayout(of: request.parameter("id"))))
+            }
+        }
+        router.get("/media/:id/stream/:file") { request in
+            _ = try await capability(request, kind: "video")
             return try await stream(request)
         }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
@@ -216,16 +222,28 @@ extension WebApp {
 }
 
 extension WebApp {
-    /// A movie played while nothing the browser plays exists yet: without `segment`, how it is
-    /// cut (`StreamLayout`, as JSON); with `segment=n`, that segment, made on first request.
+    /// A movie played while nothing the browser plays exists yet (`StreamFile`): a segment or
+    /// a part of one, made on first request, or the HLS playlist of them all.
     private func stream(_ request: Request) async throws -> Response {
         let id = request.parameter("id")
-        guard let index = try request.integer("segment", in: 0...1_000_000) else {
-            let layout = try await answering { () throws(LibraryError) in try await library.streamLayout(of: id) }
-            return .json(StreamJSON(layout))
+        guard let file = StreamFile(request.parameter("file")) else {
+            throw HTTPError(404, "not_found", "A stream has index.m3u8, <n>.mp4, <n>-init.mp4 and <n>.m4s.")
         }
-        let segment = try await answering { () throws(LibraryError) in try await library.streamSegment(of: id, index: index) }
-        return Self.serve(segment, immutable: true)
+        return try await answering { () throws(LibraryError) in
+            switch file {
+            case .playlist:
+                let layout = try await library.streamLayout(of: id)
+                let carried = ["cap", "app"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
+                var response = Response(body: .bytes(Array(HLSPlaylist(layout: layout, carried: carried).text.utf8)))
+                response.headers["Content-Type"] = HLSPlaylist.contentType
+                response.headers["Cache-Control"] = "no-cache"
+                return response
+            case .segment(let index):
+                return Self.serve(try await library.streamSegment(of: id, index: index), immutable: true)
+            case .part(let index, let part):
+                return Self.serve(try await library.streamSegment(of: id, index: index, part: part), immutable: true)
+            }
+        }
     }
 }
 

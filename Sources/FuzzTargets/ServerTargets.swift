@@ -31,6 +31,11 @@ extension FuzzTarget {
             let written = items.map { item in item.id + (item.edit.map { "~" + Edit.image($0).capabilityText } ?? "") }
             require(ThumbnailBatch.items(written.joined(separator: ";")) == items, "a batch reads back from its own spelling")
         },
+        FuzzTarget("stream-file", "a file name under a movie's stream", examples: ["index.m3u8", "12.mp4", "3-init.mp4", "40.m4s"]) {
+            bytes in
+            guard let file = StreamFile(text(bytes)) else { return }
+            require(StreamFile(file.name) == file, "a stream file reads back from its own name")
+        },
         FuzzTarget(
             "cookie", "the Cookie header that names a sign-in session", examples: ["theme=dark; cameraroll_session=abc123; x=\"y\""]
         ) { bytes in

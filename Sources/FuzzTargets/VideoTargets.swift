@@ -6,6 +6,13 @@ extension FuzzTarget {
         FuzzTarget("container-format", "the magic bytes that pick an ffmpeg demuxer", seeds: ["videos", "bad"], maxLength: 64) { bytes in
             _ = ContainerFormat.sniff(Array(bytes))
         },
+        FuzzTarget("fmp4-split", "the top-level boxes of a stream segment, split for HLS", seeds: ["videos"], maxLength: 1 << 16) { bytes in
+            let bytes = Array(bytes)
+            if let offset = FragmentedMP4.firstFragmentOffset(bytes) {
+                require(offset >= 0 && offset + 8 <= bytes.count, "the fragment starts inside the file")
+                require(bytes[(offset + 4)..<(offset + 8)].elementsEqual("moof".utf8), "the split is at a moof")
+            }
+        },
         FuzzTarget(
             "probe-output", "ffprobe's JSON about a file, whose every field the file decides", seeds: ["videos"], maxLength: 1 << 16,
             seed: ffprobeJSON

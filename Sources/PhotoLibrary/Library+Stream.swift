@@ -24,4 +24,24 @@ extension Library {
         let file = try await derivedVideo(job)
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
+
+    /// A part of a segment as an HLS playlist names it: the initialization (`EXT-X-MAP`) or the media.
+    public enum StreamPart: Sendable {
+        case initialization, media
+    }
+
+    /// That part of segment `index` (`FragmentedMP4`), cut from the cached segment.
+    public func streamSegment(of id: String, index: Int, part: StreamPart) async throws(LibraryError) -> Derivative {
+        let segment = try await streamSegment(of: id, index: index)
+        let bytes = try await work.run { () throws(LibraryError) -> [UInt8] in
+            let bytes = try Self.read(segment.path)
+            guard let offset = FragmentedMP4.firstFragmentOffset(bytes) else {
+                throw LibraryError(.io, "A part of the video's stream is damaged.")
+            }
+            return Array(part == .initialization ? bytes[..<offset] : bytes[offset...])
+        }
+        // The segment's validator, told apart by part: the two are never the same bytes.
+        let etag = String(segment.etag.dropLast()) + (part == .initialization ? "-init\"" : "-media\"")
+        return Derivative(path: segment.path, mimeType: "video/mp4", size: nil, etag: etag, bytes: bytes)
+    }
 }

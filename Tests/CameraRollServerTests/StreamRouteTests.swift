@@ -52,7 +52,7 @@ import Testing
 
         var segments: [Data] = []
         for (index, length) in [2.0, 2.0, 1.0].enumerated() {
-            let segment = try await live.get("/media/\(id)/stream?segment=\(index)")
+            let segment = try await live.get("/media/\(id)/stream/\(index).mp4")
             #expect(segment.status == 200 && segment.header("Content-Type") == "video/mp4")
             segments.append(segment.body)
             let streams = try #require(try await probe(segment.body, in: directory)["streams"] as? [[String: Any]])
@@ -67,12 +67,51 @@ import Testing
         #expect(Set(segments).count == 3)
 
         // Made once: asked again, the cache answers with the same bytes.
-        let again = try await live.get("/media/\(id)/stream?segment=1")
+        let again = try await live.get("/media/\(id)/stream/1.mp4")
         #expect(again.body == segments[1])
 
-        let past = try await live.get("/media/\(id)/stream?segment=3")
+        let past = try await live.get("/media/\(id)/stream/3.mp4")
         #expect(past.status == 400 && past.json["code"] as? String == "invalid_request")
-        #expect(try await live.get("/media/\(id)/stream?segment=-1").status == 400)
+        for name in ["-1.mp4", "01.mp4", "1.webm", "index.m3u"] {
+            #expect(try await live.get("/media/\(id)/stream/\(name)").json["code"] as? String == "not_found", "\(name)")
+        }
+    }
+
+    /// Safari's way: the HLS playlist, read by ffmpeg's own HLS demuxer from the live server,
+    /// gives every frame of the movie; each segment's two parts are the segment.
+    @Test func theHLSPlaylistPlaysTheWholeMovie() async throws {
+        let live = try LiveServer()
+        let directory = TemporaryDirectory()
+        let uploaded = try await live.request(
+            "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
+        let id = try #require(uploaded.json["id"] as? String)
+
+        let playlist = try await live.get("/media/\(id)/stream/index.m3u8")
+        #expect(playlist.status == 200 && playlist.header("Content-Type") == "application/vnd.apple.mpegurl")
+        let text = String(decoding: playlist.body, as: UTF8.self)
+        #expect(text.hasPrefix("#EXTM3U\n") && text.hasSuffix("#EXT-X-ENDLIST\n"))
+        #expect(
+            text.components(separatedBy: "#EXT-X-MAP:URI=").count == 4 && text.components(separatedBy: "#EXT-X-DISCONTINUITY").count == 3)
+        #expect(text.contains("#EXT-X-MAP:URI=\"0-init.mp4\"\n#EXTINF:2.000,\n0.m4s\n") && text.contains("#EXTINF:1.000,\n2.m4s\n"))
+
+        let copied = directory.file("from-hls.mp4")
+        let read = try await Executable.run(
+            program: "/usr/bin/ffmpeg",
+            ["-v", "error", "-i", live.url("/media/\(id)/stream/index.m3u8").absoluteString, "-map", "0:v", "-c", "copy", "-y", copied])
+        #expect(read.status == 0, "\(read.stderr)")
+        let counted = try await Executable.run(
+            program: "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
+                copied,
+            ])
+        #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "150", "5 s at 30 frames a second")
+
+        let whole = try await live.get("/media/\(id)/stream/1.mp4").body
+        let initialization = try await live.get("/media/\(id)/stream/1-init.mp4")
+        let media = try await live.get("/media/\(id)/stream/1.m4s")
+        #expect(initialization.body + media.body == whole)
+        #expect(initialization.header("ETag") != media.header("ETag"))
     }
 
     @Test func aPhotoHasNoStreamAndAMovieNoFrameOfWhichDecodesSaysSo() async throws {
@@ -84,7 +123,7 @@ import Testing
         let movie = try await live.request(
             "POST", "/api/assets", body: try UnconvertibleMovie.bytes(), headers: ["X-Filename": "movie.mp4"])
         let id = try #require(movie.json["id"] as? String)
-        let segment = try await live.get("/media/\(id)/stream?segment=0")
+        let segment = try await live.get("/media/\(id)/stream/0.mp4")
         #expect(segment.status == 422, "\(segment.status) \(segment.json)")
         #expect(segment.json["code"] as? String == "corrupt")
     }

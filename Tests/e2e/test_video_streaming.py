@@ -12,13 +12,13 @@ from pages import wait
 
 # The SHA-256 of every stream segment the page receives, by URL, in the order received: the
 # page's fetch is wrapped before any of its scripts run.
-SEGMENT_DIGESTS = """
+SEGMENT_DIGESTS = r"""
 window.segmentDigests = [];
 const original = window.fetch;
 window.fetch = async (...args) => {
   const response = await original(...args);
   const url = String(args[0]);
-  if (url.includes('segment=') && response.ok) {
+  if (/\/stream\/\d+\.mp4/.test(url) && response.ok) {
     const bytes = await response.clone().arrayBuffer();
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
     window.segmentDigests.push([url, Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')]);
@@ -92,7 +92,7 @@ def test_a_long_hevc_movie_plays_across_segments_seeks_and_comes_from_the_cache(
     browser.execute_script("document.querySelector('#viewer .stage video').currentTime = arguments[0]", 0.8 * duration)
     wait(browser, 60).until(lambda driver: driver.execute_script(PLAYED_PAST, 0.8 * duration + 0.5))
     first = dict(browser.execute_script("return window.segmentDigests"))
-    assert any(url.endswith("segment=0") for url in first) and any(url.endswith("segment=4") for url in first)
+    assert any(url.endswith("/stream/0.mp4") for url in first) and any(url.endswith("/stream/4.mp4") for url in first)
 
     # A second play, in a new page: every segment it is given is the one given before.
     open_in_viewer(browser, server, movie["id"])

@@ -1,5 +1,5 @@
 // A movie the browser cannot play as it is, played while the server makes it: the server cuts
-// it into short segments (GET /media/<id>/stream), each a fragmented MP4 of its own made when
+// it into short segments (GET /media/<id>/stream and /stream/<n>.mp4), each a fragmented MP4 of its own made when
 // first asked for, and this feeds them to the <video> through Media Source Extensions, the
 // segment under the playhead first. Each segment starts at zero, so it is placed with the
 // source buffer's timestampOffset. Playing asks for what is ahead (up to `ahead` seconds), a
@@ -16,8 +16,9 @@ const behind = 30;
 // browser cannot play the stream (no Media Source Extensions or no H.264 in them).
 export async function streamedVideoURL(video, streamURL) {
   if (!("MediaSource" in window)) return null;
-  const separator = streamURL.includes("?") ? "&" : "?";
-  const segmentURL = (index) => `${streamURL}${separator}segment=${index}`;
+  // Segment n is <stream>/n.mp4, with the stream URL's query (a capability) kept.
+  const [path, query] = streamURL.split("?");
+  const segmentURL = (index) => `${path}/${index}.mp4${query ? `?${query}` : ""}`;
   // The first segment is asked for with the layout: it always exists, and it is the wait.
   const firstAsked = new AbortController();
   const firstSegment = fetchSegment(segmentURL(0), firstAsked.signal);
