@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.chromium.remote_connection import ChromiumRemoteConnection
+from selenium.webdriver.common.by import By
+
+from pages import wait
 
 ROOT = Path(__file__).resolve().parents[2]
 # Helpers both suites use (cutting_proxy).
@@ -172,6 +176,19 @@ def shot(screenshots, browser):
     return lambda label: screenshots(browser, label)
 
 
+def tiles(browser):
+    """The Photos app's tiles in the page (those with their item), in the grid's order."""
+    return browser.execute_script("""return [...document.querySelectorAll('#grid .tile[data-asset]')]
+        .map((tile) => ({id: tile.dataset.asset, index: Number(tile.dataset.index), label: tile.getAttribute('aria-label'),
+                         selected: tile.getAttribute('aria-selected')}))""")
+
+
+def open_library(browser, server, hash=""):
+    browser.get(f"{server.base}/library{hash}")
+    wait(browser).until(lambda driver: tiles(driver) or driver.find_element(By.ID, "empty").is_displayed()
+                        or driver.find_element(By.ID, "albums").is_displayed())
+
+
 def outbox_digests(browser):
     """The SHA-256 of each capture waiting in the page's outbox (IndexedDB)."""
     return browser.execute_async_script("""
@@ -236,6 +253,15 @@ def lan():
     network.remove()
 
 
+@pytest.fixture
+def lan_server(lan):
+    # Started once the namespace's address exists, so that the certificate it makes names it.
+    running = Server(host="0.0.0.0", password="the owner's password")
+    lan.cafile = running.authority
+    yield running
+    running.stop()
+
+
 def lan_browser_on(lan, trust=None, server=None):
     """Chromium with a (fake) camera inside the LAN namespace, driven through a chromedriver
     there: a second device. Given `trust` (a CA certificate file), it trusts that authority as a
@@ -267,7 +293,8 @@ def lan_browser_on(lan, trust=None, server=None):
                      "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
         options.add_argument(argument)
     options.accept_insecure_certs = trust is None
-    browser = webdriver.Remote(command_executor=url, options=options)
+    # Chromium's own connection, so that the device's browser takes CDP commands (its screen and touch) too.
+    browser = webdriver.Remote(command_executor=ChromiumRemoteConnection(url, "goog", "chrome"), options=options)
     if server:
         # The first page only once the browser reaches the server: a veth link just set up may
         # drop the first packets, and a page that failed to load is not retried by anyone.

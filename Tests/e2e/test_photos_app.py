@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import BINARY, CORPUS
+from conftest import BINARY, CORPUS, open_library, tiles
 from pages import wait
 
 COUNT = 300
@@ -45,18 +45,6 @@ def import_into(server, folder):
                               capture_output=True, text=True, check=True)
     server.start()
     return json.loads(imported.stdout)["imported"]
-
-
-def tiles(browser):
-    return browser.execute_script("""return [...document.querySelectorAll('#grid .tile[data-asset]')]
-        .map((tile) => ({id: tile.dataset.asset, index: Number(tile.dataset.index), label: tile.getAttribute('aria-label'),
-                         selected: tile.getAttribute('aria-selected')}))""")
-
-
-def open_library(browser, server, hash=""):
-    browser.get(f"{server.base}/library{hash}")
-    wait(browser).until(lambda driver: tiles(driver) or driver.find_element(By.ID, "empty").is_displayed()
-                        or driver.find_element(By.ID, "albums").is_displayed())
 
 
 @pytest.mark.parametrize("size", ["1920,1080", "1440,900", "1180,820", "390,844"])

@@ -5,22 +5,12 @@ CSRF, lock-out, and a picker's caller seeing only what was picked. The server's 
 import hashlib
 import json
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server, lan_browser_on, outbox_digests
+from conftest import lan_browser_on, outbox_digests
 from pages import shell_kept_offline
-
-
-@pytest.fixture
-def lan_server(lan):
-    # Started once the namespace's address exists, so that the certificate it makes names it.
-    running = Server(host="0.0.0.0", password="the owner's password")
-    lan.cafile = running.authority
-    yield running
-    running.stop()
 
 
 def test_a_device_on_the_lan_signs_in_and_sends_the_csrf_token(lan, lan_server):

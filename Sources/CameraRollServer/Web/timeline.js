@@ -548,6 +548,9 @@ export class Timeline extends EventTarget {
     let timer = null;
     const cancel = () => { clearTimeout(timer); timer = null; };
     this.element.addEventListener("pointerdown", (event) => {
+      // The click a long press suppresses is its own: a press that ends without one (the finger
+      // slid, or the phone's long press, which never clicks) must not take the next tap's.
+      this.suppressClick = false;
       const node = event.target.closest(".tile");
       if (!node || event.pointerType === "mouse") return;
       timer = setTimeout(() => {

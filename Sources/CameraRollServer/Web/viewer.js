@@ -356,7 +356,9 @@ export class Viewer extends EventTarget {
     let pinch = null;
     let swipe = null;
     let lastTap = 0;
+    let lastPointerType = "mouse";
     this.stage.addEventListener("pointerdown", (event) => {
+      lastPointerType = event.pointerType;
       if (event.target.closest("video, button, .live-button")) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (pointers.size === 2) {
@@ -399,8 +401,10 @@ export class Viewer extends EventTarget {
     };
     this.stage.addEventListener("pointerup", end);
     this.stage.addEventListener("pointercancel", end);
+    // A double-click is the mouse's: browsers send one after a double tap too, which the taps
+    // above have zoomed already, and a second zoom would undo it.
     this.stage.addEventListener("dblclick", (event) => {
-      if (event.target.closest("video")) return;
+      if (event.target.closest("video") || lastPointerType !== "mouse") return;
       this.zoom.scale > 1 ? this.resetZoom() : this.zoomBy(2.5, { x: event.clientX, y: event.clientY });
     });
     this.stage.addEventListener("wheel", (event) => {
