@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cluster  # noqa: E402
 import photos_app  # noqa: E402
+import streaming  # noqa: E402
 import serving  # noqa: E402
 import uploads  # noqa: E402
 
@@ -157,6 +158,7 @@ def main():
     cluster_figures = cluster.measure(CAMERAROLL, photos)
     upload_figures = uploads.measure(CAMERAROLL, photos)
     photos_app_figures = photos_app.measure(CAMERAROLL)
+    streaming_figures = streaming.measure(CAMERAROLL)
 
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), "?")
     versions = {
@@ -210,6 +212,7 @@ def main():
         *cluster.lines(cluster_figures),
         *uploads.lines(upload_figures),
         *photos_app.lines(photos_app_figures),
+        *streaming.lines(streaming_figures),
         "## 256-pixel thumbnails, file by file",
         "",
         "| file | CameraRoll (in process) | djpeg -scale 1/8 (process) | ratio | tjbench 1/8 decode (in process) | vipsthumbnail -s 256 (process) |",

@@ -1,13 +1,16 @@
 import Foundation
 
 extension VideoTools {
-    /// Runs ffmpeg in a slot of `slots` (the encode slots unless said). On any failure the output is deleted, so a half-written file
+    /// Runs ffmpeg in a slot of `slots` (the encode slots unless said), for at most `timeout`
+    /// and `timeoutPerVideoSecond` for each of the `videoSeconds` it makes. On any failure the output is deleted, so a half-written file
     /// never looks like a finished one.
     /// - Returns: whether the output exists and is not empty (ffmpeg succeeds without writing
     ///   anything when, for instance, a seek lands past the last frame).
     func runFFmpeg(
-        _ arguments: [String], output: String, slots: JobLimiter? = nil, onLine: (@Sendable (String) -> Void)? = nil
+        _ arguments: [String], output: String, slots: JobLimiter? = nil, videoSeconds: Double = 0,
+        onLine: (@Sendable (String) -> Void)? = nil
     ) async throws(VideoError) -> Bool {
+        let runner = ProcessRunner(timeout: timeout + timeoutPerVideoSecond * max(0, videoSeconds))
         do throws(VideoError) {
             let result = try await (slots ?? encodeJobs).withSlot { () async throws(VideoError) in
                 try await runner.run(.ffmpeg, executable: ffmpeg, arguments: arguments, onLine: onLine)

@@ -15,7 +15,7 @@ extension VideoTools {
         let arguments = FFmpegArguments.remux(
             path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
             copiesAudio: Playability.isPlayableInMP4(audioCodec: video.info.audioCodec), output: output)
-        guard try await runFFmpeg(arguments, output: output, onLine: reporter.consume) else {
+        guard try await runFFmpeg(arguments, output: output, videoSeconds: video.info.duration, onLine: reporter.consume) else {
             throw VideoError(.corrupt, "No frame of the video could be decoded.")
         }
         reporter.finish()
@@ -53,7 +53,7 @@ extension VideoTools {
         let arguments = FFmpegArguments.rendition(
             path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
             range: range, output: output)
-        guard try await runFFmpeg(arguments, output: output, onLine: reporter.consume) else {
+        guard try await runFFmpeg(arguments, output: output, videoSeconds: total, onLine: reporter.consume) else {
             throw VideoError(.corrupt, "No frame of the video could be decoded.")
         }
         reporter.finish()

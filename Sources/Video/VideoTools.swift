@@ -7,6 +7,10 @@ public struct VideoTools: Sendable {
     public let ffprobe: String
     /// The longest any one ffmpeg or ffprobe process may run.
     public let timeout: Duration
+    /// What a rendition or trim may run on top of `timeout` for each second of video it makes: a
+    /// five-minute 1080p HEVC movie takes two cores over three minutes to encode, which a fixed
+    /// limit stopped every time, so that it never played.
+    public let timeoutPerVideoSecond: Duration
     public let maxConcurrentJobs: Int
 
     /// Slots for ffmpeg (posters, renditions, trims), which can take minutes and all the CPU.
@@ -20,8 +24,9 @@ public struct VideoTools: Sendable {
 
     public init(
         ffmpeg: String = "/usr/bin/ffmpeg", ffprobe: String = "/usr/bin/ffprobe",
-        timeout: Duration = .seconds(120), maxConcurrentJobs: Int = 2
+        timeout: Duration = .seconds(120), timeoutPerVideoSecond: Duration = .seconds(3), maxConcurrentJobs: Int = 2
     ) {
+        self.timeoutPerVideoSecond = timeoutPerVideoSecond
         self.ffmpeg = ffmpeg
         self.ffprobe = ffprobe
         self.timeout = timeout

@@ -104,7 +104,7 @@ private final class ProgressLog: Sendable {
     }
 
     @Test func timeoutStopsTheJobAndLeavesNoOutput() async {
-        let tools = VideoTools(timeout: .milliseconds(1))
+        let tools = VideoTools(timeout: .milliseconds(1), timeoutPerVideoSecond: .zero)
         let folder = TemporaryDirectory()
         let output = folder.file("playable.mp4")
         let code = await Fixture.errorCode { () async throws(VideoError) in
@@ -118,7 +118,7 @@ private final class ProgressLog: Sendable {
     @Test func timeoutDuringEncodingRemovesThePartialOutput() async {
         // Probing takes a few hundredths of a second, encoding 4K frames seconds: the deadline
         // lands in the middle of ffmpeg writing the file.
-        let tools = VideoTools(timeout: .milliseconds(700))
+        let tools = VideoTools(timeout: .milliseconds(700), timeoutPerVideoSecond: .zero)
         let folder = TemporaryDirectory()
         let output = folder.file("playable.mp4")
         let code = await Fixture.errorCode { () async throws(VideoError) in
@@ -127,6 +127,17 @@ private final class ProgressLog: Sendable {
         }
         #expect(code == .timeout)
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// The same encode (seconds of 4K frames) under a limit shorter than it, with time allowed
+    /// for each second of video: the limit grows with the movie, so that a long one is not
+    /// stopped at the limit of a short one.
+    @Test func aRenditionHasTimeForEachSecondOfItsVideo() async throws {
+        let tools = VideoTools(timeout: .seconds(2), timeoutPerVideoSecond: .seconds(60))
+        let folder = TemporaryDirectory()
+        let output = folder.file("playable.mp4")
+        try await tools.makePlayable(Corpus.path("videos/androidx-media__portrait_4k60.mp4"), format: .mp4, to: output)
+        #expect(try await tools.probe(output, format: .mp4).isBrowserPlayable)
     }
 
     @Test func undecodableVideoIsCorruptAndLeavesNoOutput() async throws {
