@@ -19,6 +19,9 @@ extension WebApp {
             _ = try await capability(request, kind: "video")
             return try await video(request)
         }
+        router.get("/media/:id/strip") { request in
+            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.scrubStrip(of: id) }
+        }
         router.get("/media/:id/stream") { request in
             _ = try await capability(request, kind: "video")
             return try await answering { () throws(LibraryError) in

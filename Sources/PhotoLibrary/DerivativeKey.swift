@@ -27,6 +27,7 @@ enum DerivativeKey {
     }
 
     static let poster = "poster.jpg"
+    static let scrubStrip = "strip-\(VideoTools.scrubStripFrames)x\(VideoTools.scrubStripFrameWidth).jpg"
     static let playable = "playable.mp4"
 
     /// A JPEG original without what a pick removed (`JPEGRedaction`).

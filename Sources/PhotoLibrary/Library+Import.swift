@@ -202,6 +202,7 @@ extension Library {
             throw Self.reported(error, "probing a movie to import", options.log)
         }
         let poster = try await makePoster(path, container: container)
+        let strip = await importedScrubStrip(path, container: container)
         let log = options.log
         let (posterBytes, thumbnails) = try await work.run { [imaging] () throws(LibraryError) -> ([UInt8], [RenderedImage]) in
             defer { unlink(poster) }
@@ -217,7 +218,7 @@ extension Library {
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
             captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false, captureFrameRate: info.captureFrameRate,
             browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
-            derivatives: [(DerivativeKey.poster, posterBytes)]
+            derivatives: [(DerivativeKey.poster, posterBytes)] + (strip.map { [(DerivativeKey.scrubStrip, $0)] } ?? [])
                 + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
     }
 

@@ -34,6 +34,25 @@ package enum FFmpegArguments {
             ]
     }
 
+    /// A scrub strip: `frames` frames of `width`x`height` in a row, as one JPEG. Keyframes only
+    /// (`-skip_frame nokey`), picked `frames` times evenly over `duration` by the fps filter
+    /// (which repeats a frame where keyframes are sparser), then tiled. The last keyframe is
+    /// held to the end (`tpad`): a movie with one keyframe would leave the row unfilled, and an
+    /// unfilled row is never written.
+    static func scrubStrip(
+        _ input: String, format: ContainerFormat, videoStream: Int, duration: Double, frames: Int, width: Int, height: Int,
+        output: String
+    ) -> [String] {
+        let rate = String(format: "%.6f", locale: Locale(identifier: "en_US_POSIX"), Double(frames) / max(duration, 0.001))
+        return ["-nostdin"] + common + ["-skip_frame", "nokey"] + demuxer(format) + ["-i", url(input)]
+            + [
+                "-map", "0:\(videoStream)", "-an", "-sn", "-dn",
+                "-vf",
+                "tpad=stop_mode=clone:stop_duration=\(timestamp(duration)),fps=\(rate),scale=\(width):\(height),setsar=1,tile=\(frames)x1",
+                "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "5", "-f", "image2", "-update", "1", "-y", url(output),
+            ]
+    }
+
     /// The playable rendition: H.264 + AAC in MP4, upright, even-sized, `faststart` for streaming.
     /// `range` re-encodes only [start, end) (seeking on input, so the cut is frame-accurate).
     static func rendition(

@@ -20,6 +20,15 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
+    /// A live server whose library holds `hevcMovie`, the folder it was made in, and the upload's answer.
+    func liveServerWithHEVCMovie() async throws -> (LiveServer, TemporaryDirectory, LiveServer.Reply) {
+        let live = try LiveServer()
+        let directory = TemporaryDirectory()
+        let uploaded = try await live.request(
+            "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
+        return (live, directory, uploaded)
+    }
+
     /// `streams` and `format` of a file as ffprobe's JSON.
     func probe(_ data: Data, in directory: TemporaryDirectory) async throws -> [String: Any] {
         let path = directory.file("probed-\(UUID().uuidString)")
@@ -31,10 +40,7 @@ import Testing
     }
 
     @Test func anHEVCMovieIsStreamedInSegmentsOfH264() async throws {
-        let live = try LiveServer()
-        let directory = TemporaryDirectory()
-        let uploaded = try await live.request(
-            "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
+        let (live, directory, uploaded) = try await liveServerWithHEVCMovie()
         let id = try #require(uploaded.json["id"] as? String)
         #expect(uploaded.json["browserPlayable"] as? Bool == false)
 
@@ -80,10 +86,7 @@ import Testing
     /// Safari's way: the HLS playlist, read by ffmpeg's own HLS demuxer from the live server,
     /// gives every frame of the movie; each segment's two parts are the segment.
     @Test func theHLSPlaylistPlaysTheWholeMovie() async throws {
-        let live = try LiveServer()
-        let directory = TemporaryDirectory()
-        let uploaded = try await live.request(
-            "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
+        let (live, directory, uploaded) = try await liveServerWithHEVCMovie()
         let id = try #require(uploaded.json["id"] as? String)
 
         let playlist = try await live.get("/media/\(id)/stream/index.m3u8")
@@ -114,11 +117,30 @@ import Testing
         #expect(initialization.header("ETag") != media.header("ETag"))
     }
 
+    /// The scrub strip: twenty upright frames 160 pixels wide in a row, made at import.
+    @Test func aMovieHasAScrubStripOfTwentyFrames() async throws {
+        let (live, directory, uploaded) = try await liveServerWithHEVCMovie()
+        let id = try #require(uploaded.json["id"] as? String)
+        // Made at import: the derivative cache has it before anyone asks.
+        let files = FileManager.default.enumerator(atPath: live.directory.path)?.compactMap { $0 as? String } ?? []
+        #expect(files.contains { $0.hasSuffix("/strip-20x160.jpg") })
+        let strip = try await live.get("/media/\(id)/strip")
+        #expect(strip.status == 200 && strip.header("Content-Type") == "image/jpeg")
+        let size = try #require(try await probe(strip.body, in: directory)["streams"] as? [[String: Any]]).first
+        #expect(size?["width"] as? Int == 3200 && size?["height"] as? Int == 90)
+        // A rotated phone movie's frames are upright: taller than wide.
+        let rotated = try #require(try await live.upload("videos/pigallery2__video_rotate.mp4").json["id"] as? String)
+        let upright = try await probe(try await live.get("/media/\(rotated)/strip").body, in: directory)
+        let frame = try #require((upright["streams"] as? [[String: Any]])?.first)
+        #expect((frame["height"] as? Int ?? 0) > 160 && frame["width"] as? Int == 3200)
+    }
+
     @Test func aPhotoHasNoStreamAndAMovieNoFrameOfWhichDecodesSaysSo() async throws {
         let live = try LiveServer()
         let photo = try #require(try await live.upload("photos/androidx-media__london.jpg").json["id"] as? String)
         let refused = try await live.get("/media/\(photo)/stream")
         #expect(refused.status == 400 && refused.json["code"] as? String == "invalid_request")
+        #expect(try await live.get("/media/\(photo)/strip").status == 400)
 
         let movie = try await live.request(
             "POST", "/api/assets", body: try UnconvertibleMovie.bytes(), headers: ["X-Filename": "movie.mp4"])

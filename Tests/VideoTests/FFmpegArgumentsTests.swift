@@ -14,7 +14,9 @@ import Testing
     static let segment = FFmpegArguments.streamSegment(
         input, format: .mp4, videoStream: 1, audioStream: 0, start: 4, length: 2, width: 1280, height: 720, output: "/out/s.mp4")
     static let remux = FFmpegArguments.remux(input, format: .mp4, videoStream: 1, audioStream: 0, copiesAudio: false, output: "/out/m.mp4")
-    static let ffmpegCommandLines = [poster, rendition, trim, segment, remux]
+    static let strip = FFmpegArguments.scrubStrip(
+        input, format: .mp4, videoStream: 1, duration: 10, frames: 20, width: 160, height: 90, output: "/out/s.jpg")
+    static let ffmpegCommandLines = [poster, rendition, trim, segment, remux, strip]
     static let ffprobeCommandLines = [
         FFmpegArguments.probe(input, format: .mp4),
         FFmpegArguments.packetTimes(input, format: .mp4, stream: 1),
@@ -76,6 +78,14 @@ import Testing
         let silent = FFmpegArguments.remux(
             Self.input, format: .matroska, videoStream: 0, audioStream: nil, copiesAudio: false, output: "/out/s.mp4")
         #expect(silent.contains("-an") && !silent.contains("-c:a"))
+    }
+
+    @Test func aScrubStripDecodesKeyframesOnlyIntoOneRow() throws {
+        let keyframes = try #require(Self.strip.firstIndex(of: "-skip_frame"))
+        let input = try #require(Self.strip.firstIndex(of: "-i"))
+        #expect(Self.strip[keyframes + 1] == "nokey" && keyframes < input)
+        #expect(Self.strip.containsPair("-vf", "tpad=stop_mode=clone:stop_duration=10.000000,fps=2.000000,scale=160:90,setsar=1,tile=20x1"))
+        #expect(Self.strip.containsPair("-frames:v", "1") && Self.strip.containsPair("-c:v", "mjpeg"))
     }
 
     @Test func silentRenditionHasNoAudio() {

@@ -6,6 +6,8 @@ import subprocess
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as seen
 
 from conftest import open_library
 from pages import wait
@@ -117,3 +119,26 @@ def test_leaving_the_page_stops_the_transcode(server, browser, tmp_path):
     assert ffmpeg_children(server) == []
     # Nothing else was started for it either: the whole rendition is made only when asked for.
     assert server.call("GET", f"/api/assets/{movie['id']}/rendition")["status"] == "notStarted"
+
+
+def test_the_trim_screen_plays_a_streamed_movie_with_the_servers_filmstrip(server, browser, tmp_path):
+    movie = server.upload_bytes(hevc_movie(tmp_path, 8))
+    session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.movie"], "allowsEditing": True})
+    browser.get(server.base + session["url"])
+    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{movie['id']}']"))).click()
+    choose = wait(browser, 60).until(seen.element_to_be_clickable((By.ID, "trim-choose")))
+    preview = browser.find_element(By.ID, "trim-video")
+    assert preview.get_attribute("src").startswith("blob:")
+    # The filmstrip is drawn from the scrub strip: eight frames, each of them painted.
+    wait(browser).until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "#filmstrip-frames canvas")) == 8)
+    painted = browser.execute_script("""return [...document.querySelectorAll('#filmstrip-frames canvas')].map((canvas) => {
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        return pixels.some((value, index) => index % 4 !== 3 && value > 16); })""")
+    assert all(painted)
+    browser.find_element(By.ID, "trim-start").send_keys(Keys.PAGE_UP, Keys.PAGE_UP)
+    browser.execute_script("document.querySelector('#trim-video').muted = true")
+    browser.find_element(By.ID, "trim-play").click()
+    wait(browser, 60).until(lambda driver: driver.execute_script("return document.querySelector('#trim-video').currentTime") > 2.3)
+    choose.click()
+    info = server.session(session["id"], wait=30)["info"]
+    assert info["trim"]["start"] == 2 and info["mediaURL"].startswith(f"/media/{movie['id']}/trimmed?cap=")

@@ -4,6 +4,8 @@ import { clock } from "./time.js";
 import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
 
 const frameCount = 8;
+// The frames of the server's scrub strip (VideoTools.scrubStripFrames).
+const stripFrames = 20;
 
 export class Trim {
   constructor(root, { onChoose, onBack }) {
@@ -58,7 +60,7 @@ export class Trim {
     try {
       url = await playableVideoURL(asset, (progress) => {
         this.wait.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
-      });
+      }, { video: this.video });
     } catch (error) {
       if (this.asset !== asset) return;
       const failed = error instanceof RenditionFailed;
@@ -95,27 +97,31 @@ export class Trim {
     this.strip.hidden = false;
     this.render();
     this.startHandle.focus();
-    this.drawFilmstrip(url, asset);
+    this.drawFilmstrip(asset);
   }
 
-  // Frames are grabbed from a second, hidden element so the preview is never disturbed.
-  async drawFilmstrip(url, asset) {
-    const source = document.createElement("video");
-    source.muted = true;
-    source.preload = "auto";
-    source.src = url;
-    await new Promise((resolve) => source.addEventListener("loadeddata", resolve, { once: true }));
-    for (let index = 0; index < frameCount && this.asset === asset; index += 1) {
-      source.currentTime = ((index + 0.5) / frameCount) * this.duration;
-      await new Promise((resolve) => source.addEventListener("seeked", resolve, { once: true }));
+  // The frames are the server's scrub strip (one image of small frames spread over the movie),
+  // so the preview is never disturbed, and a streamed movie, which plays in one element only,
+  // has a filmstrip too.
+  async drawFilmstrip(asset) {
+    const strip = new Image();
+    strip.src = `/media/${asset.id}/strip`;
+    try {
+      await strip.decode();
+    } catch {
+      return;
+    }
+    if (this.asset !== asset) return;
+    const tiles = stripFrames;
+    const tileWidth = strip.naturalWidth / tiles;
+    for (let index = 0; index < frameCount; index += 1) {
+      const tile = Math.min(tiles - 1, Math.floor(((index + 0.5) / frameCount) * tiles));
       const canvas = document.createElement("canvas");
       canvas.width = 96;
-      canvas.height = Math.max(1, Math.round((96 * source.videoHeight) / Math.max(1, source.videoWidth)));
-      canvas.getContext("2d").drawImage(source, 0, 0, canvas.width, canvas.height);
+      canvas.height = Math.max(1, Math.round((96 * strip.naturalHeight) / Math.max(1, tileWidth)));
+      canvas.getContext("2d").drawImage(strip, tile * tileWidth, 0, tileWidth, strip.naturalHeight, 0, 0, canvas.width, canvas.height);
       this.frames.append(canvas);
     }
-    source.removeAttribute("src");
-    source.load();
   }
 
   // Seconds to the millisecond; the shortest range is a tenth of a second.
