@@ -1,3 +1,5 @@
+import Foundation
+
 /// ffprobe and ffmpeg, run as child processes with forced formats, deadlines and a bounded
 /// number of jobs at once.
 ///
@@ -11,6 +13,7 @@ public struct VideoTools: Sendable {
     /// five-minute 1080p HEVC movie takes two cores over three minutes to encode, which a fixed
     /// limit stopped every time, so that it never played.
     public let timeoutPerVideoSecond: Duration
+    /// Jobs of each kind at once: by default one per core, which ffmpeg keeps busy.
     public let maxConcurrentJobs: Int
 
     /// Slots for ffmpeg (posters, renditions, trims), which can take minutes and all the CPU.
@@ -24,13 +27,14 @@ public struct VideoTools: Sendable {
 
     public init(
         ffmpeg: String = "/usr/bin/ffmpeg", ffprobe: String = "/usr/bin/ffprobe",
-        timeout: Duration = .seconds(120), timeoutPerVideoSecond: Duration = .seconds(3), maxConcurrentJobs: Int = 2
+        timeout: Duration = .seconds(120), timeoutPerVideoSecond: Duration = .seconds(3),
+        maxConcurrentJobs: Int? = nil
     ) {
         self.timeoutPerVideoSecond = timeoutPerVideoSecond
         self.ffmpeg = ffmpeg
         self.ffprobe = ffprobe
         self.timeout = timeout
-        self.maxConcurrentJobs = max(1, maxConcurrentJobs)
+        self.maxConcurrentJobs = max(1, maxConcurrentJobs ?? ProcessInfo.processInfo.activeProcessorCount)
         encodeJobs = JobLimiter(limit: self.maxConcurrentJobs)
         probeJobs = JobLimiter(limit: self.maxConcurrentJobs)
         streamJobs = JobLimiter(limit: self.maxConcurrentJobs)

@@ -5,6 +5,7 @@ same segments from the server's cache, and leaving the page leaves no ffmpeg run
 import subprocess
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
@@ -95,6 +96,19 @@ def test_a_long_hevc_movie_plays_across_segments_seeks_and_comes_from_the_cache(
     wait(browser, 60).until(lambda driver: driver.execute_script(PLAYED_PAST, 0.8 * duration + 0.5))
     first = dict(browser.execute_script("return window.segmentDigests"))
     assert any(url.endswith("/stream/0.mp4") for url in first) and any(url.endswith("/stream/4.mp4") for url in first)
+
+    # The seek bar shows the strip's frame for the time under the pointer, and a click there seeks.
+    bar = browser.find_element(By.CSS_SELECTOR, "#viewer .seek-bar input")
+    width = bar.size["width"]
+    ActionChains(browser).move_to_element_with_offset(bar, 0, 0).pause(0.2).perform()
+    preview = browser.find_element(By.CSS_SELECTOR, "#viewer .seek-preview")
+    wait(browser).until(lambda driver: preview.is_displayed() and preview.get_attribute("data-frame") == "10")
+    assert preview.text == "0:06"
+    assert "/strip" in preview.value_of_css_property("background-image")
+    ActionChains(browser).move_to_element_with_offset(bar, -width // 4, 0).click().perform()
+    wait(browser, 60).until(lambda driver: driver.execute_script(
+        "const v = document.querySelector('#viewer .stage video'); return v.currentTime > 3 && v.currentTime < 4.5"))
+    wait(browser, 60).until(lambda driver: driver.execute_script(PLAYED_PAST, 3.5))
 
     # A second play, in a new page: every segment it is given is the one given before.
     open_in_viewer(browser, server, movie["id"])

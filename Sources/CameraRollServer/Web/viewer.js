@@ -15,6 +15,7 @@ import { livePhoto } from "./live-photo.js";
 import { MoveAndScale } from "./move-and-scale.js";
 import { arrowKeys } from "./radio-group.js";
 import { kindOf } from "./timeline.js";
+import { seekBar } from "./seek-preview.js";
 import { RenditionFailed, playableVideoURL, retryRendition } from "./video-source.js";
 
 const animatedTypes = new Set(["image/gif", "image/webp"]);
@@ -242,7 +243,10 @@ export class Viewer extends EventTarget {
     video.playsInline = true;
     video.poster = asset.urls.poster;
     video.setAttribute("aria-label", `Video${asset.originalFilename ? `, ${asset.originalFilename}` : ""}`);
-    this.stage.replaceChildren(video);
+    const movie = document.createElement("div");
+    movie.className = "movie";
+    movie.append(video, seekBar(video, asset));
+    this.stage.replaceChildren(movie);
     try {
       const url = await playableVideoURL(asset, (progress) => {
         if (this.asset === asset) this.status.textContent = `Preparing the video… ${Math.round(progress * 100)}%`;
@@ -359,7 +363,7 @@ export class Viewer extends EventTarget {
     let lastPointerType = "mouse";
     this.stage.addEventListener("pointerdown", (event) => {
       lastPointerType = event.pointerType;
-      if (event.target.closest("video, button, .live-button")) return;
+      if (event.target.closest("video, button, .live-button, .seek-bar")) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (pointers.size === 2) {
         const [a, b] = [...pointers.values()];
