@@ -24,6 +24,9 @@ package struct ChildProcess: Sendable {
     package var timeout: Duration
     /// How long a process gets to exit after SIGTERM before it is killed.
     package var killGrace: Duration = .seconds(2)
+    /// The child's nice value (0 to 19): a long job that nobody watches yields the CPU to one
+    /// that somebody does.
+    package var niceness: Int32 = 0
 
     package init(timeout: Duration) {
         self.timeout = timeout
@@ -62,7 +65,8 @@ package struct ChildProcess: Sendable {
         do {
             // Weak: a strong capture would keep the process and its pipes alive until the
             // deadline, long after the child has gone.
-            try await Self.launch(process) {
+            try await Self.launch(process) { [niceness] in
+                if niceness > 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.processIdentifier), niceness) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak stopper] in
                     stopper?.stop(.timedOut)
                 }

@@ -1,16 +1,21 @@
 public import Video
 
 extension Library {
-    /// How the movie is cut for streaming while nothing the browser plays exists yet.
+    /// How the movie is cut for streaming while nothing the browser plays exists yet. Asked for
+    /// when a player starts, it starts the whole rendition too, in the background (at the lowest
+    /// priority, so the stream's segments come first): the next play is a plain file.
     public func streamLayout(of id: String) async throws(LibraryError) -> StreamLayout {
         let asset = try await movie(id)
         guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
         let source = try await originalFile(of: asset)
+        let layout: StreamLayout
         do throws(VideoError) {
-            return try await options.video.streamLayout(source, format: container)
+            layout = try await options.video.streamLayout(source, format: container)
         } catch {
             throw Self.reported(error, "stream layout of asset \(asset.id)", options.log)
         }
+        _ = try await startRendition(of: id)
+        return layout
     }
 
     /// Segment `index` of the movie's stream, made on first request and then served from the

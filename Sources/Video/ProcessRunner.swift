@@ -11,6 +11,8 @@ struct ProcessRunner: Sendable {
     typealias Output = ChildProcess.Output
 
     var timeout: Duration
+    /// The child's nice value (`ChildProcess.niceness`).
+    var niceness: Int32 = 0
 
     /// Runs `executable` and returns once it has exited and both pipes are drained.
     /// - Parameters:
@@ -23,7 +25,9 @@ struct ProcessRunner: Sendable {
         do {
             // A fixed environment: FFREPORT would make ffmpeg write a log file wherever it points,
             // and colour codes would garble the stderr we keep.
-            return try await ChildProcess(timeout: timeout).run(
+            var child = ChildProcess(timeout: timeout)
+            child.niceness = niceness
+            return try await child.run(
                 executable: executable, arguments: arguments, environment: ["LC_ALL": "C", "AV_LOG_FORCE_NOCOLOR": "1"],
                 stdoutLimit: stdoutLimit, onLine: onLine)
         } catch {

@@ -2,15 +2,15 @@ import Foundation
 
 extension VideoTools {
     /// Runs ffmpeg in a slot of `slots` (the encode slots unless said), for at most `timeout`
-    /// and `timeoutPerVideoSecond` for each of the `videoSeconds` it makes. On any failure the output is deleted, so a half-written file
+    /// and `timeoutPerVideoSecond` for each of the `videoSeconds` it makes, at `niceness`. On any failure the output is deleted, so a half-written file
     /// never looks like a finished one.
     /// - Returns: whether the output exists and is not empty (ffmpeg succeeds without writing
     ///   anything when, for instance, a seek lands past the last frame).
     func runFFmpeg(
-        _ arguments: [String], output: String, slots: JobLimiter? = nil, videoSeconds: Double = 0,
+        _ arguments: [String], output: String, slots: JobLimiter? = nil, videoSeconds: Double = 0, niceness: Int32 = 0,
         onLine: (@Sendable (String) -> Void)? = nil
     ) async throws(VideoError) -> Bool {
-        let runner = ProcessRunner(timeout: timeout + timeoutPerVideoSecond * max(0, videoSeconds))
+        let runner = ProcessRunner(timeout: limit(forVideoSeconds: videoSeconds), niceness: niceness)
         do throws(VideoError) {
             let result = try await (slots ?? encodeJobs).withSlot { () async throws(VideoError) in
                 try await runner.run(.ffmpeg, executable: ffmpeg, arguments: arguments, onLine: onLine)
@@ -26,6 +26,11 @@ extension VideoTools {
             return false
         }
         return true
+    }
+
+    /// How long an ffmpeg run that makes `seconds` of video may take.
+    func limit(forVideoSeconds seconds: Double) -> Duration {
+        timeout + timeoutPerVideoSecond * max(0, seconds.isFinite ? seconds : 0)
     }
 
     func removeOutput(_ output: String) {

@@ -15,7 +15,10 @@ extension VideoTools {
         let arguments = FFmpegArguments.remux(
             path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
             copiesAudio: Playability.isPlayableInMP4(audioCodec: video.info.audioCodec), output: output)
-        guard try await runFFmpeg(arguments, output: output, videoSeconds: video.info.duration, onLine: reporter.consume) else {
+        guard
+            try await runFFmpeg(
+                arguments, output: output, videoSeconds: video.info.duration, niceness: Self.longJobNiceness, onLine: reporter.consume)
+        else {
             throw VideoError(.corrupt, "No frame of the video could be decoded.")
         }
         reporter.finish()
@@ -40,6 +43,10 @@ extension VideoTools {
             path, format: format, video: video, range: start...end, to: output, progress: progress)
     }
 
+    /// Renditions and trims run at the lowest priority: they take minutes, and while one is made a
+    /// person may be watching a stream, whose segments must come within a second.
+    static let longJobNiceness: Int32 = 19
+
     /// Containers round durations to their timescale; a range ending a hair past the probed end
     /// is the user dragging the handle to the end.
     static let trimTolerance = 0.05
@@ -53,7 +60,9 @@ extension VideoTools {
         let arguments = FFmpegArguments.rendition(
             path, format: format, videoStream: video.videoStreamIndex, audioStream: video.audioStreamIndex,
             range: range, output: output)
-        guard try await runFFmpeg(arguments, output: output, videoSeconds: total, onLine: reporter.consume) else {
+        guard
+            try await runFFmpeg(arguments, output: output, videoSeconds: total, niceness: Self.longJobNiceness, onLine: reporter.consume)
+        else {
             throw VideoError(.corrupt, "No frame of the video could be decoded.")
         }
         reporter.finish()
