@@ -119,11 +119,17 @@ def measure(cameraroll):
                     raise RuntimeError(f"POST /api/assets answered {status}: {body!r}")
                 asset = json.loads(body)
                 driver.get(f"http://127.0.0.1:{served.port}/library")
+                started = time.perf_counter()
                 played = driver.execute_async_script(PLAY, asset["id"], list(SEEKS))
                 if "error" in played:
                     raise RuntimeError(f"{name}: {played['error']}")
                 driver.get("about:blank")
-                time.sleep(3)
+                # The first play started the whole rendition in the background: measured to its
+                # end, and out of the way of what follows.
+                _, failure = rendition_wait(served, asset["id"])
+                if failure:
+                    raise RuntimeError(f"{name}: the background rendition failed: {failure}")
+                background = time.perf_counter() - started
                 other = twin(path)
                 status, body = served.request("POST", "/api/assets", body=other.read_bytes(), headers={"X-Filename": other.name})
                 unseen = json.loads(body)["id"]
@@ -138,6 +144,7 @@ def measure(cameraroll):
                 whole_cpu = children_cpu_seconds(served.process) - before
                 # A rendition stopped part of the way made part of a minute per minute of its CPU.
                 figures[name] = {**played, "rendition": whole, "rendition_failure": failure, "streamed_cpu": streamed_cpu,
+                                 "background": background,
                                  "rendition_cpu_per_minute": None if failure else whole_cpu / (asset["duration"] / 60)}
                 print(name, figures[name], file=sys.stderr)
         finally:
@@ -154,13 +161,15 @@ def lines(figures):
         "Chromium against the release binary; each movie uploaded fresh, so nothing of it is made before it is played. "
         "The player as the viewer uses it (`playableVideoURL`), a frame shown as `requestVideoFrameCallback` reports it; "
         f"seeks to {', '.join(f'{round(fraction * 100)}%' for fraction in SEEKS)} while playing, each to a part not made yet. "
-        "The HEVC has a keyframe every second, as phone cameras write them. CPU time is ffmpeg's (the server's children), "
+        "The HEVC has a keyframe every second, as phone cameras write them. The first play starts the whole rendition "
+        "in the background (at nice 19, beside the stream's segments); the whole rendition's wait is that of a player that "
+        "waits for it, as before streaming. CPU time is ffmpeg's (the server's children), "
         "for a minute of segments (720p) beside a minute of the whole rendition (the original's size), both made for a "
         "twin of the movie (the same streams in other bytes) of which nothing was made before.",
         "",
         "| movie | play to first frame | seek to first frame (median, most) | the whole rendition's wait | target | | "
-        "CPU a minute streamed | CPU a minute of the rendition |",
-        "|---|---|---|---|---|---|---|---|",
+        "the rendition the first play starts, ready | CPU a minute streamed | CPU a minute of the rendition |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, figure in figures.items():
         worst = max(figure["first"], statistics.median(figure["seeks"]))
@@ -170,7 +179,8 @@ def lines(figures):
         rows.append(
             f"| {name} | {figure['first'] / 1000:.2f} s | {statistics.median(figure['seeks']) / 1000:.2f} s, "
             f"{max(figure['seeks']) / 1000:.2f} s | {rendition} | at most 2 s each | "
-            f"{verdict(worst <= 2000 and figure['streamed'])} | {figure['streamed_cpu']:.1f} s | {rendition_cpu} |")
+            f"{verdict(worst <= 2000 and figure['streamed'])} | {figure['background']:.0f} s after the play began | "
+            f"{figure['streamed_cpu']:.1f} s | {rendition_cpu} |")
     rows.append("")
     return rows
 
