@@ -171,3 +171,15 @@ def test_the_trim_screen_plays_a_streamed_movie_with_the_servers_filmstrip(serve
     choose.click()
     info = server.session(session["id"], wait=30)["info"]
     assert info["trim"]["start"] == 2 and info["mediaURL"].startswith(f"/media/{movie['id']}/trimmed?cap=")
+
+
+def test_the_camera_app_streams_the_chosen_movie(server, browser):
+    movie = server.upload("videos/photoprism__quicktime-hvc1.mov")
+    browser.get(server.base + "/")
+    browser.execute_script("localStorage.setItem('cameraroll.lastChoice', JSON.stringify(arguments[0]))",
+                           {"assetID": movie["id"], "mediaType": "public.movie", "edited": False})
+    browser.refresh()
+    video = wait(browser, 60).until(lambda driver: driver.find_element(By.CSS_SELECTOR, "#view video"))
+    wait(browser, 60).until(lambda driver: (video.get_attribute("src") or "").startswith("blob:"))
+    browser.execute_script("arguments[0].muted = true; arguments[0].play().catch(() => {})", video)
+    wait(browser, 60).until(lambda driver: driver.execute_script("return arguments[0].currentTime > 0.3", video))
