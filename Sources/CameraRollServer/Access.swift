@@ -165,16 +165,38 @@ package struct Access: Sendable {
     /// port may follow.
     func accepts(host: String) -> Bool { Self.accepts(host: host, names: names) }
 
+    /// It runs for every request, so it reads the bytes and allocates only to look up a name.
     package static func accepts(host: String, names: Set<String>) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("[") { return name.contains("]") }
-        if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber) {
-            name = String(name[..<colon])
+        var name = Substring(host).utf8[...]
+        if name.first == UInt8(ascii: "[") { return name.contains(UInt8(ascii: "]")) }
+        if let colon = name.lastIndex(of: UInt8(ascii: ":")), name[name.index(after: colon)...].allSatisfy(isDigit) {
+            name = name[..<colon]
         }
-        if name.hasSuffix(".") { name.removeLast() }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        let isAddress = parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
-        return isAddress || names.contains(name)
+        if name.last == UInt8(ascii: ".") { name = name.dropLast() }
+        return isIPv4Address(name) || names.contains(String(Substring(name)).lowercased())
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    /// Four numbers of 0 to 255, by dots.
+    private static func isIPv4Address(_ name: Substring.UTF8View.SubSequence) -> Bool {
+        var numbers = 0
+        var digits = 0
+        var value = 0
+        for byte in name {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                numbers += 1
+                digits = 0
+                value = 0
+            } else {
+                guard isDigit(byte), digits < 3 else { return false }
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard value <= 255 else { return false }
+            }
+        }
+        return numbers == 3 && digits > 0
     }
 
     /// `Origin` is scheme://host[:port]: its authority must be the Host the request was sent to.

@@ -129,7 +129,9 @@ extension WebApp {
     private func readyThumbnail(_ request: Request) throws -> Response? {
         let size = try request.integer("size") ?? 256
         let edit = try Self.thumbnailEdit(request)
-        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map { Self.serve($0, immutable: true) }
+        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map { made in
+            prepared.response(for: made) { Self.serve($0, immutable: true) }
+        }
     }
 
     private func thumbnail(_ request: Request) async throws -> Response {

@@ -12,6 +12,7 @@ public struct WebApp: Sendable {
     /// The local authority's certificate that phones install, when the server's certificate is
     /// CameraRoll's own; nil when there is none to give (plain HTTP, or the user's certificate).
     let authorityFile: String?
+    let prepared = PreparedResponses()
 
     /// Where phones download the local authority's certificate, without signing in: they need it
     /// before they can trust the page that signs in.
@@ -46,11 +47,12 @@ public struct WebApp: Sendable {
 
     public var router: Router {
         var router = Router()
+        // Routes are tried in order, and a grid's thumbnails are most of all requests.
+        addMediaRoutes(to: &router)
         router.get("/healthz") { _ in .json(["status": "ok"]) }
         addAPIRoutes(to: &router)
         addPhotosRoutes(to: &router)
         addUploadRoutes(to: &router)
-        addMediaRoutes(to: &router)
         addPickerRoutes(to: &router)
         addPageRoutes(to: &router)
         addSessionRoutes(to: &router)

@@ -74,7 +74,7 @@ struct Connection: @unchecked Sendable {
 
     /// Queues a built response and gives up our reference to it; false if MHD refused it.
     func queue(_ response: ResponseBuilder.Built) -> Bool {
-        defer { MHD_destroy_response(response.handle) }
+        defer { if response.isOurs { MHD_destroy_response(response.handle) } }
         return MHD_queue_response(handle, UInt32(response.status), response.handle) == .YES
     }
 }

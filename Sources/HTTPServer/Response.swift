@@ -9,6 +9,8 @@ public struct Response: Sendable {
     public enum Body: Sendable {
         case empty
         case bytes([UInt8])
+        /// Bytes answered many times over, made into libmicrohttpd's response once (see `PreparedBody`).
+        case prepared(PreparedBody)
         /// A whole file, sent with sendfile; the server opens it when the response is queued.
         case file(path: String)
         /// Bytes made while they are sent, of a size known up front (a download's archive).

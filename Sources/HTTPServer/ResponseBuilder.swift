@@ -15,6 +15,8 @@ struct ResponseBuilder {
         let bodyBytes: Int
         /// A streamed body whose producer is to start once the response is queued.
         let stream: StreamPipe?
+        /// Whether queueing it is the end of our reference (not for a `PreparedBody`'s, which it keeps).
+        var isOurs = true
     }
 
     let method: String
@@ -34,11 +36,18 @@ struct ResponseBuilder {
     /// validators or range need them, and the server's own headers go straight to MHD instead
     /// of into a copy of the handler's.
     func build(_ original: Response) -> Built? {
+        let conditions = ConditionalRequest(headers: requestHeaders)
+        if case .prepared(let body) = original.body, original.status == 200, method == "GET", conditions.ifNoneMatch == nil,
+            conditions.ifModifiedSince == nil, requestHeaders["Range"] == nil,
+            let handle = body.handle(
+                for: original.headers, addHeaders: { Self.add(original.headers, ServerHeaders(acceptRanges: true), to: $0) })
+        {
+            return Built(handle: handle, status: 200, bodyBytes: body.bytes.count, stream: nil, isOurs: false)
+        }
         var (response, content) = Self.open(original)
         var offset = 0
         var length = content.size
         var server = ServerHeaders()
-        let conditions = ConditionalRequest(headers: requestHeaders)
         if response.status == 200, method == "GET" || method == "HEAD", conditions.ifNoneMatch != nil || conditions.ifModifiedSince != nil,
             conditions.isNotModified(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
         {
@@ -70,12 +79,16 @@ struct ResponseBuilder {
         }
         let sendsBody = method != "HEAD" && response.status != 304 && response.status != 204 && response.status >= 200
         guard let handle = content.makeResponse(offset: offset, length: length, sent: sendsBody) else { return nil }
-        response.headers.withCStrings { name, value in
+        Self.add(response.headers, server, to: handle)
+        return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0, stream: sendsBody ? content.stream : nil)
+    }
+
+    private static func add(_ headers: Headers, _ server: ServerHeaders, to handle: OpaquePointer) {
+        headers.withCStrings { name, value in
             // MHD refuses values with CR or LF, which keeps a handler from splitting the response.
             if !server.replaces(name) { _ = MHD_add_response_header(handle, name, value) }
         }
         server.add(to: handle)
-        return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0, stream: sendsBody ? content.stream : nil)
     }
 
     /// The response with its body in hand; a file that cannot be opened becomes a 404.
@@ -85,6 +98,8 @@ struct ResponseBuilder {
             return (response, .bytes([], rangeable: false))
         case .bytes(let bytes):
             return (response, .bytes(bytes, rangeable: true))
+        case .prepared(let body):
+            return (response, .bytes(body.bytes, rangeable: true))
         case .file(let path):
             if let file = Content.file(at: path) { return (response, file) }
             let missing = HTTPError.notFound()

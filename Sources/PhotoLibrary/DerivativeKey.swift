@@ -10,7 +10,13 @@ enum DerivativeKey {
     static let thumbnailSizes = [256, 512]
 
     /// A thumbnail, of the photo as `edit` makes it (nil: as it is).
-    static func thumbnail(_ size: Int, edit: ImageEdit? = nil) -> String { "\(prefix(edit))thumb-\(size).webp" }
+    static func thumbnail(_ size: Int, edit: ImageEdit? = nil) -> String {
+        if edit == nil, let name = plainThumbnails[size] { return name }
+        return "\(prefix(edit))thumb-\(size).webp"
+    }
+
+    /// The names asked for on every request for a grid's thumbnail, made once.
+    private static let plainThumbnails = Dictionary(uniqueKeysWithValues: thumbnailSizes.map { ($0, "thumb-\($0).webp") })
 
     static func display(box: PixelSize, fit: Fit, edit: ImageEdit?, encoding: RenderRequest.Encoding) -> String {
         "\(prefix(edit))display-\(box.width)x\(box.height)-\(fit.rawValue).\(encoding.fileExtension)"

@@ -41,7 +41,8 @@ enum ServeCommand {
             library: library, authorityFile: listening.authorityFile, names: listening.extraNames, capabilityKey: key,
             shared: shared)
         var configuration = Configuration(bodyDirectory: library.temporaryFolder)
-        configuration.log = { line in Terminal.error(line) }
+        let log = BatchedLog(descriptor: STDERR_FILENO)
+        configuration.log = { line in log.write(line) }
         configuration.trustedClients = app.trustedClients
         configuration.forwardedFor = ForwardedFor(proxies: proxies)
         let (server, host) = try listening.start(configuration, router: app.router)
@@ -64,10 +65,12 @@ enum ServeCommand {
             }
         }
         let signal = await StopSignal.next()
+        log.flush()
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
         streams.cancel()
         await server.stop()
+        log.flush()
         try await library.flush()
         Terminal.error("Stopped.")
         return 0

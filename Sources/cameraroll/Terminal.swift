@@ -8,8 +8,7 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    /// One write(2) of the line and its newline: this runs once per request in the server's
-    /// access log, where going through FileHandle and Data showed in the throughput.
+    /// One write(2) of the line and its newline.
     static func error(_ text: String) {
         var line = text
         line.append("\n")

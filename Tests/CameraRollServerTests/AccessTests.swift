@@ -306,6 +306,18 @@ import Testing
         #expect(gate(request, route) == nil)
     }
 
+    @Test func hostsAreAddressesOrTheServersNames() {
+        let names: Set<String> = ["localhost", "photos.example"]
+        for host in ["127.0.0.1", "10.0.0.255:8080", "192.168.1.5.", "Photos.Example:443", "localhost.", "[fe80::1]:80", "0.0.0.0:"] {
+            #expect(Access.accepts(host: host, names: names), "\(host)")
+        }
+        for host in [
+            "256.1.1.1", "1.2.3", "1.2.3.4.5", "1..2.3", "1.2.3.4:80x", "0001.2.3.4", "evil.example", "", ":80", "photos.example.com",
+        ] {
+            #expect(!Access.accepts(host: host, names: names), "\(host)")
+        }
+    }
+
     @Test func guessesSentAtOnceAllCountTowardsTheLockOut() async throws {
         try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -36,6 +36,17 @@ import Testing
             }, slow)
         router.get("/declines", fast: { _ in nil }, slow)
         router.get("/thumb/:name", fast: { _ in .file(path, contentType: "image/webp", etag: "\"t1\"", cacheControl: "max-age=60") }, slow)
+        let prepared = PreparedBody(fileBytes)
+        router.get(
+            "/prepared/:name",
+            fast: { request in
+                var response = Response(
+                    headers: Headers([("Content-Type", "image/webp"), ("ETag", "\"p1\""), ("Cache-Control", "max-age=60")]),
+                    body: .prepared(prepared))
+                // A response that differs from the one the body was first sent with.
+                if request.parameter("name") == "other" { response.headers["X-Other"] = "yes" }
+                return response
+            }, slow)
         router.get("/teapot", fast: { _ in throw HTTPError(418, "teapot", "I am a teapot.") }, slow)
         router.get("/boom", fast: { _ in throw Secret() }, slow)
         return try LiveServer(router: router)
@@ -83,6 +94,37 @@ import Testing
         #expect(part.status == 206)
         #expect(part.body == Array(fileBytes[100..<200]))
         #expect(part.headers["Content-Range"] == "bytes 100-199/\(fileBytes.count)")
+        await live.stop()
+    }
+
+    /// A prepared body is sent as it was first made, to every plain GET with the same headers;
+    /// validators, ranges, HEAD and other headers are still answered as for any body.
+    @Test func preparedBodiesAreAnsweredAgainAsFirstMade() async throws {
+        let live = try start(Seen())
+        let connection = try await RawConnection.open(port: live.port)
+        var replies: [HTTPReply] = []
+        for name in ["a", "b", "other", "a"] {
+            await connection.send("GET /prepared/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+            replies.append(try #require(await connection.readReply()))
+        }
+        #expect(replies.map(\.status) == [200, 200, 200, 200])
+        #expect(replies.allSatisfy { $0.body.elementsEqual(fileBytes) })
+        #expect(replies.map { $0.headers["X-Other"] } == [nil, nil, "yes", nil])
+        #expect(replies.allSatisfy { $0.headers["ETag"] == "\"p1\"" && $0.headers["Accept-Ranges"] == "bytes" })
+        #expect(
+            replies.allSatisfy { $0.headers["X-Content-Type-Options"] == "nosniff" && $0.headers["Content-Length"] == "\(fileBytes.count)" }
+        )
+        let notModified = try await live.get("/prepared/a", headers: ["If-None-Match: \"p1\""])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        let part = try await live.get("/prepared/a", headers: ["Range: bytes=10-19"])
+        #expect(part.status == 206)
+        #expect(part.body.elementsEqual(fileBytes[10..<20]))
+        let head = try await live.request("HEAD", "/prepared/a")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.headers["Content-Length"] == "\(fileBytes.count)")
+        #expect(await eventually { live.log.all.filter { $0.hasPrefix("GET /prepared/a 200 9000 ") }.count == 2 })
         await live.stop()
     }
 
