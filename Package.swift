@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
-        .target(name: "CShims", dependencies: ["CVips"]),
+        .target(name: "CShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("gmodule-2.0")]),
         // libjpeg-turbo decoding a JPEG with its damage read from its message codes (needs setjmp, so C).
         .target(name: "CJPEGDecoder", linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixed-arity wrappers of the variadic libcurl calls.

@@ -1,6 +1,27 @@
+#define _GNU_SOURCE
 #include "CShims.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+void cr_vips_skip_modules(void) {
+    setenv("VIPSHOME", "/nonexistent/cameraroll-loads-its-libvips-modules-itself", 1);
+}
+
+int cr_vips_load_module(const char *name) {
+    Dl_info info;
+    if (dladdr((void *)vips_init, &info) == 0 || info.dli_fname == NULL) return -1;
+    char library[4096];
+    snprintf(library, sizeof library, "%s", info.dli_fname);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/vips-modules-%d.%d/%s", dirname(library), VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION, name);
+    // As libvips loads its modules: the module registers its operations, and stays.
+    return g_module_open(path, G_MODULE_BIND_LAZY) == NULL ? -1 : 0;
+}
 
 static const char *cr_loader_name(CRLoader loader) {
     switch (loader) {

@@ -1,4 +1,5 @@
 internal import CVips
+internal import CShims
 import Foundation
 
 /// The image engine: probes and renders untrusted image files with libvips.
@@ -6,6 +7,14 @@ import Foundation
 /// Every file is opened with the one loader its magic bytes name, sequentially, failing on
 /// truncation, and its pixel count is checked from the header before a pixel is decoded.
 public struct Imaging: Sendable {
+    /// Keeps libvips from loading the plugin modules CameraRoll never uses: ImageMagick, PDF,
+    /// OpenSlide and JPEG XL, with their dozens of libraries (4 MB of every process that touches
+    /// an image, and code a crafted file could reach, though their loaders are blocked). It sets
+    /// the environment, so a program calls it first thing, before any thread starts.
+    public static func skipUnusedModules() {
+        cr_vips_skip_modules()
+    }
+
     /// The most pixels an image may have (width × height of one page).
     public var maxPixels: Int
 

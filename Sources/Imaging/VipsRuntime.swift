@@ -12,6 +12,9 @@ enum VipsRuntime {
         guard vips_init("cameraroll") == 0 else {
             return .failure(VipsFailure.current(during: "start libvips"))
         }
+        // With `skipModules` called, only the module for HEIF and AVIF is loaded; without it,
+        // libvips has loaded them all and this one again is a no-op.
+        _ = cr_vips_load_module("vips-heif.so")
         vips_block_untrusted_set(1)
         cr_vips_silence_warnings()
         vips_cache_set_max(0)

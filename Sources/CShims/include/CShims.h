@@ -7,6 +7,15 @@
 
 #include <vips/vips.h>
 
+/// Keeps vips_init from loading libvips' plugin modules (ImageMagick, PDF, OpenSlide, JPEG XL,
+/// HEIF): it reads VIPSHOME for their folder, so this names one that does not exist. To be called
+/// before any thread starts, since it sets the environment.
+void cr_vips_skip_modules(void);
+
+/// Loads one of libvips' plugin modules (`vips-heif.so`) from the folder beside libvips itself,
+/// after vips_init. Returns 0 on success.
+int cr_vips_load_module(const char *name);
+
 typedef enum {
     CR_LOADER_JPEG = 0,
     CR_LOADER_PNG = 1,
