@@ -21,27 +21,28 @@ package enum JPEGDecoder {
     }
 
     /// The file's pixels at 1/`shrink` scale, as libvips' shrink-on-load would give them, with
-    /// the header's ICC profile; any damage libjpeg reports is thrown.
-    static func decode(_ path: String, shrink: Int, maxPixels: Int, header: VipsImage) throws(ImagingError) -> VipsImage {
+    /// the header's ICC profile. Damage libjpeg reports is thrown as `policy` says: with
+    /// `.refuseTruncation`, damage it decoded around (grey blocks) is let through.
+    static func decode(
+        _ path: String, shrink: Int, maxPixels: Int, header: VipsImage, policy: DamagePolicy
+    ) throws(ImagingError) -> VipsImage {
         var image = CRJPEGImage()
-        let (damage, detail) = run(path, shrink: shrink, maxPixels: maxPixels, into: &image)
-        switch damage {
-        case .none, .harmless:
+        let (damage, detail) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: policy == .refuseTruncation, into: &image)
+        // Pixels come with a corrupt verdict only when the policy lets that damage through.
+        if damage == .none || damage == .harmless || (damage == .corrupt && image.pixels != nil) {
             guard let pixels = image.pixels,
                 let decoded = cr_vips_image_from_pixels(pixels, image.width, image.height, image.bands, header.pointer)
             else { throw VipsFailure.current(during: "decode") }
             return VipsImage(decoded)
-        case .unchecked:
-            throw ImagingError(.unreadable, "The image file cannot be read.", detail: detail)
-        default:
-            throw error(for: damage, detail: detail) ?? ImagingError(.corrupt, ImagingError.undecodable, detail: detail)
         }
+        if damage == .unchecked { throw ImagingError(.unreadable, "The image file cannot be read.", detail: detail) }
+        throw error(for: damage, detail: detail) ?? ImagingError(.corrupt, ImagingError.undecodable, detail: detail)
     }
 
     /// What libjpeg says of the file's data, decoding it at 1/8 scale without keeping pixels:
     /// the error to report, or nil when it finds no damage (or cannot tell).
     package static func damage(_ path: String, maxPixels: Int) -> ImagingError? {
-        let (damage, detail) = run(path, shrink: 8, maxPixels: maxPixels, into: nil)
+        let (damage, detail) = run(path, shrink: 8, maxPixels: maxPixels, keepCorrupt: false, into: nil)
         return error(for: damage, detail: detail)
     }
 
@@ -57,10 +58,10 @@ package enum JPEGDecoder {
     }
 
     private static func run(
-        _ path: String, shrink: Int, maxPixels: Int, into image: UnsafeMutablePointer<CRJPEGImage>?
+        _ path: String, shrink: Int, maxPixels: Int, keepCorrupt: Bool, into image: UnsafeMutablePointer<CRJPEGImage>?
     ) -> (Damage, detail: String) {
         var text = [CChar](repeating: 0, count: 200)
-        let verdict = cr_jpeg_decode(path, Int32(shrink), Int64(maxPixels), image, &text, text.count)
+        let verdict = cr_jpeg_decode(path, Int32(shrink), Int64(maxPixels), keepCorrupt ? 1 : 0, image, &text, text.count)
         let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let damage: Damage =
             switch verdict {

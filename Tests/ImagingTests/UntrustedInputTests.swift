@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    /// A render of a photo already accepted goes on past damage libjpeg decodes around (at a
+    /// shrunk size libjpeg decodes it, not libvips), and still refuses a file that ends early.
+    @Test func rendersLetThroughDamageLibjpegDecodesAround() throws {
+        let request = [RenderRequest(box: PixelSize(width: 64, height: 64), encoding: .webp(quality: 80))]
+        for file in ["bad/exifsamples__corrupted.jpg", "bad/pillow__hopper_bad_exif.jpg"] {
+            let rendered = try imaging.render(Corpus.path(file), request, damage: .refuseTruncation)
+            #expect(rendered.count == 1 && !rendered[0].data.isEmpty, "\(file)")
+        }
+        // Damage libjpeg cannot decode past is refused, as libvips refused it.
+        #expect(throws: ImagingError.self) {
+            _ = try imaging.render(Corpus.path("bad/pigallery2__corrupted_city.JPG"), request, damage: .refuseTruncation)
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/lychee__train.jpg")))
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        try whole.prefix(whole.count / 2).write(to: cut)
+        #expect(throws: ImagingError.self) { _ = try imaging.render(cut.path, request, damage: .refuseTruncation) }
+    }
+
     /// The decoder's own words reach the detail, for the log, never the message.
     @Test func decoderTextStaysOutOfTheMessage() throws {
         do {

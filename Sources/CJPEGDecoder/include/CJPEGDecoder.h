@@ -38,9 +38,10 @@ typedef struct {
 /// than `max_pixels`. The size is the full size divided by `shrink`, rounded down, as libvips'
 /// shrink-on-load gives it. With `image` NULL the pixels are only checked (at 1/8: the
 /// entropy-coded data is read in full at any scale). `image->pixels` is set only for a verdict
-/// of CR_JPEG_WHOLE or CR_JPEG_HARMLESS. libjpeg's first message about damage is copied into
-/// `detail` (for logs, not for people).
+/// of CR_JPEG_WHOLE or CR_JPEG_HARMLESS, and with `keep_corrupt` also of CR_JPEG_CORRUPT when
+/// libjpeg decoded to the end, working around the damage. libjpeg's first message about damage
+/// is copied into `detail` (for logs, not for people).
 CRJPEGDamage cr_jpeg_decode(
-    const char *path, int shrink, long long max_pixels, CRJPEGImage *image, char *detail, size_t detail_size);
+    const char *path, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail, size_t detail_size);
 
 #endif
