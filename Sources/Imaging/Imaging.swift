@@ -1,5 +1,5 @@
-internal import CVips
 internal import CShims
+internal import CVips
 import Foundation
 
 /// The image engine: probes and renders untrusted image files with libvips.
