@@ -25,7 +25,7 @@ extension WebApp {
         router.get("/media/:id/stream") { request in
             _ = try await capability(request, kind: "video")
             return try await answering { () throws(LibraryError) in
-                .json(StreamJSON(try await library.streamLayout(of: request.parameter("id"))))
+                .json(try await library.streamLayout(of: request.parameter("id")))
             }
         }
         router.get("/media/:id/stream/:file") { request in

@@ -7,7 +7,7 @@ extension Library {
     /// imported before strips were, or whose strip the cache let go.
     public func scrubStrip(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let container = try Self.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.scrubStrip) { source, output, _ throws(VideoError) in
             try await self.options.video.scrubStrip(source, format: container, to: output)
         }

@@ -6,7 +6,7 @@ extension Library {
     /// priority, so the stream's segments come first): the next play is a plain file.
     public func streamLayout(of id: String) async throws(LibraryError) -> StreamLayout {
         let asset = try await movie(id)
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let container = try Self.container(of: asset)
         let source = try await originalFile(of: asset)
         let layout: StreamLayout
         do throws(VideoError) {
@@ -22,7 +22,7 @@ extension Library {
     /// derivative cache (so a second play gets the same bytes); two requests for it share one run.
     public func streamSegment(of id: String, index: Int) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let container = try Self.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.streamSegment(index)) { source, output, _ throws(VideoError) in
             try await self.options.video.streamSegment(source, format: container, index: index, to: output)
         }

@@ -42,7 +42,7 @@ extension Library {
     /// for that range serves.
     public func trimmedVideo(of asset: Asset, start: Double, end: Double) async throws(LibraryError) -> Derivative {
         try Edit.trim(start: start, end: end).validate(for: asset)
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let container = try Self.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.trimmed(start: start, end: end)) { source, output, progress throws(VideoError) in
             try await self.options.video.trim(source, format: container, start: start, end: end, to: output, progress: progress)
         }
@@ -89,8 +89,14 @@ extension Library {
 
     func movie(_ id: String) async throws(LibraryError) -> Asset {
         let asset = try await asset(id)
-        guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        _ = try Self.container(of: asset)
         return asset
+    }
+
+    /// The movie's container, which every tool reading it is told; anything else is no movie.
+    static func container(of asset: Asset) throws(LibraryError) -> ContainerFormat {
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        return container
     }
 
     private func renditionStatus(_ asset: Asset) async throws(LibraryError) -> RenditionStatus {
@@ -114,7 +120,7 @@ extension Library {
     }
 
     func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        let container = try Self.container(of: asset)
         return videoJob(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
             try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
         }

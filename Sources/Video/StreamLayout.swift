@@ -2,7 +2,7 @@
 /// timeline (the last one shorter), each an H.264 (+ AAC) fragmented MP4 of its own, made when
 /// first asked for. Each starts with a keyframe and at zero: a player places segment `n` at
 /// `n × segmentDuration` (Media Source Extensions' `timestampOffset`).
-public struct StreamLayout: Sendable, Equatable {
+public struct StreamLayout: Sendable, Equatable, Encodable {
     public var duration: Double
     public var segmentDuration: Double
     public var hasAudio: Bool
@@ -43,6 +43,25 @@ public struct StreamLayout: Sendable, Equatable {
         guard index >= 0, index < segmentCount else { return nil }
         let start = Double(index) * segmentDuration
         return (start, min(segmentDuration, duration - start))
+    }
+
+    /// What a player is told (`/media/<id>/stream`): the segments are `0.mp4` up to
+    /// `segmentCount - 1`, each placed at `index × segmentDuration` seconds; `codecs` is what the
+    /// player declares. `remux`: the whole playable file is a copy of the video, made in a
+    /// fraction of a second, better waited for.
+    private enum CodingKeys: String, CodingKey {
+        case duration, segmentDuration, segmentCount, codecs, width, height, remux
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(segmentDuration, forKey: .segmentDuration)
+        try container.encode(segmentCount, forKey: .segmentCount)
+        try container.encode(codecs, forKey: .codecs)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(isRemux, forKey: .remux)
     }
 
     /// The largest even size with the same shape whose long side is at most 1280 and short side

@@ -8,8 +8,17 @@ extension VideoTools {
         try await probeDetails(path, format: format).info
     }
 
-    /// The probe plus the stream indexes that posters and renditions must use.
+    /// The probe plus the stream indexes that posters and renditions must use; a file probed
+    /// lately (and not changed since) is not probed again.
     func probeDetails(_ path: String, format: ContainerFormat) async throws(VideoError) -> ProbedVideo {
+        let key = ProbeMemo.Key(path, format)
+        if let key, let known = probes.probe(of: key) { return known }
+        let probed = try await probeAnew(path, format: format)
+        if let key { probes.remember(probed, of: key) }
+        return probed
+    }
+
+    private func probeAnew(_ path: String, format: ContainerFormat) async throws(VideoError) -> ProbedVideo {
         let output = try await runProbe(
             FFmpegArguments.probe(path, format: format), stdoutLimit: Self.probeOutputLimit)
         guard output.succeeded, !output.stdoutOverflowed,

@@ -24,6 +24,7 @@ public struct VideoTools: Sendable {
     /// Slots for the segments of streamed movies: a second's work each, which a person watches
     /// the player wait for, so they never queue behind a rendition of many minutes.
     let streamJobs: JobLimiter
+    let probes = ProbeMemo()
 
     public init(
         ffmpeg: String = "/usr/bin/ffmpeg", ffprobe: String = "/usr/bin/ffprobe",

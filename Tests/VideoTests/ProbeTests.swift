@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 import Video
@@ -15,6 +16,26 @@ import Video
         #expect(info.width > 0 && info.height > 0)
         #expect([0, 90, 180, 270].contains(info.rotation))
         #expect(info.hasAudio == (info.audioCodec != nil))
+    }
+
+    /// A file probed lately is not probed again, until it changes.
+    @Test func aFileIsProbedOnceUntilItChanges() async throws {
+        let folder = TemporaryDirectory("probe-memo")
+        let runs = folder.file("runs")
+        let wrapper = folder.file("ffprobe")
+        try "#!/bin/sh\necho run >> '\(runs)'\nexec /usr/bin/ffprobe \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        #expect(chmod(wrapper, 0o700) == 0)
+        let movie = folder.file("movie.mp4")
+        try FileManager.default.copyItem(atPath: Corpus.path("videos/androidx-media__sample.mp4"), toPath: movie)
+        let tools = VideoTools(ffprobe: wrapper)
+        let count = { ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let first = try await tools.probe(movie, format: .mp4)
+        #expect(try await tools.probe(movie, format: .mp4) == first)
+        #expect(count() == 1)
+        try FileManager.default.removeItem(atPath: movie)
+        try FileManager.default.copyItem(atPath: Corpus.path("videos/androidx-media__portrait_4k60.mp4"), toPath: movie)
+        #expect(try await tools.probe(movie, format: .mp4).rotation == 90)
+        #expect(count() == 2)
     }
 
     @Test func aLivePhotosMovieNamesItsContentIdentifier() async throws {

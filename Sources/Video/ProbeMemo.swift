@@ -1,0 +1,48 @@
+import Glibc
+import Synchronization
+
+/// The probes of files lately probed, so that the ffmpeg runs on one file (an import's poster,
+/// scrub strip and analysis; every segment of a stream) do not each run ffprobe on it again.
+///
+/// A file is known by its identity on disk, not its name: a file replaced or changed under the
+/// same path is probed anew.
+final class ProbeMemo: Sendable {
+    private let known = Mutex<[Key: ProbedVideo]>([:])
+
+    /// Enough for the movies being imported and streamed at once.
+    static let capacity = 64
+
+    struct Key: Hashable {
+        let path: String
+        let format: ContainerFormat
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+        let modifiedNanoseconds: Int64
+
+        /// nil when the file cannot be looked at (then it is probed, which says why).
+        init?(_ path: String, _ format: ContainerFormat) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            self.path = path
+            self.format = format
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = Int64(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+        }
+    }
+
+    func probe(of key: Key) -> ProbedVideo? {
+        known.withLock { $0[key] }
+    }
+
+    func remember(_ probe: ProbedVideo, of key: Key) {
+        known.withLock { known in
+            if known.count >= Self.capacity { known.removeAll() }
+            known[key] = probe
+        }
+    }
+}
