@@ -26,7 +26,7 @@ extension Imaging {
         let loaded: VipsImage
         // libjpeg straight into memory is a sixth quicker than libvips' loader for a shrunk
         // decode (a thumbnail's, a display size's); at full size libvips streams it instead.
-        if format == .jpeg && (damage == .refuseDamage || shrink > 1) {
+        if format == .jpeg && (damage == .refuseDamage || (shrink > 1 && shrunkJPEGDecoder == .libjpeg)) {
             loaded = try JPEGDecoder.decode(path, shrink: shrink, maxPixels: maxPixels, header: header, policy: damage)
         } else {
             loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)

@@ -20,6 +20,14 @@ public struct Imaging: Sendable {
 
     public static let defaultMaxPixels = 200_000_000
 
+    /// What decodes a JPEG at a reduced size when nothing is being judged: libjpeg itself, a
+    /// sixth quicker, or libvips' loader, which the tests compare it with.
+    package var shrunkJPEGDecoder = ShrunkJPEGDecoder.libjpeg
+
+    package enum ShrunkJPEGDecoder: Sendable {
+        case libjpeg, libvips
+    }
+
     public init(maxPixels: Int = Imaging.defaultMaxPixels) throws(ImagingError) {
         try VipsRuntime.ensureStarted()
         self.maxPixels = maxPixels
