@@ -1,16 +1,14 @@
 #include "CJPEGDecoder.h"
 
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
+
+enum { READ_BUFFER = 256 * 1024 };
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -81,27 +79,12 @@ static void silent(j_common_ptr cinfo) { (void)cinfo; }
 CRJPEGDamage cr_jpeg_decode(
     const char *path, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail, size_t detail_size) {
     if (detail_size > 0) detail[0] = '\0';
-    // Mapped, not read through stdio: its 4 KB reads were a twentieth of a thumbnail's time.
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) return CR_JPEG_UNCHECKED;
-    struct stat status;
-    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
-        close(descriptor);
-        return CR_JPEG_UNCHECKED;
-    }
-    size_t size = (size_t)status.st_size;
-    // An empty file maps nothing; libjpeg then finds no input, as it would reading one.
-    static const unsigned char nothing[1];
-    const unsigned char *data = nothing;
-    if (size > 0) {
-        void *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, descriptor, 0);
-        if (mapped == MAP_FAILED) {
-            close(descriptor);
-            return CR_JPEG_UNCHECKED;
-        }
-        data = mapped;
-    }
-    close(descriptor);
+    FILE *file = fopen(path, "rbe");
+    if (!file) return CR_JPEG_UNCHECKED;
+    // libjpeg asks stdio for 4 KB at a time: read(2)s of that size were a twentieth of a
+    // thumbnail's time. (Mapping the file instead would count all of it in the process's memory.)
+    char *buffer = malloc(READ_BUFFER);
+    if (buffer) setvbuf(file, buffer, _IOFBF, READ_BUFFER);
 
     struct jpeg_decompress_struct cinfo;
     Decode decode;
@@ -117,15 +100,17 @@ CRJPEGDamage cr_jpeg_decode(
     if (setjmp(decode.escape)) {
         free(decode.pixels);
         jpeg_destroy_decompress(&cinfo);
-        if (size > 0) munmap((void *)data, size);
+        fclose(file);
+        free(buffer);
         return decode.damage;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_stdio_src(&cinfo, file);
     jpeg_read_header(&cinfo, TRUE);
     if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
         jpeg_destroy_decompress(&cinfo);
-        if (size > 0) munmap((void *)data, size);
+        fclose(file);
+        free(buffer);
         return CR_JPEG_TOO_LARGE;
     }
     cinfo.scale_num = 1;
@@ -165,7 +150,8 @@ CRJPEGDamage cr_jpeg_decode(
         }
     }
     jpeg_destroy_decompress(&cinfo);
-    if (size > 0) munmap((void *)data, size);
+    fclose(file);
+    free(buffer);
 
     if (decode.damage > CR_JPEG_HARMLESS && !(keep_corrupt && decode.damage == CR_JPEG_CORRUPT)) {
         free(decode.pixels);
