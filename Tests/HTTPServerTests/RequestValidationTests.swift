@@ -57,4 +57,23 @@ import Testing
         #expect(handled.value == 0)
         await live.stop()
     }
+
+    /// A connection's memory holds a request with 8 KB of headers (a large cookie, say), on a
+    /// kept-alive connection too; one of 100 KB is refused without reaching a handler.
+    @Test func headersOfEightKilobytesAreTakenAndOfAHundredRefused() async throws {
+        let handled = Counter()
+        let live = try start(handled)
+        let cookie = "Cookie: " + String(repeating: "c", count: 8 * 1024) + "\r\n"
+        let connection = try await RawConnection.open(port: live.port)
+        for _ in 0..<2 {
+            await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\(cookie)\r\n")
+            #expect(try #require(await connection.readReply()).status == 200)
+        }
+        #expect(handled.value == 2)
+        let huge = try await live.exchange(
+            "GET /hello HTTP/1.1\r\nHost: x\r\nCookie: \(String(repeating: "c", count: 100_000))\r\nConnection: close\r\n\r\n")
+        #expect([413, 431].contains(huge.status))
+        #expect(handled.value == 2)
+        await live.stop()
+    }
 }
