@@ -83,51 +83,58 @@ extension ServerCore {
         if context.hidesNUL(url: url, version: version) {
             return .refuse(HTTPError.badRequest("invalid_path", "The address must not contain a NUL byte.").response, now: bodyFollows)
         }
-        let uri: RawURI
-        do {
-            uri = try RawURI(context.rawURI)
-        } catch {
-            return .refuse(error.response, now: bodyFollows)
-        }
         if let problem = Self.framingProblem(lengths: lengths, encodings: encodings) {
             return .refuse(problem.response, now: true)
         }
-
-        switch router.match(method: method, path: uri.path) {
-        case .notFound:
-            return .refuse(HTTPError.notFound().response, now: bodyFollows)
-        case .methodNotAllowed(let allowed):
-            var response = HTTPError(405, "method_not_allowed", "This address does not accept \(method).").response
-            response.headers["Allow"] = allowed.joined(separator: ", ")
-            return .refuse(response, now: bodyFollows)
-        case .found(let route, let parameters):
-            let request = Request(
-                method: method, path: uri.path, query: uri.query, headers: headers,
-                remoteAddress: clientAddress(connection, headers),
-                parameters: parameters)
-            if let refusal = router.gate?(request, route) {
-                return .refuse(finished(refusal, for: request), now: bodyFollows)
+        let key = RoutedTargets.Key(method: method, target: context.rawURI)
+        let routed: RoutedTargets.Routed
+        if let known = routedTargets.routed(key) {
+            routed = known
+        } else {
+            let uri: RawURI
+            do {
+                uri = try RawURI(context.rawURI)
+            } catch {
+                return .refuse(error.response, now: bodyFollows)
             }
-            let accepted: Decision
-            switch route.body {
-            case .none:
-                guard !bodyFollows else {
-                    return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
-                }
-                accepted = .run(route, request)
-            case .file(let maxBytes):
-                // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
-                let length = lengths.first.map { Int($0) ?? Int.max }
-                guard length ?? 0 <= maxBytes else {
-                    return .refuse(Self.tooLarge(maxBytes).response, now: true)
-                }
-                accepted = .receive(request, route, maxBytes: maxBytes, length: length)
+            switch router.match(method: method, path: uri.path) {
+            case .notFound:
+                return .refuse(HTTPError.notFound().response, now: bodyFollows)
+            case .methodNotAllowed(let allowed):
+                var response = HTTPError(405, "method_not_allowed", "This address does not accept \(method).").response
+                response.headers["Allow"] = allowed.joined(separator: ", ")
+                return .refuse(response, now: bodyFollows)
+            case .found(let route, let parameters):
+                routed = RoutedTargets.Routed(uri: uri, route: route, parameters: parameters)
+                routedTargets.keep(routed, for: key)
             }
-            if let refusal = route.check?(request) {
-                return .refuse(finished(refusal, for: request), now: bodyFollows)
-            }
-            return accepted
         }
+        let route = routed.route
+        let request = Request(
+            method: method, path: routed.uri.path, query: routed.uri.query, headers: headers,
+            remoteAddress: clientAddress(connection, headers), parameters: routed.parameters)
+        if let refusal = router.gate?(request, route) {
+            return .refuse(finished(refusal, for: request), now: bodyFollows)
+        }
+        let accepted: Decision
+        switch route.body {
+        case .none:
+            guard !bodyFollows else {
+                return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
+            }
+            accepted = .run(route, request)
+        case .file(let maxBytes):
+            // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
+            let length = lengths.first.map { Int($0) ?? Int.max }
+            guard length ?? 0 <= maxBytes else {
+                return .refuse(Self.tooLarge(maxBytes).response, now: true)
+            }
+            accepted = .receive(request, route, maxBytes: maxBytes, length: length)
+        }
+        if let refusal = route.check?(request) {
+            return .refuse(finished(refusal, for: request), now: bodyFollows)
+        }
+        return accepted
     }
 
     /// Requests whose length two parts of the chain could read differently (request smuggling).

@@ -11,6 +11,7 @@ internal import Synchronization
 final class ServerCore: Sendable {
     let configuration: Configuration
     let router: Router
+    let routedTargets = RoutedTargets()
     /// Requests between their request line and their completion.
     private let inFlight = Atomic(0)
     /// Written only under `suspended`'s lock, so deciding to suspend and stopping cannot cross.

@@ -27,6 +27,26 @@ import Testing
         await live.stop()
     }
 
+    /// A target routed before is answered from what its routing kept, by method: the same
+    /// parameters and query, another method still refused, a long target routed each time.
+    @Test func aTargetRoutedAgainGetsTheSameRouteByMethod() async throws {
+        let live = try LiveServer(router: Self.router())
+        for _ in 0..<3 {
+            let again = try await live.get("/photos/p1/sizes/small?q=z")
+            #expect(again.status == 200 && again.text == "p1 small z 127.0.0.1")
+        }
+        let other = try await live.get("/photos/p2/sizes/small?q=w")
+        #expect(other.text == "p2 small w 127.0.0.1")
+        let deleted = try await live.request("DELETE", "/photos/p1")
+        #expect(deleted.status == 204)
+        #expect(try await live.request("DELETE", "/photos/p1/sizes/small?q=z").status == 405)
+        let long = String(repeating: "x", count: 2000)
+        for _ in 0..<2 {
+            #expect(try await live.get("/photos/p3/sizes/\(long)").text == "p3 \(long) - 127.0.0.1")
+        }
+        await live.stop()
+    }
+
     @Test func unknownPathsAreJSON404s() async throws {
         let live = try LiveServer(router: Self.router())
         let reply = try await live.get("/nothing/here")
