@@ -193,7 +193,8 @@ def write_figures(rows, seconds):
               "Characters where the router compares bytes (Fuzz/crashes/raw-uri); bytea text whose hex took a sign "
               "(`\\x+f`, UInt8(radix:) accepts it), now read digit by digit; Foundation's XMLParser trapping on an "
               "element name that is not UTF-8 in an S3 listing, now read by a scanner of ours (Fuzz/crashes/bytea-text, "
-              "s3-listing).", ""]
+              "s3-listing). A display matrix of 9e32 degrees in ffprobe's output (finite, but no Int) trapped the "
+              "probe's rotation; it is now reduced to quarter turns while still a Double (Fuzz/crashes/probe-output).", ""]
     section = "\n".join(lines)
     with open(FIGURES, "w") as handle:
         handle.write(section)
