@@ -25,6 +25,8 @@ class Served:
     def __init__(self, cameraroll, data):
         self.port = free_port()
         self.log = Path(str(data) + ".log")
+        # Access-log lines already taken by `server_milliseconds`, by path.
+        self.taken = {}
         self.process = subprocess.Popen(
             [str(cameraroll), "--data", str(data), "serve", "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
@@ -46,15 +48,20 @@ class Served:
         return response.status, data
 
     def server_milliseconds(self, path):
-        """The server's own time for the last request to `path`, from its access log (written
-        when the response is complete, so it may land just after the client has read it)."""
+        """The server's own time for the latest request to `path`, from its access log. The log
+        is written when the response is complete and in batches (up to 50 ms later), so this
+        waits for a line of `path` beyond those an earlier call took."""
+        target = path.split("?")[0]
+        taken = self.taken.get(target, 0)
         deadline = time.time() + 10
         while time.time() < deadline:
-            for line in reversed(self.log.read_text().splitlines()):
-                fields = line.split()
-                if len(fields) >= 5 and fields[1] == path.split("?")[0] and fields[-1].endswith("ms"):
-                    return float(fields[-1][:-2])
-            time.sleep(0.05)
+            lines = [line.split() for line in self.log.read_text().splitlines()]
+            times = [float(fields[-1][:-2]) for fields in lines
+                     if len(fields) >= 5 and fields[1] == target and fields[-1].endswith("ms")]
+            if len(times) > taken:
+                self.taken[target] = len(times)
+                return times[-1]
+            time.sleep(0.02)
         raise RuntimeError(f"no access-log line for {path}")
 
     def peak_rss_mb(self):
