@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .target(name: "TestSupport", swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"], swiftSettings: strict),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
