@@ -5,7 +5,7 @@ public struct Configuration: Sendable {
     public var port: Int = 8080
     /// HTTPS with this identity; nil serves plain HTTP.
     public var tls: TLSIdentity?
-    /// Threads polling connections (epoll). Fast handlers run on them; async handlers run as
+    /// Threads polling connections (poll(2)). Fast handlers run on them; async handlers run as
     /// tasks elsewhere.
     public var threads: Int = 2
     /// A connection idle this long is closed.

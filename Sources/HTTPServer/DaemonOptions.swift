@@ -9,9 +9,14 @@ enum DaemonOptions {
     static func start(
         _ configuration: Configuration, address: SocketAddress, tls: TLSText?, core: UnsafeMutableRawPointer
     ) -> OpaquePointer? {
-        // Internal epoll threads, and suspend/resume so handlers never block them. No MHD_USE_ERROR_LOG:
-        // what matters is logged by us, through `configuration.log`.
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // Internal polling threads, and suspend/resume so handlers never block them. poll(2), not
+        // epoll: with a thread pool, libmicrohttpd 0.9.75's MHD_quiesce_daemon takes the listen
+        // socket out of each worker's epoll set while the worker, seeing the flag it just set, may
+        // do the same, and then aborts the process ("Failed to remove listen FD from epoll set";
+        // seen in CI). With poll a quiesced worker just stops watching the socket; serving cached
+        // thumbnails under wrk measured the same either way. No MHD_USE_ERROR_LOG: what matters is
+        // logged by us, through `configuration.log`.
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= (address.isIPv6Any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue }
         if tls != nil { flags |= MHD_USE_TLS.rawValue }
 

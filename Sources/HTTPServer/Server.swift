@@ -1,7 +1,7 @@
 internal import Dispatch
 internal import Synchronization
 
-/// An HTTP server on libmicrohttpd: MHD's epoll threads read and write, route handlers run as
+/// An HTTP server on libmicrohttpd: MHD's polling threads read and write, route handlers run as
 /// tasks while their connection is suspended (or, for answers that are ready, as fast handlers
 /// right on MHD's threads), and request bodies stream to files.
 public final class Server: Sendable {

@@ -161,7 +161,9 @@ import Testing
         let live = try LiveServer(router: Self.endless(progress))
         let connection = try await RawConnection.open(port: live.port)
         await connection.send("GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await eventually { progress.writes.value >= 4 })
+        // The pipe holds two chunks; a third has gone into the socket (libmicrohttpd leaves the
+        // rest of loopback's buffers to what it sends next).
+        #expect(await eventually { progress.writes.value >= 3 })
         try await Task.sleep(for: .milliseconds(300))
         #expect(progress.writes.value < 32, "loopback's socket buffers and the pipe's two chunks, no more")
         #expect(live.server.requestsInFlight == 2, "the request and its producer")

@@ -43,7 +43,7 @@ void cr_mhd_connection_set_timeout(struct MHD_Connection *connection, unsigned i
 void cr_mhd_connection_send_early(struct MHD_Connection *connection, const void *data, size_t size);
 
 /// 1 when the client has closed its side (or the socket failed) and nothing it sent is left
-/// unread below libmicrohttpd: 0.9.75's epoll loop takes a short read for "drained" and so never
+/// unread below libmicrohttpd: 0.9.75 (seen with its epoll loop) takes a short read for "drained", never
 /// sees an end that arrived together with the last bytes, until the connection times out.
 int cr_mhd_connection_peer_closed(struct MHD_Connection *connection);
 
