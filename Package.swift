@@ -48,13 +48,14 @@ let package = Package(
         // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
         .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
-        .target(name: "Video", dependencies: ["ChildProcess"], swiftSettings: strict),
+        .target(name: "Memo", swiftSettings: strict),
+        .target(name: "Video", dependencies: ["ChildProcess", "Executors", "Memo"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
         .target(
-            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "CZlib"], swiftSettings: strict
-        ),
+            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib"],
+            swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
@@ -62,7 +63,7 @@ let package = Package(
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         // A client's IP address, as the connection limits and the sign-in lock-out count clients.
         .target(name: "IPAddress", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress", "Memo"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
         .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
@@ -71,7 +72,7 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
-            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors"],
+            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors", "Memo"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",
@@ -95,6 +96,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
+        .testTarget(name: "MemoTests", dependencies: ["Memo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
@@ -109,7 +111,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "Memo", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),

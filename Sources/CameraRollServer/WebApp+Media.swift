@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPServer
 package import Imaging
+import Memo
 import PhotoLibrary
 
 extension WebApp {
@@ -129,8 +130,17 @@ extension WebApp {
     private func readyThumbnail(_ request: Request) throws -> Response? {
         let size = try request.integer("size") ?? 256
         let edit = try Self.thumbnailEdit(request)
-        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map { made in
-            prepared.response(for: made) { Self.serve($0, immutable: true) }
+        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map(Self.serveKept)
+    }
+
+    /// A derivative whose bytes the library keeps in memory is answered as it was the first time:
+    /// its whole response, with a `PreparedBody`, is kept with the bytes.
+    private static func serveKept(_ made: Derivative) -> Response {
+        guard let kept = made.kept else { return serve(made, immutable: true) }
+        return kept.made { bytes in
+            var response = serve(made, immutable: true)
+            response.body = .prepared(PreparedBody(bytes))
+            return response
         }
     }
 

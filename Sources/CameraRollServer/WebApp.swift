@@ -12,7 +12,6 @@ public struct WebApp: Sendable {
     /// The local authority's certificate that phones install, when the server's certificate is
     /// CameraRoll's own; nil when there is none to give (plain HTTP, or the user's certificate).
     let authorityFile: String?
-    let prepared = PreparedResponses()
 
     /// Where phones download the local authority's certificate, without signing in: they need it
     /// before they can trust the page that signs in.

@@ -1,16 +1,18 @@
 internal import CMicroHTTPD
 internal import Glibc
+public import Memo
 internal import Synchronization
 
 /// Bytes answered over and over (a cached thumbnail). libmicrohttpd's response for them is made
 /// once, with the headers of the first response that carries them, and queued as it is for every
 /// plain GET whose response has the same headers: no response to build, no headers to add and no
-/// bytes to copy for each request.
+/// bytes to copy for each request, nor one copy of them of its own: it sends them from where
+/// they are kept.
 ///
 /// A GET with validators or a range, a HEAD, or a response with other headers is answered from
-/// `bytes` as any other body.
+/// a copy of `bytes` as any other body.
 public final class PreparedBody: Sendable {
-    public let bytes: [UInt8]
+    public let bytes: StableBytes
     private let made = Mutex<Made?>(nil)
 
     /// libmicrohttpd's response (we hold one reference) and the headers it was made with.
@@ -19,7 +21,7 @@ public final class PreparedBody: Sendable {
         let headers: Headers
     }
 
-    public init(_ bytes: [UInt8]) {
+    public init(_ bytes: StableBytes) {
         self.bytes = bytes
     }
 
@@ -34,12 +36,14 @@ public final class PreparedBody: Sendable {
     func handle(for headers: Headers, addHeaders: (OpaquePointer) -> Void) -> OpaquePointer? {
         made.withLock { made in
             if let made { return made.headers == headers ? made.handle : nil }
-            guard let buffer = malloc(max(bytes.count, 1)) else { return nil }
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: source.count) }
-            }
-            guard let handle = MHD_create_response_from_buffer_with_free_callback(bytes.count, buffer, { free($0) }) else {
-                free(buffer)
+            // The response holds a reference to the bytes until libmicrohttpd frees it.
+            let (buffer, retained) = bytes.retainedAddress()
+            guard
+                let handle = MHD_create_response_from_buffer_with_free_callback_cls(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), { StableBytes.release(retained: $0!) },
+                    retained)
+            else {
+                StableBytes.release(retained: retained)
                 return nil
             }
             addHeaders(handle)

@@ -99,7 +99,7 @@ struct ResponseBuilder {
         case .bytes(let bytes):
             return (response, .bytes(bytes, rangeable: true))
         case .prepared(let body):
-            return (response, .bytes(body.bytes, rangeable: true))
+            return (response, .bytes(body.bytes.bytes, rangeable: true))
         case .file(let path):
             if let file = Content.file(at: path) { return (response, file) }
             let missing = HTTPError.notFound()

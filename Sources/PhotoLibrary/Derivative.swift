@@ -1,4 +1,5 @@
 public import Imaging
+public import Memo
 
 /// A file made from an original, ready to serve.
 public struct Derivative: Sendable, Equatable {
@@ -8,6 +9,9 @@ public struct Derivative: Sendable, Equatable {
     public var size: PixelSize?
     /// A strong validator for conditional requests.
     public var etag: String
-    /// The file's bytes, when it is small enough to be kept in memory (thumbnails).
-    public var bytes: [UInt8]? = nil
+    /// The file's bytes, when it is small enough to be kept in memory (thumbnails), with room
+    /// for the answer a server makes of them.
+    public var kept: KeptBytes? = nil
+
+    public var bytes: [UInt8]? { kept?.bytes }
 }

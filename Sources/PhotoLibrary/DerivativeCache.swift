@@ -1,4 +1,5 @@
 import Foundation
+import Memo
 import Storage
 import Synchronization
 
@@ -23,7 +24,7 @@ final class DerivativeCache: Sendable {
     }
     /// Small files also kept in memory, so that serving a thumbnail needs no system call: the
     /// stat, open, read and close of one per request were a quarter of the server's time.
-    private let remembered = Mutex(RememberedFiles())
+    private let remembered = RememberedFiles()
 
     init(root: String, limit: Int, encoder: String) {
         self.root = root
@@ -40,20 +41,20 @@ final class DerivativeCache: Sendable {
     }
 
     /// A file in the cache, and the validator a client may revalidate it with.
-    struct CachedFile {
+    struct CachedFile: Sendable {
         var path: String
         /// From the recipe (the original's hash, the key, which names the edit, size and
         /// encoding, and the encoder), not from the file: every server that makes or keeps the
         /// file gives the same validator, so a client's copy revalidates anywhere.
         var etag: String
         /// The file's bytes, for a small file.
-        var bytes: [UInt8]?
+        var kept: KeptBytes?
     }
 
     /// The cached file if it is remembered in memory (and was seen on disk within the hour):
     /// no system call, for answering from a server's poll thread.
     func remembered(_ hash: String, _ key: String) -> CachedFile? {
-        remembered.withLock { $0.file(RememberedFiles.Name(hash: hash, key: key), checkedAfter: time(nil) - 3600) }
+        remembered.file(RememberedFiles.Name(hash: hash, key: key), checkedAfter: time(nil) - 3600)
     }
 
     /// The cached file, if present, from memory or the disk (so: on a blocking executor).
@@ -65,11 +66,11 @@ final class DerivativeCache: Sendable {
     func lookup(_ hash: String, _ key: String) -> CachedFile? {
         let name = RememberedFiles.Name(hash: hash, key: key)
         let now = time(nil)
-        if let file = remembered.withLock({ $0.file(name, checkedAfter: now - 3600) }) { return file }
+        if let file = remembered.file(name, checkedAfter: now - 3600) { return file }
         let path = path(for: hash, key: key)
         var info = stat()
         guard stat(path, &info) == 0 else {
-            remembered.withLock { $0.forget(name) }
+            remembered.forget(name)
             return nil
         }
         if now - info.st_mtim.tv_sec > 3600 { utimes(path, nil) }
@@ -77,8 +78,8 @@ final class DerivativeCache: Sendable {
         if Int(info.st_size) <= RememberedFiles.largestFile,
             let bytes = RememberedFiles.read(path, inode: info.st_ino, size: Int(info.st_size))
         {
-            file.bytes = bytes
-            remembered.withLock { $0.remember(name, file, checked: now) }
+            file.kept = KeptBytes(bytes)
+            remembered.remember(name, file, checked: now)
         }
         return file
     }
@@ -118,7 +119,7 @@ final class DerivativeCache: Sendable {
     }
 
     func removeAll(for hash: String) {
-        remembered.withLock { $0.forget(hash: hash) }
+        remembered.forget(hash: hash)
         let folder = folder(for: hash)
         let bytes = Self.sizeOfTree(folder)
         try? FileManager.default.removeItem(atPath: folder)

@@ -15,7 +15,7 @@ extension Library {
         let recipe = try thumbnailRecipe(size, edit: edit)
         // A listing remembered the asset's facts: a thumbnail already made needs no database
         // read (a screen of a timeline asks for sixty at once). It was made of an edit that fitted.
-        if let facts = facts.withLock({ $0[id] }),
+        if let facts = facts[id],
             let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) })
         {
             return Self.derivative(made, facts, recipe)
@@ -77,25 +77,20 @@ extension Library {
     /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
     /// Of the photo as `edit` makes it: a render remembered was made of an edit that fitted.
     public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = facts.withLock({ $0[id] }) else { return nil }
+        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = facts[id] else { return nil }
         return remembered(facts, recipe)
     }
 
     /// The unedited display size, on the same terms as `readyThumbnail`.
     public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let facts = facts.withLock({ $0[id] }), let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
+        guard let facts = facts[id], let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
         else { return nil }
         return remembered(facts, recipe)
     }
 
     /// Keeps an asset's unchanging facts in memory, for the answers from memory above.
     func remember(_ asset: Asset) {
-        let known = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
-        facts.withLock { cache in
-            // A bound on memory; entries are tiny and cheap to find again.
-            if cache.count >= 100_000 { cache.removeAll() }
-            cache[asset.id] = known
-        }
+        facts.remember(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), for: asset.id)
     }
 
     // MARK: Recipes
@@ -146,7 +141,7 @@ extension Library {
         let region = recipe.request.crop ?? PixelRect(size: recipe.reoriented.size(of: facts.size))
         // The output size is known from the recipe, so a cached file's size needs no decode.
         let size = FitGeometry.outputSize(of: region.size, in: recipe.request.box, fit: recipe.request.fit)
-        return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, bytes: file.bytes)
+        return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, kept: file.kept)
     }
 
     private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {

@@ -1,3 +1,4 @@
+import Memo
 public import Video
 
 extension Library {
@@ -47,6 +48,6 @@ extension Library {
         }
         // The segment's validator, told apart by part: the two are never the same bytes.
         let etag = String(segment.etag.dropLast()) + (part == .initialization ? "-init\"" : "-media\"")
-        return Derivative(path: segment.path, mimeType: "video/mp4", size: nil, etag: etag, bytes: bytes)
+        return Derivative(path: segment.path, mimeType: "video/mp4", size: nil, etag: etag, kept: KeptBytes(bytes))
     }
 }

@@ -43,7 +43,7 @@ extension Library {
             try blobs.remove(asset.blobHash)
         }
         await work.run { [derived] in derived.removeAll(for: asset.blobHash) }
-        facts.withLock { $0[id] = nil }
+        facts.forget(id)
     }
 
     /// Deletes every trashed asset for good; returns how many.

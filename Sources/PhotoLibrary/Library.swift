@@ -1,6 +1,7 @@
 import Executors
 public import Foundation
 public import Imaging
+import Memo
 public import Storage
 import Synchronization
 public import Video
@@ -99,7 +100,8 @@ public final class Library: Sendable {
     private let queueTasks = Mutex<[Task<Void, Never>]>([])
     /// What never changes about an asset (its original's hash, format and size), by id, so that
     /// serving a ready thumbnail needs no database read.
-    let facts = Mutex<[String: AssetFacts]>([:])
+    /// A bound on memory; entries are tiny and cheap to find again.
+    let facts = BoundedMemo<String, AssetFacts>(capacity: 100_000)
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
     /// what crashed processes left in the temp folder. The folder is its owner's alone (0700,

@@ -1,18 +1,16 @@
 import Glibc
-import Synchronization
+internal import Memo
 
 /// The probes of files lately probed, so that the ffmpeg runs on one file (an import's poster,
 /// scrub strip and analysis; every segment of a stream) do not each run ffprobe on it again.
 ///
 /// A file is known by its identity on disk, not its name: a file replaced or changed under the
 /// same path is probed anew.
-final class ProbeMemo: Sendable {
-    private let known = Mutex<[Key: ProbedVideo]>([:])
-
+struct ProbeMemo: Sendable {
     /// Enough for the movies being imported and streamed at once.
-    static let capacity = 64
+    private let known = BoundedMemo<Key, ProbedVideo>(capacity: 64)
 
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let path: String
         let format: ContainerFormat
         let device: UInt64
@@ -21,7 +19,8 @@ final class ProbeMemo: Sendable {
         let modified: Int64
         let modifiedNanoseconds: Int64
 
-        /// nil when the file cannot be looked at (then it is probed, which says why).
+        /// nil when the file cannot be looked at (then it is probed, which says why). A system
+        /// call: for a blocking executor.
         init?(_ path: String, _ format: ContainerFormat) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
@@ -36,13 +35,10 @@ final class ProbeMemo: Sendable {
     }
 
     func probe(of key: Key) -> ProbedVideo? {
-        known.withLock { $0[key] }
+        known[key]
     }
 
     func remember(_ probe: ProbedVideo, of key: Key) {
-        known.withLock { known in
-            if known.count >= Self.capacity { known.removeAll() }
-            known[key] = probe
-        }
+        known.remember(probe, for: key)
     }
 }

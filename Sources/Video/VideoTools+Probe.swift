@@ -11,7 +11,7 @@ extension VideoTools {
     /// The probe plus the stream indexes that posters and renditions must use; a file probed
     /// lately (and not changed since) is not probed again.
     func probeDetails(_ path: String, format: ContainerFormat) async throws(VideoError) -> ProbedVideo {
-        let key = ProbeMemo.Key(path, format)
+        let key = await fileChecks.run { ProbeMemo.Key(path, format) }
         if let key, let known = probes.probe(of: key) { return known }
         let probed = try await probeAnew(path, format: format)
         if let key { probes.remember(probed, of: key) }

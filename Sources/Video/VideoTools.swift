@@ -1,3 +1,4 @@
+import Executors
 import Foundation
 
 /// ffprobe and ffmpeg, run as child processes with forced formats, deadlines and a bounded
@@ -25,6 +26,9 @@ public struct VideoTools: Sendable {
     /// the player wait for, so they never queue behind a rendition of many minutes.
     let streamJobs: JobLimiter
     let probes = ProbeMemo()
+    /// Where a file is looked at on disk before its probe is looked up (a stat, which may wait on
+    /// the disk): never the cooperative pool. The child processes have threads of their own.
+    let fileChecks = BlockingExecutor<Void>(name: "video files", threads: 1)
 
     public init(
         ffmpeg: String = "/usr/bin/ffmpeg", ffprobe: String = "/usr/bin/ffprobe",

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Memo
 import Synchronization
 import TestSupport
 import Testing
@@ -36,7 +37,7 @@ import Testing
             }, slow)
         router.get("/declines", fast: { _ in nil }, slow)
         router.get("/thumb/:name", fast: { _ in .file(path, contentType: "image/webp", etag: "\"t1\"", cacheControl: "max-age=60") }, slow)
-        let prepared = PreparedBody(fileBytes)
+        let prepared = PreparedBody(StableBytes(fileBytes))
         router.get(
             "/prepared/:name",
             fast: { request in
