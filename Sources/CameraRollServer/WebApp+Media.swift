@@ -213,7 +213,8 @@ extension WebApp {
 
     static func serve(_ made: Derivative, immutable: Bool) -> Response {
         var response = Response.file(
-            made.path, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache")
+            made.path, range: made.range, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache"
+        )
         // The same bytes as the file, without opening it.
         if let bytes = made.bytes { response.body = .bytes(bytes) }
         if let size = made.size {

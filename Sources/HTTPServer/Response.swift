@@ -11,8 +11,9 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// Bytes answered many times over, made into libmicrohttpd's response once (see `PreparedBody`).
         case prepared(PreparedBody)
-        /// A whole file, sent with sendfile; the server opens it when the response is queued.
-        case file(path: String)
+        /// A file, or the bytes `range` of it, sent with sendfile; the server opens it when the
+        /// response is queued. A file too short for its range is answered 404, as a missing one.
+        case file(path: String, range: Range<Int>? = nil)
         /// Bytes made while they are sent, of a size known up front (a download's archive).
         case stream(StreamedBody)
     }
@@ -52,14 +53,16 @@ public struct Response: Sendable {
             + "form-action 'self'"
     }
 
-    /// A file; `etag` and `lastModified` enable conditional and range requests.
+    /// A file, or the bytes `range` of it; `etag` and `lastModified` enable conditional and range
+    /// requests (a request's range is then within `range`).
     public static func file(
-        _ path: String, contentType: String, etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil
+        _ path: String, range: Range<Int>? = nil, contentType: String, etag: String? = nil, lastModified: String? = nil,
+        cacheControl: String? = nil
     ) -> Response {
         var headers = Headers([("Content-Type", contentType)])
         if let etag { headers["ETag"] = etag }
         if let lastModified { headers["Last-Modified"] = lastModified }
         if let cacheControl { headers["Cache-Control"] = cacheControl }
-        return Response(headers: headers, body: .file(path: path))
+        return Response(headers: headers, body: .file(path: path, range: range))
     }
 }

@@ -100,8 +100,8 @@ struct ResponseBuilder {
             return (response, .bytes(bytes, rangeable: true))
         case .prepared(let body):
             return (response, .bytes(body.bytes.bytes, rangeable: true))
-        case .file(let path):
-            if let file = Content.file(at: path) { return (response, file) }
+        case .file(let path, let range):
+            if let file = Content.file(at: path, range: range) { return (response, file) }
             let missing = HTTPError.notFound()
             return (missing.response, .bytes(missing.jsonBody, rangeable: false))
         case .stream(let body):
@@ -134,24 +134,28 @@ private struct ServerHeaders {
 /// a pipe MHD reads as its producer fills it.
 private enum Content {
     case bytes([UInt8], rangeable: Bool)
-    case file(descriptor: Int32, size: Int)
+    /// The bytes from `start` of a file, `size` of them.
+    case file(descriptor: Int32, start: Int, size: Int)
     case stream(StreamPipe)
 
-    static func file(at path: String) -> Content? {
+    static func file(at path: String, range: Range<Int>?) -> Content? {
         let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        let isFile = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        let whole = 0..<Int(status.st_size)
+        let part = range ?? whole
+        guard isFile, part.lowerBound >= 0, part.upperBound <= whole.upperBound else {
             _ = Glibc.close(descriptor)
             return nil
         }
-        return .file(descriptor: descriptor, size: Int(status.st_size))
+        return .file(descriptor: descriptor, start: part.lowerBound, size: part.count)
     }
 
     var size: Int {
         switch self {
         case .bytes(let bytes, _): bytes.count
-        case .file(_, let size): size
+        case .file(_, _, let size): size
         case .stream(let pipe): pipe.size
         }
     }
@@ -172,7 +176,7 @@ private enum Content {
     }
 
     func close() {
-        if case .file(let descriptor, _) = self { _ = Glibc.close(descriptor) }
+        if case .file(let descriptor, _, _) = self { _ = Glibc.close(descriptor) }
     }
 
     /// Up to this many bytes of a file are read into memory, so that libmicrohttpd sends them with
@@ -207,11 +211,11 @@ private enum Content {
             return bytes[offset..<offset + length].withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(length, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
-        case .file(let descriptor, _):
-            if sent, length <= Self.smallFileLimit, let response = Self.read(descriptor, offset: offset, length: length) {
+        case .file(let descriptor, let start, _):
+            if sent, length <= Self.smallFileLimit, let response = Self.read(descriptor, offset: start + offset, length: length) {
                 return response
             }
-            guard let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset)) else {
+            guard let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(start + offset)) else {
                 _ = Glibc.close(descriptor)
                 return nil
             }

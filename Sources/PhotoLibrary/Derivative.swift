@@ -9,6 +9,8 @@ public struct Derivative: Sendable, Equatable {
     public var size: PixelSize?
     /// A strong validator for conditional requests.
     public var etag: String
+    /// The bytes of the file that are this derivative, when it is only a part of it.
+    public var range: Range<Int>? = nil
     /// The file's bytes, when it is small enough to be kept in memory (thumbnails), with room
     /// for the answer a server makes of them.
     public var kept: KeptBytes? = nil

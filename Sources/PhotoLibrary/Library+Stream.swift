@@ -1,4 +1,3 @@
-import Memo
 public import Video
 
 extension Library {
@@ -36,18 +35,16 @@ extension Library {
         case initialization, media
     }
 
-    /// That part of segment `index` (`FragmentedMP4`), cut from the cached segment.
+    /// That part of segment `index` (`FragmentedMP4`): a range of the cached segment, found by
+    /// reading its boxes' headers, and sent from the file.
     public func streamSegment(of id: String, index: Int, part: StreamPart) async throws(LibraryError) -> Derivative {
         let segment = try await streamSegment(of: id, index: index)
-        let bytes = try await work.run { () throws(LibraryError) -> [UInt8] in
-            let bytes = try Self.read(segment.path)
-            guard let offset = FragmentedMP4.firstFragmentOffset(bytes) else {
-                throw LibraryError(.io, "A part of the video's stream is damaged.")
-            }
-            return Array(part == .initialization ? bytes[..<offset] : bytes[offset...])
+        guard let (offset, size) = await work.run({ FragmentedMP4.firstFragmentOffset(ofFileAt: segment.path) }) else {
+            throw LibraryError(.io, "A part of the video's stream is damaged.")
         }
         // The segment's validator, told apart by part: the two are never the same bytes.
         let etag = String(segment.etag.dropLast()) + (part == .initialization ? "-init\"" : "-media\"")
-        return Derivative(path: segment.path, mimeType: "video/mp4", size: nil, etag: etag, kept: KeptBytes(bytes))
+        return Derivative(
+            path: segment.path, mimeType: "video/mp4", size: nil, etag: etag, range: part == .initialization ? 0..<offset : offset..<size)
     }
 }

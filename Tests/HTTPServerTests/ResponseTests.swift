@@ -26,6 +26,8 @@ import Testing
         }
         let path = folder.file("photo.bin")
         router.get("/photo") { _ in .file(path, contentType: "application/octet-stream", etag: "\"p1\"") }
+        router.get("/part") { _ in .file(path, range: 250_000..<290_000, contentType: "application/octet-stream", etag: "\"q1\"") }
+        router.get("/past-the-end") { _ in .file(path, range: 299_000..<300_001, contentType: "application/octet-stream") }
         let missing = folder.file("gone.bin")
         router.get("/gone") { _ in .file(missing, contentType: "application/octet-stream") }
         return try LiveServer(router: router)
@@ -135,6 +137,27 @@ import Testing
         let notModified = try await live.get("/photo", headers: ["If-None-Match: \"p1\""])
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
+        await live.stop()
+    }
+
+    /// A part of a file is answered as if it were the whole, small enough to go out with the
+    /// headers (40 KB) or not; ranges are of the part.
+    @Test func aPartOfAFileIsSentAsAWholeAndInRanges() async throws {
+        let live = try start()
+        let part = Array(fileBytes[250_000..<290_000])
+        let whole = try await live.get("/part")
+        #expect(whole.status == 200)
+        #expect(whole.body == part)
+        #expect(whole.headers["Content-Length"] == "40000")
+        let middle = try await live.get("/part", headers: ["Range: bytes=100-199"])
+        #expect(middle.status == 206)
+        #expect(middle.body == Array(part[100..<200]))
+        #expect(middle.headers["Content-Range"] == "bytes 100-199/40000")
+        let tail = try await live.get("/part", headers: ["Range: bytes=-5"])
+        #expect(tail.body == Array(part.suffix(5)))
+        #expect(try await live.request("HEAD", "/part").headers["Content-Length"] == "40000")
+        let tooShort = try await live.get("/past-the-end")
+        #expect(tooShort.status == 404, "a file shorter than its part is answered as a missing one")
         await live.stop()
     }
 

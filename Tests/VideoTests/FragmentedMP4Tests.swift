@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Video
@@ -15,6 +17,21 @@ import Testing
         // A 64-bit size is followed.
         let large: [UInt8] = [0, 0, 0, 1] + Array("free".utf8) + [0, 0, 0, 0, 0, 0, 0, 24] + [UInt8](repeating: 0, count: 8)
         #expect(FragmentedMP4.firstFragmentOffset(large + box("moof", 8)) == 24)
+    }
+
+    /// From a file only the boxes' headers are read, and the walk is the same.
+    @Test func aFilesFirstFragmentIsFoundFromItsBoxHeaders() throws {
+        let folder = TemporaryDirectory("fmp4")
+        let bytes = box("ftyp", 16) + box("moov", 70_000) + box("moof", 90) + box("mdat", 500_000)
+        let path = folder.file("segment.mp4")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let found = try #require(FragmentedMP4.firstFragmentOffset(ofFileAt: path))
+        #expect(found.offset == 24 + 70_008)
+        #expect(found.size == bytes.count)
+        let damaged = folder.file("damaged.mp4")
+        #expect(FileManager.default.createFile(atPath: damaged, contents: Data(Array(bytes.prefix(60_000)))))
+        #expect(FragmentedMP4.firstFragmentOffset(ofFileAt: damaged) == nil, "a box past the end")
+        #expect(FragmentedMP4.firstFragmentOffset(ofFileAt: folder.file("absent.mp4")) == nil)
     }
 
     @Test(arguments: [
