@@ -1,9 +1,12 @@
 #include "CJPEGDecoder.h"
+#include "CJPEGSplit.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -76,8 +79,187 @@ static void on_error(j_common_ptr cinfo) {
 
 static void silent(j_common_ptr cinfo) { (void)cinfo; }
 
+static void start_decode(struct jpeg_decompress_struct *cinfo, Decode *decode, char *detail, size_t detail_size) {
+    memset(decode, 0, sizeof *decode);
+    cinfo->err = jpeg_std_error(&decode->pub);
+    decode->pub.error_exit = on_error;
+    decode->pub.emit_message = on_message;
+    decode->pub.output_message = silent;
+    decode->damage = CR_JPEG_WHOLE;
+    decode->detail = detail;
+    decode->detail_size = detail_size;
+}
+
+/// One half of a split decode: its JPEG in memory, and the rows of the shared picture it fills.
+typedef struct {
+    const unsigned char *bytes;
+    size_t size;
+    int shrink;
+    /// The first row of the picture this half writes, and how many output rows it has.
+    JDIMENSION first_row;
+    JDIMENSION rows;
+    /// The picture: rows of `stride` bytes, `height` of them, `bands` a pixel.
+    unsigned char *pixels;
+    size_t stride;
+    JDIMENSION width;
+    JDIMENSION height;
+    int bands;
+    Decode decode;
+    char detail[200];
+    /// 1 once every row of the half was decoded (no jump out of libjpeg).
+    int finished;
+} Half;
+
+static void *decode_half(void *argument) {
+    Half *half = argument;
+    struct jpeg_decompress_struct cinfo;
+    start_decode(&cinfo, &half->decode, half->detail, sizeof half->detail);
+    if (setjmp(half->decode.escape)) {
+        jpeg_destroy_decompress(&cinfo);
+        return NULL;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, half->bytes, (unsigned long)half->size);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned int)half->shrink;
+    jpeg_start_decompress(&cinfo);
+    if (cinfo.output_components != half->bands || cinfo.output_width < half->width) ERREXIT(&cinfo, JERR_EMPTY_IMAGE);
+    JSAMPARRAY row = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE, cinfo.output_width * (JDIMENSION)half->bands, 1);
+    int invert = cinfo.out_color_space == JCS_CMYK;
+    while (cinfo.output_scanline < cinfo.output_height && cinfo.output_scanline < half->rows) {
+        JDIMENSION y = half->first_row + cinfo.output_scanline;
+        jpeg_read_scanlines(&cinfo, row, 1);
+        if (y >= half->height) continue;
+        unsigned char *target = half->pixels + (size_t)y * half->stride;
+        if (invert) {
+            for (size_t i = 0; i < half->stride; i++) target[i] = (unsigned char)(255 - row[0][i]);
+        } else {
+            memcpy(target, row[0], half->stride);
+        }
+    }
+    half->finished = cinfo.output_scanline >= half->rows || cinfo.output_scanline >= cinfo.output_height;
+    // The upper half stops before its frame's end: what is left is the lower half's.
+    jpeg_destroy_decompress(&cinfo);
+    return NULL;
+}
+
+static unsigned char *read_whole(FILE *file, size_t smallest, size_t *size) {
+    struct stat status;
+    if (fstat(fileno(file), &status) != 0 || status.st_size < 4 || (size_t)status.st_size < smallest ||
+        status.st_size > CR_JPEG_HALVES_LARGEST)
+        return NULL;
+    unsigned char *bytes = malloc((size_t)status.st_size);
+    if (!bytes) return NULL;
+    if (fread(bytes, 1, (size_t)status.st_size, file) != (size_t)status.st_size) {
+        free(bytes);
+        return NULL;
+    }
+    *size = (size_t)status.st_size;
+    return bytes;
+}
+
+/// The picture decoded in two halves at once, one on a thread of its own, when the file has
+/// restart markers to cut it at (`cr_jpeg_plan_split`); -1 when it has not, or its header is not
+/// one libjpeg decodes alike, and then nothing is decoded. The verdict is the worse of the two
+/// halves', and pixels come only when both halves were decoded to their last row.
+static int decode_in_halves(
+    FILE *file, size_t smallest, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail,
+    size_t detail_size) {
+    size_t size = 0;
+    unsigned char *bytes = read_whole(file, smallest, &size);
+    if (!bytes) {
+        rewind(file);
+        return -1;
+    }
+    CRJPEGSplit split;
+    size_t lower_size = 0;
+    unsigned char *lower = NULL;
+    unsigned int width = 0;
+    int bands = 0;
+    if (cr_jpeg_plan_split(bytes, size, &split)) {
+        // The picture's size and bands, as libjpeg reads the header.
+        struct jpeg_decompress_struct cinfo;
+        Decode decode;
+        start_decode(&cinfo, &decode, NULL, 0);
+        if (!setjmp(decode.escape)) {
+            jpeg_create_decompress(&cinfo);
+            jpeg_mem_src(&cinfo, bytes, (unsigned long)size);
+            jpeg_read_header(&cinfo, TRUE);
+            cinfo.scale_num = 1;
+            cinfo.scale_denom = (unsigned int)shrink;
+            jpeg_calc_output_dimensions(&cinfo);
+            if (cinfo.image_height == split.height && (long long)cinfo.image_width * (long long)cinfo.image_height <= max_pixels &&
+                decode.damage == CR_JPEG_WHOLE) {
+                width = cinfo.image_width;
+                bands = cinfo.output_components;
+            }
+        }
+        jpeg_destroy_decompress(&cinfo);
+        if (width > 0) lower = cr_jpeg_lower_half(bytes, size, &split, &lower_size);
+    }
+    if (!lower) {
+        free(bytes);
+        rewind(file);
+        return -1;
+    }
+    JDIMENSION out_width = width / (JDIMENSION)shrink, out_height = split.height / (JDIMENSION)shrink;
+    size_t stride = (size_t)out_width * (size_t)bands;
+    unsigned char *pixels = out_width > 0 && out_height > 0 ? malloc(stride * out_height) : NULL;
+    if (!pixels) {
+        free(lower);
+        free(bytes);
+        rewind(file);
+        return -1;
+    }
+    JDIMENSION upper_rows = split.rows_before * split.mcu_height / (JDIMENSION)shrink;
+    Half halves[2];
+    memset(halves, 0, sizeof halves);
+    for (int i = 0; i < 2; i++) {
+        halves[i].shrink = shrink;
+        halves[i].pixels = pixels;
+        halves[i].stride = stride;
+        halves[i].width = out_width;
+        halves[i].height = out_height;
+        halves[i].bands = bands;
+    }
+    halves[0].bytes = bytes;
+    halves[0].size = size;
+    halves[0].first_row = 0;
+    halves[0].rows = upper_rows;
+    halves[1].bytes = lower;
+    halves[1].size = lower_size;
+    halves[1].first_row = upper_rows;
+    halves[1].rows = (JDIMENSION)-1;
+    pthread_t thread;
+    int threaded = pthread_create(&thread, NULL, decode_half, &halves[1]) == 0;
+    decode_half(&halves[0]);
+    if (threaded) {
+        pthread_join(thread, NULL);
+    } else {
+        decode_half(&halves[1]);
+    }
+    free(lower);
+    free(bytes);
+
+    const Half *worse = halves[1].decode.damage > halves[0].decode.damage ? &halves[1] : &halves[0];
+    CRJPEGDamage damage = worse->decode.damage;
+    if (detail_size > 0) snprintf(detail, detail_size, "%s", worse->detail);
+    int finished = halves[0].finished && halves[1].finished;
+    if (!finished || (damage > CR_JPEG_HARMLESS && !(keep_corrupt && damage == CR_JPEG_CORRUPT))) {
+        free(pixels);
+        return damage == CR_JPEG_WHOLE ? CR_JPEG_CORRUPT : damage;
+    }
+    image->pixels = pixels;
+    image->width = (int)out_width;
+    image->height = (int)out_height;
+    image->bands = bands;
+    return damage;
+}
+
 CRJPEGDamage cr_jpeg_decode(
-    const char *path, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail, size_t detail_size) {
+    const char *path, int shrink, long long max_pixels, int keep_corrupt, size_t halves_from, CRJPEGImage *image, char *detail,
+    size_t detail_size) {
     if (detail_size > 0) detail[0] = '\0';
     FILE *file = fopen(path, "rbe");
     if (!file) return CR_JPEG_UNCHECKED;
@@ -85,17 +267,18 @@ CRJPEGDamage cr_jpeg_decode(
     // thumbnail's time. (Mapping the file instead would count all of it in the process's memory.)
     char *buffer = malloc(READ_BUFFER);
     if (buffer) setvbuf(file, buffer, _IOFBF, READ_BUFFER);
+    if (image && halves_from > 0) {
+        int verdict = decode_in_halves(file, halves_from, shrink, max_pixels, keep_corrupt, image, detail, detail_size);
+        if (verdict >= 0) {
+            fclose(file);
+            free(buffer);
+            return (CRJPEGDamage)verdict;
+        }
+    }
 
     struct jpeg_decompress_struct cinfo;
     Decode decode;
-    memset(&decode, 0, sizeof decode);
-    cinfo.err = jpeg_std_error(&decode.pub);
-    decode.pub.error_exit = on_error;
-    decode.pub.emit_message = on_message;
-    decode.pub.output_message = silent;
-    decode.damage = CR_JPEG_WHOLE;
-    decode.detail = detail;
-    decode.detail_size = detail_size;
+    start_decode(&cinfo, &decode, detail, detail_size);
 
     if (setjmp(decode.escape)) {
         free(decode.pixels);

@@ -134,6 +134,21 @@ extension FuzzTarget {
             withFile(bytes, suffix: ".jpg") { path in _ = JPEGDecoder.damage(path, maxPixels: 16_000_000) }
         },
         FuzzTarget(
+            "jpeg-halves", "a JPEG cut at a restart marker and decoded in two halves at once", seeds: ["photos"],
+            maxLength: 1 << 16, seed: withRestartMarkers
+        ) { bytes in
+            if let (rows, lower) = JPEGDecoder.lowerHalf(of: Array(bytes)) {
+                require(rows > 0 && lower.count < bytes.count, "the lower half is a part of the file")
+            }
+            withFile(bytes, suffix: ".jpg") { path in
+                let halves = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: 1, maxPixels: 16_000_000)
+                let whole = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: 0, maxPixels: 16_000_000)
+                if !halves.pixels.isEmpty && !whole.pixels.isEmpty {
+                    require(halves.width == whole.width && halves.height == whole.height, "both ways decode the same picture")
+                }
+            }
+        },
+        FuzzTarget(
             "image-import", "an upload's whole way through Imaging: sniff, structure, probe, the import's render",
             seeds: ["photos", "bad"], maxLength: 1 << 15
         ) { bytes in
@@ -159,3 +174,18 @@ private let imaging = try? Imaging(maxPixels: 16_000_000)
 @Sendable private func xmpPacket(_ path: String) -> [UInt8]? { imaging?.metadataBlock("xmp-data", of: path) }
 
 @Sendable private func iccProfile(_ path: String) -> [UInt8]? { imaging?.metadataBlock("icc-profile-data", of: path) }
+
+/// The photo made small, with restart markers every four MCUs: the corpus' photos with markers
+/// are megabytes, and their first 64 KB (what the fuzzer takes) have no end to cut them at.
+@Sendable private func withRestartMarkers(_ path: String) -> [UInt8]? {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-seed-\(UUID().uuidString).jpg").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let vips = Process()
+    vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+    vips.arguments = ["thumbnail", path, "\(output)[Q=60,restart-interval=4,strip]", "200"]
+    vips.standardOutput = FileHandle.nullDevice
+    vips.standardError = FileHandle.nullDevice
+    guard (try? vips.run()) != nil else { return nil }
+    vips.waitUntilExit()
+    return vips.terminationStatus == 0 ? FileManager.default.contents(atPath: output).map(Array.init) : nil
+}

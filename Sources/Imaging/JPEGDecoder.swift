@@ -58,10 +58,11 @@ package enum JPEGDecoder {
     }
 
     private static func run(
-        _ path: String, shrink: Int, maxPixels: Int, keepCorrupt: Bool, into image: UnsafeMutablePointer<CRJPEGImage>?
+        _ path: String, shrink: Int, maxPixels: Int, keepCorrupt: Bool, halvesFrom: Int = Int(CR_JPEG_HALVES_SMALLEST),
+        into image: UnsafeMutablePointer<CRJPEGImage>?
     ) -> (Damage, detail: String) {
         var text = [CChar](repeating: 0, count: 200)
-        let verdict = cr_jpeg_decode(path, Int32(shrink), Int64(maxPixels), keepCorrupt ? 1 : 0, image, &text, text.count)
+        let verdict = cr_jpeg_decode(path, Int32(shrink), Int64(maxPixels), keepCorrupt ? 1 : 0, halvesFrom, image, &text, text.count)
         let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let damage: Damage =
             switch verdict {
@@ -74,5 +75,34 @@ package enum JPEGDecoder {
             default: .unchecked
             }
         return (damage, detail)
+    }
+}
+
+extension JPEGDecoder {
+    /// The file's pixels at 1/`shrink` scale, decoded in halves where it can be (a file of
+    /// `halvesFrom` bytes or more; 0: never) or in one go, and libjpeg's verdict: to compare the
+    /// two ways.
+    package static func pixels(
+        _ path: String, shrink: Int, halvesFrom: Int, maxPixels: Int = 1 << 30
+    ) -> (verdict: String, width: Int, height: Int, bands: Int, pixels: [UInt8]) {
+        var image = CRJPEGImage()
+        let (damage, _) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: false, halvesFrom: halvesFrom, into: &image)
+        guard let pixels = image.pixels else { return ("\(damage)", 0, 0, 0, []) }
+        defer { free(pixels) }
+        let count = Int(image.width) * Int(image.height) * Int(image.bands)
+        return ("\(damage)", Int(image.width), Int(image.height), Int(image.bands), Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+
+    /// Where a decode in halves cuts the file (the MCU rows above the cut), and the lower half as
+    /// the JPEG of its own that is decoded; nil when the file is decoded in one go.
+    package static func lowerHalf(of bytes: [UInt8]) -> (rowsBefore: Int, jpeg: [UInt8])? {
+        bytes.withUnsafeBufferPointer { buffer -> (Int, [UInt8])? in
+            var split = CRJPEGSplit()
+            guard let base = buffer.baseAddress, cr_jpeg_plan_split(base, buffer.count, &split) == 1 else { return nil }
+            var size = 0
+            guard let half = cr_jpeg_lower_half(base, buffer.count, &split, &size) else { return nil }
+            defer { free(half) }
+            return (Int(split.rows_before), Array(UnsafeBufferPointer(start: half, count: size)))
+        }
     }
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "CJPEGSplit.h"
+
 // JPEG decoding by libjpeg-turbo with its verdict on the data. libjpeg reports most damage as
 // warnings, which libvips can only count, and then only for the rows it asks for after the
 // warning, so damage near the end of a large photo goes unseen: extraneous bytes before a
@@ -35,13 +37,23 @@ typedef struct {
 } CRJPEGImage;
 
 /// Decodes the whole file at 1/`shrink` scale (1, 2, 4 or 8), unless its header declares more
-/// than `max_pixels`. The size is the full size divided by `shrink`, rounded down, as libvips'
+/// than `max_pixels`. A file with restart markers to cut it at (`CJPEGSplit.h`) is decoded in
+/// two halves at once, the lower one on a thread of its own: the decode of one photo is a
+/// person waiting (the first display of it), and the entropy-coded data, which one thread must
+/// otherwise read from end to end at any scale, is most of its time. The size is the full size divided by `shrink`, rounded down, as libvips'
 /// shrink-on-load gives it. With `image` NULL the pixels are only checked (at 1/8: the
 /// entropy-coded data is read in full at any scale). `image->pixels` is set only for a verdict
 /// of CR_JPEG_WHOLE or CR_JPEG_HARMLESS, and with `keep_corrupt` also of CR_JPEG_CORRUPT when
 /// libjpeg decoded to the end, working around the damage. libjpeg's first message about damage
 /// is copied into `detail` (for logs, not for people).
+/// Files smaller than `halves_from` bytes are decoded in one go (0: every file), and so are
+/// those past CR_JPEG_HALVES_LARGEST, whose bytes in memory would weigh on an import's.
 CRJPEGDamage cr_jpeg_decode(
-    const char *path, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail, size_t detail_size);
+    const char *path, int shrink, long long max_pixels, int keep_corrupt, size_t halves_from, CRJPEGImage *image, char *detail,
+    size_t detail_size);
+
+/// Where a decode in halves pays for its thread and its copy of the lower half.
+#define CR_JPEG_HALVES_SMALLEST (256 * 1024)
+#define CR_JPEG_HALVES_LARGEST (24 * 1024 * 1024)
 
 #endif
