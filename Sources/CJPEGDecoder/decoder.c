@@ -144,18 +144,22 @@ static void *decode_half(void *argument) {
     return NULL;
 }
 
+/// The whole file, when it is of a size to decode in halves and its start (the segments
+/// before the scan, in the first 64 KB of most files) does not rule a cut out.
 static unsigned char *read_whole(FILE *file, size_t smallest, size_t *size) {
     struct stat status;
     if (fstat(fileno(file), &status) != 0 || status.st_size < 4 || (size_t)status.st_size < smallest ||
         status.st_size > CR_JPEG_HALVES_LARGEST)
         return NULL;
-    unsigned char *bytes = malloc((size_t)status.st_size);
+    size_t whole = (size_t)status.st_size, start = whole < 64 * 1024 ? whole : 64 * 1024;
+    unsigned char *bytes = malloc(whole);
     if (!bytes) return NULL;
-    if (fread(bytes, 1, (size_t)status.st_size, file) != (size_t)status.st_size) {
+    if (fread(bytes, 1, start, file) != start || !cr_jpeg_may_split(bytes, start) ||
+        fread(bytes + start, 1, whole - start, file) != whole - start) {
         free(bytes);
         return NULL;
     }
-    *size = (size_t)status.st_size;
+    *size = whole;
     return bytes;
 }
 
@@ -166,6 +170,8 @@ static unsigned char *read_whole(FILE *file, size_t smallest, size_t *size) {
 static int decode_in_halves(
     FILE *file, size_t smallest, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail,
     size_t detail_size) {
+    // The scaled sizes below are exact for libjpeg's power-of-two scales only.
+    if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) return -1;
     size_t size = 0;
     unsigned char *bytes = read_whole(file, smallest, &size);
     if (!bytes) {
@@ -242,7 +248,11 @@ static int decode_in_halves(
     free(lower);
     free(bytes);
 
-    const Half *worse = halves[1].decode.damage > halves[0].decode.damage ? &halves[1] : &halves[0];
+    // The worse half's message; of two alike, the one that has a message.
+    const Half *worse = halves[1].decode.damage > halves[0].decode.damage ||
+                                (halves[1].decode.damage == halves[0].decode.damage && halves[0].detail[0] == '\0')
+                            ? &halves[1]
+                            : &halves[0];
     CRJPEGDamage damage = worse->decode.damage;
     if (detail_size > 0) snprintf(detail, detail_size, "%s", worse->detail);
     int finished = halves[0].finished && halves[1].finished;

@@ -5,49 +5,75 @@
 
 static unsigned int be16(const unsigned char *p) { return (unsigned int)p[0] << 8 | p[1]; }
 
-int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *split) {
-    memset(split, 0, sizeof *split);
-    if (size < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8) return 0;
+/// What the segments before the scan say.
+typedef struct {
+    unsigned int width, height, components, interval, max_h, max_v;
+    size_t height_offset;
+    /// Where the scan's entropy-coded data begins.
+    size_t scan_start;
+} Header;
+
+enum { NO_CUT = -1, UNSEEN = 0, SEEN = 1 };
+
+/// SEEN and the header when the segments up to the scan's start are in `bytes` and allow a cut;
+/// NO_CUT when they do not; UNSEEN when `bytes` ends before the scan does begin.
+static int read_header(const unsigned char *bytes, size_t size, Header *header) {
+    memset(header, 0, sizeof *header);
+    if (size < 4) return UNSEEN;
+    if (bytes[0] != 0xFF || bytes[1] != 0xD8) return NO_CUT;
     size_t at = 2;
-    unsigned int width = 0, height = 0, components = 0, interval = 0, max_h = 0, max_v = 0;
-    size_t height_offset = 0;
     for (;;) {
-        if (at + 4 > size || bytes[at] != 0xFF) return 0;
+        if (at + 4 > size) return UNSEEN;
+        if (bytes[at] != 0xFF) return NO_CUT;
         while (at + 4 <= size && bytes[at + 1] == 0xFF) at++;
-        if (at + 4 > size) return 0;
+        if (at + 4 > size) return UNSEEN;
         unsigned char marker = bytes[at + 1];
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01 || marker == 0xD9) return 0;
+        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01 || marker == 0xD9) return NO_CUT;
         size_t length = be16(bytes + at + 2);
-        if (length < 2 || at + 2 + length > size) return 0;
+        if (length < 2) return NO_CUT;
+        if (at + 2 + length > size) return UNSEEN;
         const unsigned char *segment = bytes + at + 4;
         size_t body = length - 2;
         if (marker == 0xC0 || marker == 0xC1) {
-            if (height != 0 || body < 6 || segment[0] != 8) return 0;
-            height = be16(segment + 1);
-            width = be16(segment + 3);
-            components = segment[5];
-            if (components == 0 || components > 4 || body < 6 + 3 * (size_t)components) return 0;
-            for (unsigned int c = 0; c < components; c++) {
+            if (header->height != 0 || body < 6 || segment[0] != 8) return NO_CUT;
+            header->height = be16(segment + 1);
+            header->width = be16(segment + 3);
+            header->components = segment[5];
+            if (header->components == 0 || header->components > 4 || body < 6 + 3 * (size_t)header->components) return NO_CUT;
+            for (unsigned int c = 0; c < header->components; c++) {
                 unsigned int h = segment[6 + 3 * c + 1] >> 4, v = segment[6 + 3 * c + 1] & 15;
-                if (h == 0 || v == 0 || h > 4 || v > 4) return 0;
-                if (h > max_h) max_h = h;
-                if (v > max_v) max_v = v;
+                if (h == 0 || v == 0 || h > 4 || v > 4) return NO_CUT;
+                if (h > header->max_h) header->max_h = h;
+                if (v > header->max_v) header->max_v = v;
             }
-            height_offset = at + 5;
+            header->height_offset = at + 5;
         } else if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
             // Progressive, lossless or arithmetic-coded: one scan does not hold the picture.
-            return 0;
+            return NO_CUT;
         } else if (marker == 0xDD) {
-            if (body < 2) return 0;
-            interval = be16(segment);
+            if (body < 2) return NO_CUT;
+            header->interval = be16(segment);
         } else if (marker == 0xDA) {
-            if (height == 0 || width == 0 || body < 1 || segment[0] != components) return 0;
-            at += 2 + length;
-            break;
+            if (header->height == 0 || header->width == 0 || body < 1 || segment[0] != header->components) return NO_CUT;
+            header->scan_start = at + 2 + length;
+            return header->interval == 0 ? NO_CUT : SEEN;
         }
         at += 2 + length;
     }
-    if (interval == 0) return 0;
+}
+
+int cr_jpeg_may_split(const unsigned char *start, size_t size) {
+    Header header;
+    return read_header(start, size, &header) != NO_CUT;
+}
+
+int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *split) {
+    memset(split, 0, sizeof *split);
+    Header header;
+    if (read_header(bytes, size, &header) != SEEN) return 0;
+    unsigned int width = header.width, height = header.height, components = header.components, interval = header.interval;
+    unsigned int max_h = header.max_h, max_v = header.max_v;
+    size_t height_offset = header.height_offset, at = header.scan_start;
     // One component is scanned block by block whatever its sampling; several, MCU by MCU.
     unsigned int mcu_width = components == 1 ? 8 : 8 * max_h;
     unsigned int mcu_height = components == 1 ? 8 : 8 * max_v;

@@ -139,6 +139,9 @@ extension FuzzTarget {
         ) { bytes in
             if let (rows, lower) = JPEGDecoder.lowerHalf(of: Array(bytes)) {
                 require(rows > 0 && lower.count < bytes.count, "the lower half is a part of the file")
+                for length in [4, bytes.count / 3, bytes.count] {
+                    require(JPEGDecoder.mayBeCut(start: Array(bytes.prefix(length))), "no start of a file that is cut rules the cut out")
+                }
             }
             withFile(bytes, suffix: ".jpg") { path in
                 let halves = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: 1, maxPixels: 16_000_000)

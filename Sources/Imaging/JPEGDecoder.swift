@@ -93,6 +93,11 @@ extension JPEGDecoder {
         return ("\(damage)", Int(image.width), Int(image.height), Int(image.bands), Array(UnsafeBufferPointer(start: pixels, count: count)))
     }
 
+    /// false when the first bytes of a file already show that it cannot be cut.
+    package static func mayBeCut(start: [UInt8]) -> Bool {
+        start.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { cr_jpeg_may_split($0, buffer.count) == 1 } ?? true }
+    }
+
     /// Where a decode in halves cuts the file (the MCU rows above the cut), and the lower half as
     /// the JPEG of its own that is decoded; nil when the file is decoded in one go.
     package static func lowerHalf(of bytes: [UInt8]) -> (rowsBefore: Int, jpeg: [UInt8])? {

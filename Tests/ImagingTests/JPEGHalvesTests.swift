@@ -44,9 +44,13 @@ import Testing
     }
 
     @Test func aFileWithoutRestartsOrWithDamageIsDecodedInOneGo() throws {
-        #expect(try JPEGDecoder.lowerHalf(of: Self.bytes("photos/lychee__aarhus.jpg")) == nil, "no restart markers")
+        let aarhus = try Self.bytes("photos/lychee__aarhus.jpg")
+        #expect(JPEGDecoder.lowerHalf(of: aarhus) == nil, "no restart markers")
+        #expect(!JPEGDecoder.mayBeCut(start: Array(aarhus.prefix(64 * 1024))), "which its first 64 KB show: it is not read whole")
         let train = try Self.bytes("photos/lychee__train.jpg")
         let (cut, lower) = try #require(JPEGDecoder.lowerHalf(of: train))
+        #expect(JPEGDecoder.mayBeCut(start: Array(train.prefix(64 * 1024))))
+        #expect(JPEGDecoder.mayBeCut(start: Array(train.prefix(100))), "too little to tell")
         #expect(cut > 0 && lower.count < train.count && lower.count > train.count / 4)
         #expect(JPEGDecoder.lowerHalf(of: Array(train.prefix(train.count * 4 / 5))) == nil, "a truncated file")
         // A restart marker out of its order.

@@ -30,6 +30,10 @@ typedef struct {
 /// one go, which judges any damage).
 int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *split);
 
+/// 0 when the start of a file (its first bytes, any number) already shows it cannot be cut: a
+/// file is read whole only when it may be.
+int cr_jpeg_may_split(const unsigned char *start, size_t size);
+
 /// The lower half as a JPEG of its own: the file's segments up to its scan, with the frame's
 /// height made the rows' that remain, and the tail, with its restart markers renumbered from
 /// 0. NULL when memory runs out; the caller frees it.
