@@ -1,4 +1,4 @@
-internal import Synchronization
+public import Synchronization
 
 /// Bytes kept in memory to be answered many times (a thumbnail), with room for one thing made of
 /// them by whoever answers them: a server keeps its whole ready response here, so that the
@@ -7,7 +7,7 @@ internal import Synchronization
 /// What is made may hold the bytes (`stable`) but not this object, which holds it.
 public final class KeptBytes: Sendable, Equatable {
     public let stable: StableBytes
-    private let made = Mutex<(any Sendable)?>(nil)
+    @usableFromInline let made = Mutex<(any Sendable)?>(nil)
 
     public init(_ stable: StableBytes) {
         self.stable = stable
@@ -22,7 +22,7 @@ public final class KeptBytes: Sendable, Equatable {
 
     /// What `make` makes of the bytes, made the first time it is asked for and kept with them.
     /// One kind of thing is kept: asking for another makes it and keeps it instead.
-    public func made<Made: Sendable>(by make: (StableBytes) -> Made) -> Made {
+    @inlinable public func made<Made: Sendable>(by make: (StableBytes) -> Made) -> Made {
         made.withLock { made in
             if let kept = made as? Made { return kept }
             let new = make(stable)
