@@ -130,8 +130,8 @@ private struct ServerHeaders {
     }
 }
 
-/// A response body: bytes we copy into MHD, an open file MHD sends with sendfile and closes, or
-/// a pipe MHD reads as its producer fills it.
+/// A response body: bytes we copy into MHD, an open file (or a range of it) MHD sends with
+/// sendfile and closes, or a pipe MHD reads as its producer fills it.
 private enum Content {
     case bytes([UInt8], rangeable: Bool)
     /// The bytes from `start` of a file, `size` of them.
