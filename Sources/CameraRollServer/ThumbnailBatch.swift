@@ -1,4 +1,5 @@
 import Foundation
+package import Memo
 package import PhotoLibrary
 
 /// A screen's thumbnails in one response (`GET /api/thumbnails?size=256&items=…`): over HTTP/1.1
@@ -36,7 +37,7 @@ package enum ThumbnailBatch {
     }
 
     /// The body of a batch: its index, then the bytes.
-    package static func body(_ parts: [(id: String, made: (mimeType: String, bytes: [UInt8])?)]) -> [UInt8] {
+    package static func body(_ parts: [(id: String, made: (mimeType: String, bytes: StableBytes)?)]) -> [UInt8] {
         struct Entry: Encodable {
             var id: String
             var type: String
@@ -45,7 +46,8 @@ package enum ThumbnailBatch {
         let index = parts.map { Entry(id: $0.id, type: $0.made?.mimeType ?? "", length: $0.made?.bytes.count ?? 0) }
         let json = Array((try? JSONEncoder().encode(index)) ?? Data("[]".utf8))
         var body = withUnsafeBytes(of: UInt32(json.count).bigEndian) { Array($0) } + json
-        for part in parts { body += part.made?.bytes ?? [] }
+        body.reserveCapacity(body.count + parts.reduce(0) { $0 + ($1.made?.bytes.count ?? 0) })
+        for part in parts { part.made?.bytes.withUnsafeBytes { body += $0 } }
         return body
     }
 }

@@ -215,8 +215,8 @@ extension WebApp {
         var response = Response.file(
             made.path, range: made.range, contentType: made.mimeType, etag: made.etag, cacheControl: immutable ? Self.immutable : "no-cache"
         )
-        // The same bytes as the file, without opening it.
-        if let bytes = made.bytes { response.body = .bytes(bytes) }
+        // The same bytes as the file, without opening it or copying them.
+        if let kept = made.kept { response.body = .prepared(PreparedBody(kept.stable)) }
         if let size = made.size {
             response.headers["X-Image-Width"] = String(size.width)
             response.headers["X-Image-Height"] = String(size.height)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Memo
 import PhotoLibrary
 
 /// The Photos app's calls: a collection's timeline, albums, favourites and Recently Deleted.
@@ -41,7 +42,7 @@ extension WebApp {
                     "invalid_parameter",
                     "items: 1 to \(ThumbnailBatch.maxItems) asset ids, each with ~ and its edit if it has one, separated by ;.")
             }
-            var parts: [(id: String, made: (mimeType: String, bytes: [UInt8])?)] = []
+            var parts: [(id: String, made: (mimeType: String, bytes: StableBytes)?)] = []
             for item in items {
                 // One that cannot be made (gone since the page read it, say) is left out, not the batch.
                 parts.append((item.id, try? await library.thumbnailBytes(of: item.id, size: size, edit: item.edit)))

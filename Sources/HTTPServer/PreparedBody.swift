@@ -9,8 +9,8 @@ internal import Synchronization
 /// bytes to copy for each request, nor one copy of them of its own: it sends them from where
 /// they are kept.
 ///
-/// A GET with validators or a range, a HEAD, or a response with other headers is answered from
-/// a copy of `bytes` as any other body.
+/// A GET with validators or a range, a HEAD, or a response with other headers gets a response
+/// made for it, which sends the same bytes from the same place.
 public final class PreparedBody: Sendable {
     public let bytes: StableBytes
     private let made = Mutex<Made?>(nil)
@@ -36,19 +36,27 @@ public final class PreparedBody: Sendable {
     func handle(for headers: Headers, addHeaders: (OpaquePointer) -> Void) -> OpaquePointer? {
         made.withLock { made in
             if let made { return made.headers == headers ? made.handle : nil }
-            // The response holds a reference to the bytes until libmicrohttpd frees it.
-            let (buffer, retained) = bytes.retainedAddress()
-            guard
-                let handle = MHD_create_response_from_buffer_with_free_callback_cls(
-                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), { StableBytes.release(retained: $0!) },
-                    retained)
-            else {
-                StableBytes.release(retained: retained)
-                return nil
-            }
+            guard let handle = bytes.response(sending: 0..<bytes.count) else { return nil }
             addHeaders(handle)
             made = Made(handle: handle, headers: headers)
             return handle
         }
+    }
+}
+
+extension StableBytes {
+    /// A libmicrohttpd response that sends these bytes (`part` of them) from where they are,
+    /// holding a reference to them until libmicrohttpd frees it.
+    func response(sending part: Range<Int>) -> OpaquePointer? {
+        let (buffer, retained) = retainedAddress()
+        guard
+            let handle = MHD_create_response_from_buffer_with_free_callback_cls(
+                part.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + part.lowerBound }),
+                { StableBytes.release(retained: $0!) }, retained)
+        else {
+            StableBytes.release(retained: retained)
+            return nil
+        }
+        return handle
     }
 }

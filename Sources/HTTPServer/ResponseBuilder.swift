@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 internal import Glibc
+internal import Memo
 
 /// Turns a handler's `Response` into a libmicrohttpd response: opens the file of a file body,
 /// answers validators (304) and ranges (206, 416), and adds the headers every response carries.
@@ -99,7 +100,7 @@ struct ResponseBuilder {
         case .bytes(let bytes):
             return (response, .bytes(bytes, rangeable: true))
         case .prepared(let body):
-            return (response, .bytes(body.bytes.bytes, rangeable: true))
+            return (response, .kept(body.bytes))
         case .file(let path, let range):
             if let file = Content.file(at: path, range: range) { return (response, file) }
             let missing = HTTPError.notFound()
@@ -130,10 +131,12 @@ private struct ServerHeaders {
     }
 }
 
-/// A response body: bytes we copy into MHD, an open file (or a range of it) MHD sends with
-/// sendfile and closes, or a pipe MHD reads as its producer fills it.
+/// A response body: bytes we copy into MHD, kept bytes MHD sends from where they are, an open
+/// file (or a range of it) MHD sends with sendfile and closes, or a pipe MHD reads as its
+/// producer fills it.
 private enum Content {
     case bytes([UInt8], rangeable: Bool)
+    case kept(StableBytes)
     /// The bytes from `start` of a file, `size` of them.
     case file(descriptor: Int32, start: Int, size: Int)
     case stream(StreamPipe)
@@ -155,6 +158,7 @@ private enum Content {
     var size: Int {
         switch self {
         case .bytes(let bytes, _): bytes.count
+        case .kept(let bytes): bytes.count
         case .file(_, _, let size): size
         case .stream(let pipe): pipe.size
         }
@@ -165,7 +169,7 @@ private enum Content {
     var isRangeable: Bool {
         switch self {
         case .bytes(_, let rangeable): rangeable
-        case .file: true
+        case .kept, .file: true
         case .stream: false
         }
     }
@@ -211,6 +215,8 @@ private enum Content {
             return bytes[offset..<offset + length].withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(length, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
+        case .kept(let bytes):
+            return bytes.response(sending: offset..<offset + length)
         case .file(let descriptor, let start, _):
             if sent, length <= Self.smallFileLimit, let response = Self.read(descriptor, offset: start + offset, length: length) {
                 return response

@@ -14,6 +14,4 @@ public struct Derivative: Sendable, Equatable {
     /// The file's bytes, when it is small enough to be kept in memory (thumbnails), with room
     /// for the answer a server makes of them.
     public var kept: KeptBytes? = nil
-
-    public var bytes: [UInt8]? { kept?.bytes }
 }

@@ -1,4 +1,5 @@
 public import Imaging
+public import Memo
 import Video
 
 extension Library {
@@ -28,11 +29,11 @@ extension Library {
     /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
     /// a batch of a screen's thumbnails is made of.
     public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> (
-        mimeType: String, bytes: [UInt8]
+        mimeType: String, bytes: StableBytes
     ) {
         let made = try await thumbnail(of: id, size: size, edit: edit)
-        if let bytes = made.bytes { return (made.mimeType, bytes) }
-        return (made.mimeType, try await work.run { () throws(LibraryError) in try Self.read(made.path) })
+        if let kept = made.kept { return (made.mimeType, kept.stable) }
+        return (made.mimeType, StableBytes(try await work.run { () throws(LibraryError) in try Self.read(made.path) }))
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
