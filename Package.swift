@@ -87,8 +87,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Imaging", "Video", "PhotoLibrary", "Credentials", "IPAddress", "HTTPServer", "CameraRollServer", "ImagePicker",
-                "PostgreSQL",
-                "S3", "Storage",
+                "PostgreSQL", "S3", "Storage", "ChildProcess",
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// One parser of ours, as libFuzzer drives it: bytes in, and a trap (an overflow, a broken
@@ -11,7 +12,7 @@ public struct FuzzTarget: Sendable {
     /// Folders of the shared corpus (`photos`, `videos`, `bad`) whose files seed the target.
     public let seedFolders: [String]
     /// The seed a corpus file gives: the file itself, or a part of it the parser reads.
-    public let seed: @Sendable (String) -> [UInt8]?
+    public let seed: @Sendable (String) async -> [UInt8]?
     /// Inputs as clients send them, to start a text parser's fuzzing from.
     public let examples: [String]
     /// The longest input worth mutating (libFuzzer's `-max_len`).
@@ -20,7 +21,7 @@ public struct FuzzTarget: Sendable {
 
     init(
         _ name: String, _ summary: String, seeds seedFolders: [String] = [], maxLength: Int = 4096,
-        seed: @escaping @Sendable (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
+        seed: @escaping @Sendable (String) async -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
         examples: [String] = [], run: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) {
         self.examples = examples
@@ -58,4 +59,12 @@ func withFile(_ bytes: UnsafeRawBufferPointer, suffix: String, _ body: (String) 
 /// headers or JSON would.
 func text(_ bytes: UnsafeRawBufferPointer) -> String {
     String(decoding: bytes, as: UTF8.self)
+}
+
+/// What a tool writes to standard output when it makes a seed, or nil when it fails.
+func seedTool(_ executable: String, _ arguments: [String]) async -> [UInt8]? {
+    let run = try? await ChildProcess(timeout: .seconds(60)).run(
+        executable: executable, arguments: arguments, environment: [:], stdoutLimit: 1 << 24)
+    guard let run, run.succeeded, !run.stdoutOverflowed else { return nil }
+    return Array(run.stdout)
 }

@@ -180,15 +180,6 @@ private let imaging = try? Imaging(maxPixels: 16_000_000)
 
 /// The photo made small, with restart markers every four MCUs: the corpus' photos with markers
 /// are megabytes, and their first 64 KB (what the fuzzer takes) have no end to cut them at.
-@Sendable private func withRestartMarkers(_ path: String) -> [UInt8]? {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-seed-\(UUID().uuidString).jpg").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    let vips = Process()
-    vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-    vips.arguments = ["thumbnail", path, "\(output)[Q=60,restart-interval=4,strip]", "200"]
-    vips.standardOutput = FileHandle.nullDevice
-    vips.standardError = FileHandle.nullDevice
-    guard (try? vips.run()) != nil else { return nil }
-    vips.waitUntilExit()
-    return vips.terminationStatus == 0 ? FileManager.default.contents(atPath: output).map(Array.init) : nil
+@Sendable private func withRestartMarkers(_ path: String) async -> [UInt8]? {
+    await seedTool("/usr/bin/vips", ["thumbnail", path, ".jpg[Q=60,restart-interval=4,strip]", "200"])
 }

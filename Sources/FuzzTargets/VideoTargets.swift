@@ -29,18 +29,9 @@ extension FuzzTarget {
 }
 
 /// What ffprobe says of a corpus video, run as the server runs it.
-@Sendable private func ffprobeJSON(_ path: String) -> [UInt8]? {
+@Sendable private func ffprobeJSON(_ path: String) async -> [UInt8]? {
     guard let header = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }),
         let format = ContainerFormat.sniff(Array(header))
     else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-    process.arguments = FFmpegArguments.probe(path, format: format)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? Array(output) : nil
+    return await seedTool("/usr/bin/ffprobe", FFmpegArguments.probe(path, format: format))
 }

@@ -5,7 +5,7 @@ import FuzzTargets
 /// target reads (an EXIF block, an ICC profile, ffprobe's JSON); and its examples. Written once per machine, into
 /// the build folder, never into the repository: only what libFuzzer finds beyond them is kept.
 enum Seeds {
-    static func write(_ target: FuzzTarget, corpus: String, into folder: String) -> Int32 {
+    static func write(_ target: FuzzTarget, corpus: String, into folder: String) async -> Int32 {
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -13,7 +13,7 @@ enum Seeds {
             for seedFolder in target.seedFolders {
                 let source = (corpus as NSString).appendingPathComponent(seedFolder)
                 for name in try files.contentsOfDirectory(atPath: source).sorted() {
-                    guard let bytes = target.seed((source as NSString).appendingPathComponent(name)), !bytes.isEmpty else { continue }
+                    guard let bytes = await target.seed((source as NSString).appendingPathComponent(name)), !bytes.isEmpty else { continue }
                     let seed = (folder as NSString).appendingPathComponent("\(seedFolder)-\(name)")
                     guard files.createFile(atPath: seed, contents: Data(bytes.prefix(target.maxLength))) else { return 1 }
                     written += 1

@@ -25,7 +25,7 @@ case "--list":
     }
 case "seeds" where arguments.count == 4:
     guard let target = FuzzTarget.named(arguments[1]) else { fail("No fuzz target is named \(arguments[1]).") }
-    exit(Seeds.write(target, corpus: arguments[2], into: arguments[3]))
+    exit(await Seeds.write(target, corpus: arguments[2], into: arguments[3]))
 case "contains" where arguments.count >= 2:
     exit(await Containment.check(Array(arguments.dropFirst())))
 case ImportDecoder.command:
