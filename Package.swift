@@ -32,7 +32,9 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Fixed-arity wrappers of the variadic libvips calls we use.
-        .target(name: "CShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("gmodule-2.0")]),
+        .target(name: "CShims", dependencies: ["CVips", "CResize"], linkerSettings: [.linkedLibrary("gmodule-2.0")]),
+        // A lanczos3 downscale of 8-bit pixels in memory, vectorised: libvips 8.14's is scalar.
+        .target(name: "CResize", linkerSettings: [.linkedLibrary("m")]),
         // libjpeg-turbo decoding a JPEG with its damage read from its message codes (needs setjmp, so C).
         .target(name: "CJPEGDecoder", linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixed-arity wrappers of the variadic libcurl calls.

@@ -3,6 +3,7 @@ display render beside vipsthumbnail, and concurrent uploads with the server's pe
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -182,14 +183,23 @@ def first_display_render(cameraroll, photos, work, timed):
             asset = json.loads(served.request("POST", "/api/assets", body=Path(photo).read_bytes(),
                                               headers={"Content-Type": "image/jpeg"})[1])
             path = f"/media/{asset['id']}/display?w=1170&h=2532&dpr=1"
-            status, _ = served.request("GET", path)
+            status, body = served.request("GET", path)
             ours = served.server_milliseconds(path) / 1000
             theirs = statistics.median(
                 timed(["vipsthumbnail", photo, "-s", "1170x2532", "-o", f"{work}/d.jpg[Q=85,strip]"]) for _ in range(3)) - start_up
-            rows.append((Path(photo).name, ours, theirs, status))
+            (work / "ours.jpg").write_bytes(body)
+            rows.append((Path(photo).name, ours, theirs, status, ssim(work / "ours.jpg", work / "d.jpg")))
     finally:
         served.stop()
     return rows, start_up
+
+
+def ssim(ours, theirs):
+    """ffmpeg's SSIM of two images of the same size (1.0: the same picture); None when they differ in size."""
+    result = subprocess.run(["ffmpeg", "-hide_banner", "-i", str(ours), "-i", str(theirs), "-lavfi", "ssim", "-f", "null", "-"],
+                            capture_output=True, text=True)
+    found = re.search(r"All:([0-9.]+)", result.stderr)
+    return float(found.group(1)) if result.returncode == 0 and found else None
 
 
 def concurrent_uploads(cameraroll, source, work, clients=20):

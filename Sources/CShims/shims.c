@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CShims.h"
 
+#include <CResize.h>
+
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <libgen.h>
@@ -153,8 +155,32 @@ VipsImage *cr_vips_image_from_pixels(unsigned char *pixels, int width, int heigh
     image->Type = bands == 4 ? VIPS_INTERPRETATION_CMYK : bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
     const void *profile;
     size_t length;
-    if (vips_image_get_typeof(metadata, VIPS_META_ICC_NAME) &&
+    if (metadata && vips_image_get_typeof(metadata, VIPS_META_ICC_NAME) &&
         vips_image_get_blob(metadata, VIPS_META_ICC_NAME, &profile, &length) == 0)
         vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
     return image;
+}
+
+int cr_vips_resize_in_memory(
+    VipsImage *in, VipsImage **out, int left, int top, int width, int height, int out_width, int out_height) {
+    if ((in->dtype != VIPS_IMAGE_SETBUF && in->dtype != VIPS_IMAGE_SETBUF_FOREIGN) || !in->data ||
+        in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE || in->Bands < 1 || in->Bands > 4 || left < 0 ||
+        top < 0 || width < 1 || height < 1 || left + width > in->Xsize || top + height > in->Ysize || out_width > width ||
+        out_height > height || (out_width == width && out_height == height))
+        return 1;
+    unsigned char *pixels = malloc((size_t) out_width * out_height * in->Bands);
+    if (!pixels)
+        return -1;
+    if (cr_resize_lanczos3(
+            VIPS_IMAGE_ADDR(in, left, top), width, height, VIPS_IMAGE_SIZEOF_LINE(in), in->Bands, pixels, out_width,
+            out_height)) {
+        free(pixels);
+        return -1;
+    }
+    VipsImage *image = cr_vips_image_from_pixels(pixels, out_width, out_height, in->Bands, in);
+    if (!image)
+        return -1;
+    image->Type = in->Type;
+    *out = image;
+    return 0;
 }

@@ -54,8 +54,7 @@ extension Imaging {
                     y: Int((Double(plan.region.y) * ratioY).rounded()),
                     width: Int((Double(plan.region.width) * ratioX).rounded()),
                     height: Int((Double(plan.region.height) * ratioY).rounded()))
-                let cut = try Self.extract(base, scaled)
-                var rendered = try Self.toSRGB(try Self.resize(cut, to: plan.output))
+                var rendered = try Self.toSRGB(try Self.resize(base, scaled, to: plan.output))
                 if order.count > 1 { rendered = try rendered.inMemory() }
                 pixels = rendered
             }
@@ -126,20 +125,45 @@ extension Imaging {
     }
 
     static func extract(_ image: VipsImage, _ rect: PixelRect) throws(ImagingError) -> VipsImage {
-        var area = rect
-        area.x = min(max(area.x, 0), image.width - 1)
-        area.y = min(max(area.y, 0), image.height - 1)
-        area.width = min(max(area.width, 1), image.width - area.x)
-        area.height = min(max(area.height, 1), image.height - area.y)
+        let area = clamped(rect, to: image.size)
         if area == PixelRect(size: image.size) { return image }
         return try image.apply("crop") {
             cr_vips_extract_area($0, $1, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
         }
     }
 
+    /// `rect` moved and cut to lie inside an image of `size` (rounding may take it a pixel past).
+    static func clamped(_ rect: PixelRect, to size: PixelSize) -> PixelRect {
+        var area = rect
+        area.x = min(max(area.x, 0), size.width - 1)
+        area.y = min(max(area.y, 0), size.height - 1)
+        area.width = min(max(area.width, 1), size.width - area.x)
+        area.height = min(max(area.height, 1), size.height - area.y)
+        return area
+    }
+
+    /// The part of `image` in `rect` resized to exactly `size`. A decode held in memory is
+    /// downscaled by CResize, three to four times quicker than libvips' scalar reduce.
+    static func resize(_ image: VipsImage, _ rect: PixelRect, to size: PixelSize) throws(ImagingError) -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let area = clamped(rect, to: image.size)
+        switch cr_vips_resize_in_memory(
+            image.pointer, &out, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(size.width),
+            Int32(size.height))
+        {
+        case 0: return VipsImage(out!)
+        case 1: return try libvipsResize(try extract(image, area), to: size)
+        default: throw ImagingError(.tooLarge, "There is not enough memory to resize the image.")
+        }
+    }
+
+    static func resize(_ image: VipsImage, to size: PixelSize) throws(ImagingError) -> VipsImage {
+        try resize(image, PixelRect(size: image.size), to: size)
+    }
+
     /// Resizes to exactly `size`: libvips rounds its output size, so an off-by-one result is
     /// trimmed or edge-extended by that one pixel.
-    static func resize(_ image: VipsImage, to size: PixelSize) throws(ImagingError) -> VipsImage {
+    static func libvipsResize(_ image: VipsImage, to size: PixelSize) throws(ImagingError) -> VipsImage {
         if image.size == size { return image }
         let hscale = Double(size.width) / Double(image.width)
         let vscale = Double(size.height) / Double(image.height)

@@ -45,8 +45,15 @@ void cr_vips_silence_warnings(void);
 int cr_vips_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation);
 
 /// A libvips image over pixels decoded elsewhere (8-bit, `bands` a pixel: grey, sRGB or CMYK),
-/// which it owns and frees; the ICC profile of `metadata` (the file's header) is copied to it.
+/// which it owns and frees; the ICC profile of `metadata` (the file's header), if any, is copied to it.
 /// On failure the pixels are freed and NULL is returned.
 VipsImage *cr_vips_image_from_pixels(unsigned char *pixels, int width, int height, int bands, VipsImage *metadata);
+
+/// The pixels of `in` inside (left, top, width, height) made out_width x out_height by
+/// CResize's lanczos3, with in's interpretation and ICC profile. Only for what CResize takes:
+/// `in` 8-bit pixels already in memory, 1 to 4 bands, a downscale that is not the same size;
+/// anything else returns 1 with *out untouched, for libvips' resize. -1 when memory runs out.
+int cr_vips_resize_in_memory(
+    VipsImage *in, VipsImage **out, int left, int top, int width, int height, int out_width, int out_height);
 
 #endif

@@ -1,0 +1,247 @@
+#include "CResize.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// Weights are fixed point with 14 fractional bits: 1.0 fits an int16 twice over, which
+// pmaddwd needs, and a sum of taps times 255 stays far inside an int32.
+#define PRECISION 14
+#define ONE (1 << PRECISION)
+#define HALF (1 << (PRECISION - 1))
+
+/// One axis' taps: output i reads `count` inputs from `first[i]` with the weights at
+/// `weights + i * stride`. `stride` is even and the weights past `count` are zero, so the
+/// horizontal pass may read taps two at a time.
+typedef struct {
+    int *first;
+    int *count;
+    int16_t *weights;
+    int stride;
+} Taps;
+
+static double lanczos3(double x) {
+    if (x == 0)
+        return 1;
+    if (x <= -3 || x >= 3)
+        return 0;
+    double pix = M_PI * x;
+    return 3 * sin(pix) * sin(pix / 3) / (pix * pix);
+}
+
+static void free_taps(Taps *taps) {
+    free(taps->first);
+    free(taps->count);
+    free(taps->weights);
+}
+
+/// The taps of a downscale from `in` to `out` samples. Output i is centred on input
+/// (i + 0.5) * scale (pixel centres at half steps, as libvips centres them), the kernel widened
+/// by the scale; taps outside the input are left out and the rest renormalised.
+static int make_taps(int in, int out, Taps *taps) {
+    double scale = (double) in / out;
+    double support = 3 * scale;
+    int stride = ((int) ceil(support) * 2 + 2) & ~1;
+    taps->stride = stride;
+    taps->first = malloc(sizeof(int) * (size_t) out);
+    taps->count = malloc(sizeof(int) * (size_t) out);
+    taps->weights = calloc((size_t) out * stride, sizeof(int16_t));
+    double *real = malloc(sizeof(double) * (size_t) stride);
+    if (!taps->first || !taps->count || !taps->weights || !real) {
+        free(real);
+        free_taps(taps);
+        return -1;
+    }
+    for (int i = 0; i < out; i++) {
+        double centre = (i + 0.5) * scale;
+        int first = (int) floor(centre - support + 0.5);
+        int last = (int) floor(centre + support + 0.5);
+        if (first < 0)
+            first = 0;
+        if (last > in)
+            last = in;
+        if (last - first > stride)
+            last = first + stride;
+        double total = 0;
+        for (int k = 0; k < last - first; k++) {
+            real[k] = lanczos3((first + k + 0.5 - centre) / scale);
+            total += real[k];
+        }
+        int16_t *weights = taps->weights + (size_t) i * stride;
+        int sum = 0, largest = 0;
+        for (int k = 0; k < last - first; k++) {
+            weights[k] = (int16_t) lround(real[k] / total * ONE);
+            sum += weights[k];
+            if (weights[k] > weights[largest])
+                largest = k;
+        }
+        // Rounding may leave the sum a little off 1.0, and a flat area would then not stay flat.
+        weights[largest] = (int16_t) (weights[largest] + ONE - sum);
+        taps->first[i] = first;
+        taps->count[i] = last - first;
+    }
+    free(real);
+    return 0;
+}
+
+static inline unsigned char clamp_pixel(int32_t value) {
+    value = (value + HALF) >> PRECISION;
+    return (unsigned char) (value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
+/// One output row of the vertical pass: `length` bytes, each the weighted sum of the same byte
+/// in `count` rows from `rows`. Compilers vectorise the inner loops; `sums` is scratch.
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void vertical_row(
+    const unsigned char *rows, size_t stride, int count, const int16_t *weights, size_t length, int32_t *sums,
+    unsigned char *out) {
+    for (size_t x = 0; x < length; x++)
+        sums[x] = HALF;
+    for (int k = 0; k < count; k++) {
+        const unsigned char *row = rows + (size_t) k * stride;
+        int32_t weight = weights[k];
+        for (size_t x = 0; x < length; x++)
+            sums[x] += weight * row[x];
+    }
+    for (size_t x = 0; x < length; x++) {
+        int32_t value = sums[x] >> PRECISION;
+        out[x] = (unsigned char) (value < 0 ? 0 : value > 255 ? 255 : value);
+    }
+}
+
+static void horizontal_row_scalar(const unsigned char *row, int bands, const Taps *taps, int out_width, unsigned char *out) {
+    for (int i = 0; i < out_width; i++) {
+        const unsigned char *in = row + (size_t) taps->first[i] * bands;
+        const int16_t *weights = taps->weights + (size_t) i * taps->stride;
+        for (int band = 0; band < bands; band++) {
+            int32_t sum = 0;
+            for (int k = 0; k < taps->count[i]; k++)
+                sum += weights[k] * in[k * bands + band];
+            out[i * bands + band] = clamp_pixel(sum);
+        }
+    }
+}
+
+#if defined(__x86_64__)
+/// Three or four bands: each pair of taps is one pmaddwd of the two pixels' channels, laid out
+/// as (channel of pixel a, same channel of pixel b) by one pshufb, against (weight a, weight b);
+/// the four 32-bit lanes are then the output pixel's channels. Reads up to 8 bytes from a pair's
+/// first pixel and writes 4 bytes a pixel, so `row` and `out` need that much room past the end.
+__attribute__((target("ssse3"))) static void horizontal_row_ssse3(
+    const unsigned char *row, int bands, const Taps *taps, int out_width, unsigned char *out) {
+    const __m128i pairs = bands == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+                                     : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m128i half = _mm_set1_epi32(HALF);
+    for (int i = 0; i < out_width; i++) {
+        const unsigned char *in = row + (size_t) taps->first[i] * bands;
+        const int16_t *weights = taps->weights + (size_t) i * taps->stride;
+        __m128i sum = half;
+        for (int k = 0; k < taps->count[i]; k += 2) {
+            __m128i pixels = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *) (in + k * bands)), pairs);
+            int32_t pair;
+            memcpy(&pair, weights + k, sizeof pair);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(pixels, _mm_set1_epi32(pair)));
+        }
+        __m128i packed = _mm_packus_epi16(_mm_packs_epi32(_mm_srai_epi32(sum, PRECISION), sum), sum);
+        int32_t bytes = _mm_cvtsi128_si32(packed);
+        memcpy(out + (size_t) i * bands, &bytes, sizeof bytes);
+    }
+}
+#endif
+
+static void horizontal_row(const unsigned char *row, int bands, const Taps *taps, int out_width, unsigned char *out) {
+#if defined(__x86_64__)
+    if (bands >= 3 && __builtin_cpu_supports("ssse3")) {
+        horizontal_row_ssse3(row, bands, taps, out_width, out);
+        return;
+    }
+#endif
+    horizontal_row_scalar(row, bands, taps, out_width, out);
+}
+
+/// What one thread resizes: output rows `from` to `to`, with scratch of its own.
+typedef struct {
+    const unsigned char *pixels;
+    int width, height, bands, out_width, out_height, from, to;
+    size_t stride;
+    const Taps *across, *down;
+    unsigned char *out;
+    int failed;
+} Band;
+
+static void *resize_rows(void *argument) {
+    Band *job = argument;
+    int bands = job->bands;
+    size_t row_length = (size_t) job->width * bands, out_length = (size_t) job->out_width * bands;
+    // Room past the end for the SSSE3 pass's 8-byte reads and 4-byte writes.
+    unsigned char *row = calloc(row_length + 16, 1);
+    unsigned char *line = malloc(out_length + 16);
+    int32_t *sums = malloc(sizeof(int32_t) * row_length);
+    if (!row || !line || !sums) {
+        job->failed = 1;
+    } else {
+        for (int y = job->from; y < job->to; y++) {
+            const unsigned char *across_row = job->pixels + (size_t) y * job->stride;
+            if (job->height != job->out_height) {
+                const unsigned char *source = job->pixels + (size_t) job->down->first[y] * job->stride;
+                vertical_row(source, job->stride, job->down->count[y], job->down->weights + (size_t) y * job->down->stride,
+                    row_length, sums, row);
+                across_row = row;
+            }
+            unsigned char *target = job->out + (size_t) y * out_length;
+            if (job->width == job->out_width) {
+                memcpy(target, across_row, out_length);
+                continue;
+            }
+            if (across_row != row)
+                memcpy(row, across_row, row_length);
+            horizontal_row(row, bands, job->across, job->out_width, line);
+            memcpy(target, line, out_length);
+        }
+    }
+    free(row);
+    free(line);
+    free(sums);
+    return NULL;
+}
+
+/// Below this many output pixels a second thread costs more than it saves (a thumbnail).
+#define SPLIT_SMALLEST (256 * 1024)
+
+int cr_resize_lanczos3(
+    const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
+    int out_height) {
+    if (width < 1 || height < 1 || out_width < 1 || out_height < 1 || out_width > width || out_height > height || bands < 1 ||
+        bands > 4 || stride < (size_t) width * bands)
+        return -1;
+    Taps across = {0}, down = {0};
+    if (make_taps(width, out_width, &across) || make_taps(height, out_height, &down)) {
+        free_taps(&across);
+        free_taps(&down);
+        return -1;
+    }
+    Band upper = {pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &across, &down, out, 0};
+    Band lower = upper;
+    pthread_t helper;
+    int split = (long long) out_width * out_height >= SPLIT_SMALLEST;
+    if (split) {
+        upper.to = lower.from = out_height / 2;
+        split = pthread_create(&helper, NULL, resize_rows, &lower) == 0;
+        if (!split)
+            upper.to = out_height;
+    }
+    resize_rows(&upper);
+    if (split)
+        pthread_join(helper, NULL);
+    free_taps(&across);
+    free_taps(&down);
+    return upper.failed || lower.failed ? -1 : 0;
+}
