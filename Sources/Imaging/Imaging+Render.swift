@@ -31,9 +31,13 @@ extension Imaging {
         } else {
             loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
         }
-        var base = try Self.upright(loaded, orientation)
-        let ratioX = Double(base.width) / Double(upright.width)
-        let ratioY = Double(base.height) / Double(upright.height)
+        // Each output is cut and resized from the decode as it is stored, then turned upright:
+        // turning the decode first would turn many more pixels, hold all of them in memory, and
+        // leave the resize to libvips' slower one.
+        var base = loaded
+        let loadedUpright = Self.uprightSize(loaded.size, orientation)
+        let ratioX = Double(loadedUpright.width) / Double(upright.width)
+        let ratioY = Double(loadedUpright.height) / Double(upright.height)
 
         // Sequential access reads the file once; a second region needs the decode in memory.
         if Set(plans.map(\.region)).count > 1 { base = try base.inMemory() }
@@ -54,7 +58,10 @@ extension Imaging {
                     y: Int((Double(plan.region.y) * ratioY).rounded()),
                     width: Int((Double(plan.region.width) * ratioX).rounded()),
                     height: Int((Double(plan.region.height) * ratioY).rounded()))
-                var rendered = try Self.toSRGB(try Self.resize(base, scaled, to: plan.output))
+                let stored = Reorientation.storedRect(
+                    of: Self.clamped(scaled, to: loadedUpright), orientation: orientation, storedSize: loaded.size)
+                let resized = try Self.resize(base, stored, to: Self.uprightSize(plan.output, orientation))
+                var rendered = try Self.toSRGB(try Self.upright(resized, orientation))
                 if order.count > 1 { rendered = try rendered.inMemory() }
                 pixels = rendered
             }

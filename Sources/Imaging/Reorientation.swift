@@ -33,6 +33,22 @@ public struct Reorientation: Hashable, Sendable, Codable, CustomStringConvertibl
         return (Self.matrices.firstIndex(of: total) ?? 0) + 1
     }
 
+    /// The rectangle of a stored image of `storedSize` that `rect` of it turned upright by EXIF
+    /// `orientation` shows.
+    static func storedRect(of rect: PixelRect, orientation: Int, storedSize: PixelSize) -> PixelRect {
+        let matrix = matrices[(1...8).contains(orientation) ? orientation - 1 : 0]
+        let turned = matrix.b != 0
+        let upright = turned ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
+        // Offsets from the centre, doubled to stay whole; the matrix's inverse is its transpose.
+        let corners = [(rect.x, rect.y), (rect.x + rect.width, rect.y + rect.height)].map { x, y in
+            let (dx, dy) = (2 * x - upright.width, 2 * y - upright.height)
+            return ((matrix.a * dx + matrix.c * dy + storedSize.width) / 2, (matrix.b * dx + matrix.d * dy + storedSize.height) / 2)
+        }
+        let (left, right) = (min(corners[0].0, corners[1].0), max(corners[0].0, corners[1].0))
+        let (top, bottom) = (min(corners[0].1, corners[1].1), max(corners[0].1, corners[1].1))
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// How each EXIF orientation moves a pixel's offset from the centre (x right, y down) to
     /// make the image upright: 1 as stored, 2 mirrored, 3 half a turn, 4 flipped upside down,
     /// 5 transposed, 6 a quarter turn clockwise, 7 transversed, 8 a quarter turn anticlockwise.

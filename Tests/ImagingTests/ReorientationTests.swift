@@ -67,6 +67,33 @@ import Testing
         }
     }
 
+    /// Each output is cut from the decode as stored and turned afterwards: a crop in upright
+    /// pixels must show the same part of the picture whatever the file's orientation.
+    @Test(arguments: ["Landscape", "Portrait"], 2...8)
+    func aCropOfAnyOrientationIsTheSamePartOfThePicture(shape: String, orientation: Int) throws {
+        let crop =
+            shape == "Landscape" ? PixelRect(x: 150, y: 40, width: 1000, height: 700) : PixelRect(x: 40, y: 150, width: 700, height: 1000)
+        // Large enough a box for shrink-on-load at 1/2 and a resize after it.
+        let request = RenderRequest(box: PixelSize(width: 420, height: 420), crop: crop, encoding: .jpeg(quality: 98))
+        let reference = try decoded(try #require(imaging.render(Corpus.path("photos/recurser__\(shape)_1.jpg"), [request]).first))
+        let turned = try decoded(try #require(imaging.render(Corpus.path("photos/recurser__\(shape)_\(orientation).jpg"), [request]).first))
+        #expect(turned.0 == reference.0)
+        guard turned.0 == reference.0 else { return }
+        let difference = zip(turned.1, reference.1).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / turned.1.count
+        #expect(difference < 8, "orientation \(orientation): mean difference \(difference)")
+    }
+
+    @Test func aStoredRectIsTheUprightOneTurnedBack() {
+        let stored = PixelSize(width: 40, height: 30)
+        let rect = PixelRect(x: 1, y: 2, width: 10, height: 5)
+        #expect(Reorientation.storedRect(of: rect, orientation: 1, storedSize: stored) == rect)
+        #expect(Reorientation.storedRect(of: rect, orientation: 3, storedSize: stored) == PixelRect(x: 29, y: 23, width: 10, height: 5))
+        // Turned a quarter clockwise to be upright: the upright image is 30 wide, 40 high.
+        #expect(Reorientation.storedRect(of: rect, orientation: 6, storedSize: stored) == PixelRect(x: 2, y: 19, width: 5, height: 10))
+        #expect(Reorientation.storedRect(of: rect, orientation: 8, storedSize: stored) == PixelRect(x: 33, y: 1, width: 5, height: 10))
+        #expect(Reorientation.storedRect(of: rect, orientation: 5, storedSize: stored) == PixelRect(x: 2, y: 1, width: 5, height: 10))
+    }
+
     @Test func turnsAreCountedEitherWay() {
         #expect(Reorientation(quarterTurns: -1, mirrored: false) == Reorientation(quarterTurns: 3, mirrored: false))
         #expect(Reorientation(quarterTurns: 6, mirrored: true).quarterTurns == 2)
