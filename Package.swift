@@ -36,7 +36,7 @@ let package = Package(
         // A lanczos3 downscale of 8-bit pixels in memory, vectorised: libvips 8.14's is scalar.
         .target(name: "CResize", linkerSettings: [.linkedLibrary("m")]),
         // libjpeg-turbo decoding a JPEG with its damage read from its message codes (needs setjmp, so C).
-        .target(name: "CJPEGDecoder", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGDecoder", dependencies: ["CResize"], linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixed-arity wrappers of the variadic libcurl calls.
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // Fixed-arity wrappers of the variadic libmicrohttpd calls, and the one GnuTLS call HTTPS needs.

@@ -1,6 +1,8 @@
 #include "CJPEGDecoder.h"
 #include "CJPEGSplit.h"
 
+#include <CResize.h>
+
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -19,8 +21,10 @@ typedef struct {
     CRJPEGDamage damage;
     char *detail;
     size_t detail_size;
-    // Kept here rather than in a local, so that it is still known after a longjmp.
+    // Kept here rather than in locals, so that they are still known after a longjmp.
     unsigned char *pixels;
+    unsigned char *resized;
+    CRResizeStream *stream;
 } Decode;
 
 static void remember(j_common_ptr cinfo, CRJPEGDamage damage) {
@@ -142,6 +146,33 @@ static void *decode_half(void *argument) {
     // The upper half stops before its frame's end: what is left is the lower half's.
     jpeg_destroy_decompress(&cinfo);
     return NULL;
+}
+
+/// Whether `image` asks for a resize CResize takes from a decode of `width` x `height`.
+static int resizes(const CRJPEGImage *image, JDIMENSION width, JDIMENSION height) {
+    return image->resize_width > 0 && image->resize_height > 0 && (JDIMENSION)image->resize_width <= width &&
+           (JDIMENSION)image->resize_height <= height && ((JDIMENSION)image->resize_width < width || (JDIMENSION)image->resize_height < height);
+}
+
+/// Hands the decoded pixels to `image`: resized as it asks when it asks (the decode's own when
+/// memory for the resize runs out), which frees the decode's.
+static void hand_over(CRJPEGImage *image, unsigned char *pixels, JDIMENSION width, JDIMENSION height, int bands) {
+    image->bands = bands;
+    if (resizes(image, width, height)) {
+        unsigned char *out = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
+        if (out && cr_resize_lanczos3(pixels, (int)width, (int)height, (size_t)width * (size_t)bands, bands, out, image->resize_width,
+                                      image->resize_height) == 0) {
+            free(pixels);
+            image->pixels = out;
+            image->width = image->resize_width;
+            image->height = image->resize_height;
+            return;
+        }
+        free(out);
+    }
+    image->pixels = pixels;
+    image->width = (int)width;
+    image->height = (int)height;
 }
 
 /// The whole file, when it is of a size to decode in halves and its start (the segments
@@ -268,10 +299,7 @@ static int decode_in_halves(
         free(pixels);
         return damage == CR_JPEG_WHOLE ? CR_JPEG_CORRUPT : damage;
     }
-    image->pixels = pixels;
-    image->width = (int)out_width;
-    image->height = (int)out_height;
-    image->bands = bands;
+    hand_over(image, pixels, out_width, out_height, bands);
     return damage;
 }
 
@@ -299,6 +327,9 @@ CRJPEGDamage cr_jpeg_decode(
     start_decode(&cinfo, &decode, detail, detail_size);
 
     if (setjmp(decode.escape)) {
+        // The resize reads the decode's rows until it is stopped.
+        if (decode.stream) cr_resize_stream_finish(decode.stream, 0);
+        free(decode.resized);
         free(decode.pixels);
         jpeg_destroy_decompress(&cinfo);
         fclose(file);
@@ -333,6 +364,12 @@ CRJPEGDamage cr_jpeg_decode(
         if (width == 0 || height == 0 || width > cinfo.output_width || height > cinfo.output_height) ERREXIT(&cinfo, JERR_EMPTY_IMAGE);
         decode.pixels = malloc(stride * height);
         if (!decode.pixels) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
+        if (resizes(image, width, height)) {
+            decode.resized = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
+            if (decode.resized)
+                decode.stream = cr_resize_stream_start(decode.pixels, (int)width, (int)height, stride, bands, decode.resized,
+                                                       image->resize_width, image->resize_height);
+        }
     }
     // From libjpeg's own pool, so a jump out of the loop leaves nothing else to free.
     JSAMPARRAY row = (*cinfo.mem->alloc_sarray)(
@@ -349,20 +386,29 @@ CRJPEGDamage cr_jpeg_decode(
         } else {
             memcpy(target, row[0], stride);
         }
+        // Told in batches: each is a lock and a wake-up.
+        if (decode.stream && ((y + 1) % 16 == 0 || y + 1 == height)) cr_resize_stream_rows(decode.stream, (int)(y + 1));
     }
     jpeg_destroy_decompress(&cinfo);
+    int streamed = decode.stream && cr_resize_stream_finish(decode.stream, 1) == 0;
     fclose(file);
     free(buffer);
 
     if (decode.damage > CR_JPEG_HARMLESS && !(keep_corrupt && decode.damage == CR_JPEG_CORRUPT)) {
+        free(decode.resized);
         free(decode.pixels);
         return decode.damage;
     }
-    if (image) {
-        image->pixels = decode.pixels;
-        image->width = (int)width;
-        image->height = (int)height;
+    if (streamed) {
+        free(decode.pixels);
+        image->pixels = decode.resized;
+        image->width = image->resize_width;
+        image->height = image->resize_height;
         image->bands = bands;
+    } else if (image) {
+        // Without a thread for it, or memory, the resize is done now (or not at all).
+        free(decode.resized);
+        hand_over(image, decode.pixels, width, height, bands);
     }
     return decode.damage;
 }

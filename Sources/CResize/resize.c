@@ -177,51 +177,76 @@ typedef struct {
     int failed;
 } Band;
 
-static void *resize_rows(void *argument) {
-    Band *job = argument;
+/// Scratch for making rows, with room past the end for the SSSE3 pass's 8-byte reads and
+/// 4-byte writes.
+typedef struct {
+    unsigned char *row, *line;
+    int32_t *sums;
+} Scratch;
+
+static int make_scratch(const Band *job, Scratch *scratch) {
+    size_t row_length = (size_t) job->width * job->bands;
+    scratch->row = calloc(row_length + 16, 1);
+    scratch->line = malloc((size_t) job->out_width * job->bands + 16);
+    scratch->sums = malloc(sizeof(int32_t) * row_length);
+    return scratch->row && scratch->line && scratch->sums ? 0 : -1;
+}
+
+static void free_scratch(Scratch *scratch) {
+    free(scratch->row);
+    free(scratch->line);
+    free(scratch->sums);
+}
+
+/// How many input rows output row `y` reads from the top.
+static int rows_needed(const Band *job, int y) {
+    return job->height == job->out_height ? y + 1 : job->down->first[y] + job->down->count[y];
+}
+
+static void resize_row(const Band *job, int y, Scratch *scratch) {
     int bands = job->bands;
     size_t row_length = (size_t) job->width * bands, out_length = (size_t) job->out_width * bands;
-    // Room past the end for the SSSE3 pass's 8-byte reads and 4-byte writes.
-    unsigned char *row = calloc(row_length + 16, 1);
-    unsigned char *line = malloc(out_length + 16);
-    int32_t *sums = malloc(sizeof(int32_t) * row_length);
-    if (!row || !line || !sums) {
+    const unsigned char *across_row = job->pixels + (size_t) y * job->stride;
+    if (job->height != job->out_height) {
+        const unsigned char *source = job->pixels + (size_t) job->down->first[y] * job->stride;
+        vertical_row(source, job->stride, job->down->count[y], job->down->weights + (size_t) y * job->down->stride, row_length,
+            scratch->sums, scratch->row);
+        across_row = scratch->row;
+    }
+    unsigned char *target = job->out + (size_t) y * out_length;
+    if (job->width == job->out_width) {
+        memcpy(target, across_row, out_length);
+        return;
+    }
+    if (across_row != scratch->row) memcpy(scratch->row, across_row, row_length);
+    horizontal_row(scratch->row, bands, job->across, job->out_width, scratch->line);
+    memcpy(target, scratch->line, out_length);
+}
+
+static void *resize_rows(void *argument) {
+    Band *job = argument;
+    Scratch scratch;
+    if (make_scratch(job, &scratch)) {
         job->failed = 1;
     } else {
-        for (int y = job->from; y < job->to; y++) {
-            const unsigned char *across_row = job->pixels + (size_t) y * job->stride;
-            if (job->height != job->out_height) {
-                const unsigned char *source = job->pixels + (size_t) job->down->first[y] * job->stride;
-                vertical_row(source, job->stride, job->down->count[y], job->down->weights + (size_t) y * job->down->stride,
-                    row_length, sums, row);
-                across_row = row;
-            }
-            unsigned char *target = job->out + (size_t) y * out_length;
-            if (job->width == job->out_width) {
-                memcpy(target, across_row, out_length);
-                continue;
-            }
-            if (across_row != row)
-                memcpy(row, across_row, row_length);
-            horizontal_row(row, bands, job->across, job->out_width, line);
-            memcpy(target, line, out_length);
-        }
+        for (int y = job->from; y < job->to; y++) resize_row(job, y, &scratch);
     }
-    free(row);
-    free(line);
-    free(sums);
+    free_scratch(&scratch);
     return NULL;
 }
 
 /// Below this many output pixels a second thread costs more than it saves (a thumbnail).
 #define SPLIT_SMALLEST (256 * 1024)
 
+static int valid(int width, int height, size_t stride, int bands, int out_width, int out_height) {
+    return width >= 1 && height >= 1 && out_width >= 1 && out_height >= 1 && out_width <= width && out_height <= height &&
+           bands >= 1 && bands <= 4 && stride >= (size_t) width * bands;
+}
+
 int cr_resize_lanczos3(
     const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
     int out_height) {
-    if (width < 1 || height < 1 || out_width < 1 || out_height < 1 || out_width > width || out_height > height || bands < 1 ||
-        bands > 4 || stride < (size_t) width * bands)
-        return -1;
+    if (!valid(width, height, stride, bands, out_width, out_height)) return -1;
     Taps across = {0}, down = {0};
     if (make_taps(width, out_width, &across) || make_taps(height, out_height, &down)) {
         free_taps(&across);
@@ -235,13 +260,99 @@ int cr_resize_lanczos3(
     if (split) {
         upper.to = lower.from = out_height / 2;
         split = pthread_create(&helper, NULL, resize_rows, &lower) == 0;
-        if (!split)
-            upper.to = out_height;
+        if (!split) upper.to = out_height;
     }
     resize_rows(&upper);
-    if (split)
-        pthread_join(helper, NULL);
+    if (split) pthread_join(helper, NULL);
     free_taps(&across);
     free_taps(&down);
     return upper.failed || lower.failed ? -1 : 0;
+}
+
+struct CRResizeStream {
+    Band job;
+    Taps across, down;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t more;
+    /// Input rows there, and whether the input was given up; both under `lock`.
+    int ready, abandoned;
+    /// Output rows made; read after the thread is joined.
+    int made;
+};
+
+static void *stream_rows(void *argument) {
+    CRResizeStream *stream = argument;
+    Band *job = &stream->job;
+    Scratch scratch;
+    if (make_scratch(job, &scratch)) {
+        job->failed = 1;
+        free_scratch(&scratch);
+        return NULL;
+    }
+    for (int y = 0; y < job->out_height; y++) {
+        int needed = rows_needed(job, y);
+        pthread_mutex_lock(&stream->lock);
+        while (stream->ready < needed && !stream->abandoned) pthread_cond_wait(&stream->more, &stream->lock);
+        int abandoned = stream->abandoned;
+        pthread_mutex_unlock(&stream->lock);
+        if (abandoned) break;
+        resize_row(job, y, &scratch);
+        stream->made = y + 1;
+    }
+    free_scratch(&scratch);
+    return NULL;
+}
+
+CRResizeStream *cr_resize_stream_start(
+    const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
+    int out_height) {
+    if (!valid(width, height, stride, bands, out_width, out_height)) return NULL;
+    CRResizeStream *stream = calloc(1, sizeof *stream);
+    if (!stream) return NULL;
+    if (make_taps(width, out_width, &stream->across) || make_taps(height, out_height, &stream->down)) {
+        free_taps(&stream->across);
+        free_taps(&stream->down);
+        free(stream);
+        return NULL;
+    }
+    stream->job = (Band){pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &stream->across,
+        &stream->down, out, 0};
+    pthread_mutex_init(&stream->lock, NULL);
+    pthread_cond_init(&stream->more, NULL);
+    if (pthread_create(&stream->thread, NULL, stream_rows, stream) != 0) {
+        pthread_mutex_destroy(&stream->lock);
+        pthread_cond_destroy(&stream->more);
+        free_taps(&stream->across);
+        free_taps(&stream->down);
+        free(stream);
+        return NULL;
+    }
+    return stream;
+}
+
+void cr_resize_stream_rows(CRResizeStream *stream, int rows) {
+    pthread_mutex_lock(&stream->lock);
+    if (rows > stream->ready) stream->ready = rows;
+    pthread_cond_signal(&stream->more);
+    pthread_mutex_unlock(&stream->lock);
+}
+
+int cr_resize_stream_finish(CRResizeStream *stream, int complete) {
+    pthread_mutex_lock(&stream->lock);
+    if (complete) {
+        stream->ready = stream->job.height;
+    } else {
+        stream->abandoned = 1;
+    }
+    pthread_cond_signal(&stream->more);
+    pthread_mutex_unlock(&stream->lock);
+    pthread_join(stream->thread, NULL);
+    int whole = complete && !stream->job.failed && stream->made == stream->job.out_height;
+    pthread_mutex_destroy(&stream->lock);
+    pthread_cond_destroy(&stream->more);
+    free_taps(&stream->across);
+    free_taps(&stream->down);
+    free(stream);
+    return whole ? 0 : -1;
 }

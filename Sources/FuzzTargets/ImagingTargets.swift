@@ -134,8 +134,8 @@ extension FuzzTarget {
             withFile(bytes, suffix: ".jpg") { path in _ = JPEGDecoder.damage(path, maxPixels: 16_000_000) }
         },
         FuzzTarget(
-            "jpeg-halves", "a JPEG cut at a restart marker and decoded in two halves at once", seeds: ["photos"],
-            maxLength: 1 << 16, seed: withRestartMarkers
+            "jpeg-halves", "a JPEG cut at a restart marker and decoded in two halves at once, or resized as it is decoded",
+            seeds: ["photos"], maxLength: 1 << 16, seed: withRestartMarkers
         ) { bytes in
             if let (rows, lower) = JPEGDecoder.lowerHalf(of: Array(bytes)) {
                 require(rows > 0 && lower.count < bytes.count, "the lower half is a part of the file")
@@ -148,6 +148,14 @@ extension FuzzTarget {
                 let whole = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: 0, maxPixels: 16_000_000)
                 if !halves.pixels.isEmpty && !whole.pixels.isEmpty {
                     require(halves.width == whole.width && halves.height == whole.height, "both ways decode the same picture")
+                }
+                // Resized on a second thread as the rows come, which damage may stop at any row.
+                let size = PixelSize(width: max(whole.width / 2, 1), height: max(whole.height / 3, 1))
+                for halvesFrom in [0, 1] {
+                    let resized = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: halvesFrom, maxPixels: 16_000_000, resizedTo: size)
+                    if !resized.pixels.isEmpty && !whole.pixels.isEmpty {
+                        require(resized.width == size.width && resized.height == size.height, "the decode comes resized")
+                    }
                 }
             }
         },

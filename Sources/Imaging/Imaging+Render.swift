@@ -27,7 +27,11 @@ extension Imaging {
         // libjpeg straight into memory is a sixth quicker than libvips' loader for a shrunk
         // decode (a thumbnail's, a display size's); at full size libvips streams it instead.
         if format == .jpeg && (damage == .refuseDamage || (shrink > 1 && shrunkJPEGDecoder == .libjpeg)) {
-            loaded = try JPEGDecoder.decode(path, shrink: shrink, maxPixels: maxPixels, header: header, policy: damage)
+            // One output of the whole picture is resized as the rows are decoded.
+            let whole = plans.count == 1 && plans[0].region == PixelRect(size: upright)
+            loaded = try JPEGDecoder.decode(
+                path, shrink: shrink, maxPixels: maxPixels, header: header, policy: damage,
+                resizedTo: whole ? Self.uprightSize(plans[0].output, orientation) : nil)
         } else {
             loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
         }

@@ -23,10 +23,17 @@ package enum JPEGDecoder {
     /// The file's pixels at 1/`shrink` scale, as libvips' shrink-on-load would give them, with
     /// the header's ICC profile. Damage libjpeg reports is thrown as `policy` says: with
     /// `.refuseTruncation`, damage it decoded around (grey blocks) is let through.
+    ///
+    /// With `resizedTo`, the pixels come resized to that size (as CResize resizes them, on a
+    /// second thread while the file is decoded), or at the decode's size when it cannot be done.
     static func decode(
-        _ path: String, shrink: Int, maxPixels: Int, header: VipsImage, policy: DamagePolicy
+        _ path: String, shrink: Int, maxPixels: Int, header: VipsImage, policy: DamagePolicy, resizedTo: PixelSize? = nil
     ) throws(ImagingError) -> VipsImage {
         var image = CRJPEGImage()
+        if let resizedTo {
+            image.resize_width = Int32(clamping: resizedTo.width)
+            image.resize_height = Int32(clamping: resizedTo.height)
+        }
         let (damage, detail) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: policy == .refuseTruncation, into: &image)
         // Pixels come with a corrupt verdict only when the policy lets that damage through.
         if damage == .none || damage == .harmless || (damage == .corrupt && image.pixels != nil) {
@@ -81,11 +88,15 @@ package enum JPEGDecoder {
 extension JPEGDecoder {
     /// The file's pixels at 1/`shrink` scale, decoded in halves where it can be (a file of
     /// `halvesFrom` bytes or more; 0: never) or in one go, and libjpeg's verdict: to compare the
-    /// two ways.
+    /// two ways. With `resizedTo`, resized as the decode for a render resizes them.
     package static func pixels(
-        _ path: String, shrink: Int, halvesFrom: Int, maxPixels: Int = 1 << 30
+        _ path: String, shrink: Int, halvesFrom: Int, maxPixels: Int = 1 << 30, resizedTo: PixelSize? = nil
     ) -> (verdict: String, width: Int, height: Int, bands: Int, pixels: [UInt8]) {
         var image = CRJPEGImage()
+        if let resizedTo {
+            image.resize_width = Int32(clamping: resizedTo.width)
+            image.resize_height = Int32(clamping: resizedTo.height)
+        }
         let (damage, _) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: false, halvesFrom: halvesFrom, into: &image)
         guard let pixels = image.pixels else { return ("\(damage)", 0, 0, 0, []) }
         defer { free(pixels) }

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import TestSupport
 import Testing
@@ -94,6 +95,41 @@ import Testing
             }
         }
         #expect(mismatches == 0)
+    }
+
+    /// A decode in one go is resized on a second thread as its rows come, a decode in halves
+    /// once both are done: either way, the pixels a resize of the whole decode gives.
+    @Test(arguments: ["photos/lychee__aarhus.jpg", "photos/lychee__train.jpg", "photos/exifsamples__jolla.jpg"])
+    func aDecodeResizedAsItGoesIsTheDecodeResized(photo: String) throws {
+        let source = try Self.decoded(photo)
+        for size in [PixelSize(width: 1170, height: 877), PixelSize(width: 256, height: 100)] {
+            for halvesFrom in [0, 1] {
+                let streamed = JPEGDecoder.pixels(Corpus.path(photo), shrink: 2, halvesFrom: halvesFrom, resizedTo: size)
+                let afterwards = Resizer.resized(
+                    source.pixels, width: source.width, height: source.height, bands: source.bands, to: size, by: .render)
+                #expect(streamed.verdict == "none" && streamed.width == size.width && streamed.height == size.height)
+                #expect(!streamed.pixels.isEmpty && streamed.pixels == afterwards, "\(photo) to \(size), halves from \(halvesFrom)")
+            }
+        }
+    }
+
+    /// A decode that stops at damage stops its resize too, and gives no pixels.
+    @Test func aDamagedDecodeGivesNoResizedPixels() throws {
+        let directory = TemporaryDirectory()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/lychee__aarhus.jpg"))))
+        let truncated = directory.file("truncated.jpg")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: truncated))
+        let result = JPEGDecoder.pixels(truncated, shrink: 2, halvesFrom: 0, resizedTo: PixelSize(width: 1170, height: 877))
+        #expect(result.verdict == "truncated" && result.pixels.isEmpty)
+    }
+
+    /// A size larger than the decode is not a resize the decoder does: its pixels come as decoded.
+    @Test func aDecodeAskedToGrowComesAsDecoded() throws {
+        let source = try Self.decoded("photos/exifsamples__jolla.jpg")
+        let grown = JPEGDecoder.pixels(
+            Corpus.path("photos/exifsamples__jolla.jpg"), shrink: 2, halvesFrom: 0,
+            resizedTo: PixelSize(width: source.width + 1, height: source.height))
+        #expect(grown.width == source.width && grown.pixels == source.pixels)
     }
 
     /// Only downscales are CResize's: a side that grows is libvips' to resize.

@@ -34,6 +34,12 @@ typedef struct {
     int width;
     int height;
     int bands;
+    /// Set before the decode, a size no larger than the decode's: the pixels come resized to it
+    /// by CResize's lanczos3 (`width` and `height` are then this size). A decode in one go is
+    /// resized on a second thread as its rows come, so the resize costs the person waiting
+    /// only its last rows.
+    int resize_width;
+    int resize_height;
 } CRJPEGImage;
 
 /// Decodes the whole file at 1/`shrink` scale (1, 2, 4 or 8), unless its header declares more

@@ -18,4 +18,21 @@ int cr_resize_lanczos3(
     const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
     int out_height);
 
+/// A resize that runs on a thread of its own while the input is still being made, top to
+/// bottom: each output row is made as soon as the input rows it reads are there.
+typedef struct CRResizeStream CRResizeStream;
+
+/// Starts resizing as `cr_resize_lanczos3` would, with no input row there yet; NULL when the
+/// sizes are not ones it takes or a thread cannot be had (and nothing is started).
+CRResizeStream *cr_resize_stream_start(
+    const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
+    int out_height);
+
+/// The first `rows` input rows are there (and will not change).
+void cr_resize_stream_rows(CRResizeStream *stream, int rows);
+
+/// Waits for the resize to end and frees the stream: 0 when `out` is whole. With `complete` 0
+/// the input will not be finished: the resize stops where it is, and -1 is returned.
+int cr_resize_stream_finish(CRResizeStream *stream, int complete);
+
 #endif
