@@ -3,6 +3,7 @@
 
 #include <CResize.h>
 
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -149,16 +150,16 @@ static void *decode_half(void *argument) {
 }
 
 /// Whether `image` asks for a resize CResize takes from a decode of `width` x `height`.
-static int resizes(const CRJPEGImage *image, JDIMENSION width, JDIMENSION height) {
-    return image->resize_width > 0 && image->resize_height > 0 && (JDIMENSION)image->resize_width <= width &&
-           (JDIMENSION)image->resize_height <= height && ((JDIMENSION)image->resize_width < width || (JDIMENSION)image->resize_height < height);
+static int resizes(const CRJPEGImage *image, JDIMENSION width, JDIMENSION height, int bands) {
+    return width <= INT_MAX && height <= INT_MAX &&
+           cr_resize_takes((int)width, (int)height, bands, image->resize_width, image->resize_height);
 }
 
 /// Hands the decoded pixels to `image`: resized as it asks when it asks (the decode's own when
 /// memory for the resize runs out), which frees the decode's.
 static void hand_over(CRJPEGImage *image, unsigned char *pixels, JDIMENSION width, JDIMENSION height, int bands) {
     image->bands = bands;
-    if (resizes(image, width, height)) {
+    if (resizes(image, width, height, bands)) {
         unsigned char *out = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
         if (out && cr_resize_lanczos3(pixels, (int)width, (int)height, (size_t)width * (size_t)bands, bands, out, image->resize_width,
                                       image->resize_height) == 0) {
@@ -364,7 +365,7 @@ CRJPEGDamage cr_jpeg_decode(
         if (width == 0 || height == 0 || width > cinfo.output_width || height > cinfo.output_height) ERREXIT(&cinfo, JERR_EMPTY_IMAGE);
         decode.pixels = malloc(stride * height);
         if (!decode.pixels) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
-        if (resizes(image, width, height)) {
+        if (resizes(image, width, height, bands)) {
             decode.resized = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
             if (decode.resized)
                 decode.stream = cr_resize_stream_start(decode.pixels, (int)width, (int)height, stride, bands, decode.resized,

@@ -35,10 +35,12 @@ static double lanczos3(double x) {
     return 3 * sin(pix) * sin(pix / 3) / (pix * pix);
 }
 
+/// Frees what `make_taps` made, and leaves nothing to free twice.
 static void free_taps(Taps *taps) {
     free(taps->first);
     free(taps->count);
     free(taps->weights);
+    *taps = (Taps){0};
 }
 
 /// The taps of a downscale from `in` to `out` samples. Output i is centred on input
@@ -167,14 +169,26 @@ static void horizontal_row(const unsigned char *row, int bands, const Taps *taps
     horizontal_row_scalar(row, bands, taps, out_width, out);
 }
 
-/// What one thread resizes: output rows `from` to `to`, with scratch of its own.
+/// Both axes' taps of a resize from `width` x `height` to `out_width` x `out_height`; -1 (and
+/// nothing to free) when memory runs out.
+static int make_axes(int width, int height, int out_width, int out_height, Taps *across, Taps *down) {
+    if (make_taps(width, out_width, across) == 0 && make_taps(height, out_height, down) == 0) return 0;
+    free_taps(across);
+    free_taps(down);
+    return -1;
+}
+
+/// What one thread resizes: output rows `from` to `to`, with scratch of its own; with a
+/// `stream`, each row once the input rows it reads are there.
 typedef struct {
     const unsigned char *pixels;
     int width, height, bands, out_width, out_height, from, to;
     size_t stride;
     const Taps *across, *down;
     unsigned char *out;
-    int failed;
+    CRResizeStream *stream;
+    /// Whether scratch could not be had, and the first row not made.
+    int failed, next;
 } Band;
 
 /// Scratch for making rows, with room past the end for the SSSE3 pass's 8-byte reads and
@@ -223,13 +237,18 @@ static void resize_row(const Band *job, int y, Scratch *scratch) {
     memcpy(target, scratch->line, out_length);
 }
 
+static int wait_for_rows(CRResizeStream *stream, int needed);
+
 static void *resize_rows(void *argument) {
     Band *job = argument;
     Scratch scratch;
     if (make_scratch(job, &scratch)) {
         job->failed = 1;
     } else {
-        for (int y = job->from; y < job->to; y++) resize_row(job, y, &scratch);
+        for (job->next = job->from; job->next < job->to; job->next++) {
+            if (job->stream && !wait_for_rows(job->stream, rows_needed(job, job->next))) break;
+            resize_row(job, job->next, &scratch);
+        }
     }
     free_scratch(&scratch);
     return NULL;
@@ -243,17 +262,18 @@ static int valid(int width, int height, size_t stride, int bands, int out_width,
            bands >= 1 && bands <= 4 && stride >= (size_t) width * bands;
 }
 
+int cr_resize_takes(int width, int height, int bands, int out_width, int out_height) {
+    return valid(width, height, (size_t) width * (size_t) (bands > 0 ? bands : 0), bands, out_width, out_height) &&
+           (out_width < width || out_height < height);
+}
+
 int cr_resize_lanczos3(
     const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
     int out_height) {
     if (!valid(width, height, stride, bands, out_width, out_height)) return -1;
     Taps across = {0}, down = {0};
-    if (make_taps(width, out_width, &across) || make_taps(height, out_height, &down)) {
-        free_taps(&across);
-        free_taps(&down);
-        return -1;
-    }
-    Band upper = {pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &across, &down, out, 0};
+    if (make_axes(width, height, out_width, out_height, &across, &down)) return -1;
+    Band upper = {pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &across, &down, out, NULL, 0, 0};
     Band lower = upper;
     pthread_t helper;
     int split = (long long) out_width * out_height >= SPLIT_SMALLEST;
@@ -277,31 +297,15 @@ struct CRResizeStream {
     pthread_cond_t more;
     /// Input rows there, and whether the input was given up; both under `lock`.
     int ready, abandoned;
-    /// Output rows made; read after the thread is joined.
-    int made;
 };
 
-static void *stream_rows(void *argument) {
-    CRResizeStream *stream = argument;
-    Band *job = &stream->job;
-    Scratch scratch;
-    if (make_scratch(job, &scratch)) {
-        job->failed = 1;
-        free_scratch(&scratch);
-        return NULL;
-    }
-    for (int y = 0; y < job->out_height; y++) {
-        int needed = rows_needed(job, y);
-        pthread_mutex_lock(&stream->lock);
-        while (stream->ready < needed && !stream->abandoned) pthread_cond_wait(&stream->more, &stream->lock);
-        int abandoned = stream->abandoned;
-        pthread_mutex_unlock(&stream->lock);
-        if (abandoned) break;
-        resize_row(job, y, &scratch);
-        stream->made = y + 1;
-    }
-    free_scratch(&scratch);
-    return NULL;
+/// 1 once the first `needed` input rows are there; 0 when the input was given up.
+static int wait_for_rows(CRResizeStream *stream, int needed) {
+    pthread_mutex_lock(&stream->lock);
+    while (stream->ready < needed && !stream->abandoned) pthread_cond_wait(&stream->more, &stream->lock);
+    int abandoned = stream->abandoned;
+    pthread_mutex_unlock(&stream->lock);
+    return !abandoned;
 }
 
 CRResizeStream *cr_resize_stream_start(
@@ -310,17 +314,15 @@ CRResizeStream *cr_resize_stream_start(
     if (!valid(width, height, stride, bands, out_width, out_height)) return NULL;
     CRResizeStream *stream = calloc(1, sizeof *stream);
     if (!stream) return NULL;
-    if (make_taps(width, out_width, &stream->across) || make_taps(height, out_height, &stream->down)) {
-        free_taps(&stream->across);
-        free_taps(&stream->down);
+    if (make_axes(width, height, out_width, out_height, &stream->across, &stream->down)) {
         free(stream);
         return NULL;
     }
     stream->job = (Band){pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &stream->across,
-        &stream->down, out, 0};
+        &stream->down, out, stream, 0, 0};
     pthread_mutex_init(&stream->lock, NULL);
     pthread_cond_init(&stream->more, NULL);
-    if (pthread_create(&stream->thread, NULL, stream_rows, stream) != 0) {
+    if (pthread_create(&stream->thread, NULL, resize_rows, &stream->job) != 0) {
         pthread_mutex_destroy(&stream->lock);
         pthread_cond_destroy(&stream->more);
         free_taps(&stream->across);
@@ -348,7 +350,7 @@ int cr_resize_stream_finish(CRResizeStream *stream, int complete) {
     pthread_cond_signal(&stream->more);
     pthread_mutex_unlock(&stream->lock);
     pthread_join(stream->thread, NULL);
-    int whole = complete && !stream->job.failed && stream->made == stream->job.out_height;
+    int whole = complete && !stream->job.failed && stream->job.next == stream->job.out_height;
     pthread_mutex_destroy(&stream->lock);
     pthread_cond_destroy(&stream->more);
     free_taps(&stream->across);

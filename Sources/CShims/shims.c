@@ -164,9 +164,8 @@ VipsImage *cr_vips_image_from_pixels(unsigned char *pixels, int width, int heigh
 int cr_vips_resize_in_memory(
     VipsImage *in, VipsImage **out, int left, int top, int width, int height, int out_width, int out_height) {
     if ((in->dtype != VIPS_IMAGE_SETBUF && in->dtype != VIPS_IMAGE_SETBUF_FOREIGN) || !in->data ||
-        in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE || in->Bands < 1 || in->Bands > 4 || left < 0 ||
-        top < 0 || width < 1 || height < 1 || left + width > in->Xsize || top + height > in->Ysize || out_width > width ||
-        out_height > height || (out_width == width && out_height == height))
+        in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE || left < 0 || top < 0 ||
+        left + width > in->Xsize || top + height > in->Ysize || !cr_resize_takes(width, height, in->Bands, out_width, out_height))
         return 1;
     unsigned char *pixels = malloc((size_t) out_width * out_height * in->Bands);
     if (!pixels)

@@ -18,6 +18,10 @@ int cr_resize_lanczos3(
     const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
     int out_height);
 
+/// 1 when a resize from `width` x `height` pixels of `bands` bytes to `out_width` x `out_height`
+/// is one `cr_resize_lanczos3` takes and makes smaller on a side; else 0.
+int cr_resize_takes(int width, int height, int bands, int out_width, int out_height);
+
 /// A resize that runs on a thread of its own while the input is still being made, top to
 /// bottom: each output row is made as soon as the input rows it reads are there.
 typedef struct CRResizeStream CRResizeStream;
