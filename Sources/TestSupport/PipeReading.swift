@@ -1,22 +1,21 @@
 public import Foundation
+import Glibc
 
 extension FileHandle {
-    /// Everything until the end, read again after a signal interrupts a read. Foundation's
-    /// `readDataToEndOfFile` and `readData(ofLength:)` trap on EINTR (a `try!` inside), which a
-    /// child process's SIGCHLD can cause in a test process that runs many of them.
+    /// Everything until the end (or a read error), with reads a signal interrupts read again.
+    /// By read(2) itself, not Foundation: `read(upToCount:)` loops over several read(2)s and, when
+    /// one of them is interrupted (a child's SIGCHLD, in a test process that runs many), throws
+    /// away the bytes the earlier ones read, which cut exiftool's JSON and an HTTPS body short
+    /// under a loaded suite; `readDataToEndOfFile` traps on the same error.
     public func readAllRetryingInterrupts(upTo limit: Int = .max) -> Data {
         var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count < limit {
-            do {
-                guard let chunk = try read(upToCount: min(64 * 1024, limit - data.count)), !chunk.isEmpty else { break }
-                data.append(chunk)
-            } catch let error as NSError
-                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EINTR) || error.code == Int(EINTR)
-            {
-                continue
-            } catch {
-                break
-            }
+            let wanted = min(buffer.count, limit - data.count)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, wanted) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
         }
         return data
     }
