@@ -6,4 +6,11 @@ import Imaging
 // library added later) is its owner's alone, as everything our code makes already is.
 umask(0o077)
 Imaging.skipUnusedModules()
-exit(await CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
+let status = await CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
+// Ended without exit(3): its handlers and the libraries' destructors would run while threads of
+// ours may still be inside those libraries (a PostgreSQL listener still connecting, through
+// Kerberos, aborted the process on a mutex libkrb5's destructor had destroyed). Everything that
+// must outlive the process was committed or fsynced before a command returns; stdio's buffers
+// are flushed here.
+fflush(nil)
+_exit(status)
