@@ -71,9 +71,11 @@ enum FileIO {
         if stat(path, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(path, mode) }
     }
 
-    /// Reads `fd` to its end, a chunk at a time.
+    /// Reads `fd` to its end, a chunk at a time. 256 KB chunks: a read(2) of that many costs a
+    /// few microseconds against the hashing and copying of them, and a larger buffer only added
+    /// to the memory of every import.
     static func readChunks(_ fd: Int32, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = read(fd, buffer.baseAddress, buffer.count)

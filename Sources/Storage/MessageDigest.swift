@@ -2,30 +2,56 @@ internal import CCrypto
 import Foundation
 
 /// A message digest through OpenSSL's libcrypto, which uses the processor's SHA extensions:
-/// SHA-256 by default, SHA-1 for clients that name theirs in it.
+/// SHA-256 by default, SHA-1 for clients that name theirs in it. libcrypto's one-algorithm
+/// functions, not EVP: EVP's first digest reads OpenSSL's configuration and starts its
+/// providers, 2 MB of an import's memory for the same block function.
 struct MessageDigest: ~Copyable {
-    private let context: OpaquePointer
+    private enum Context {
+        case sha256(UnsafeMutablePointer<SHA256_CTX>)
+        case sha1(UnsafeMutablePointer<SHA_CTX>)
+    }
+
+    private let context: Context
 
     init(sha1: Bool = false) {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, sha1 ? EVP_sha1() : EVP_sha256(), nil) == 1 else {
-            preconditionFailure("libcrypto cannot start a digest")
+        if sha1 {
+            let state = UnsafeMutablePointer<SHA_CTX>.allocate(capacity: 1)
+            precondition(SHA1_Init(state) == 1, "libcrypto cannot start a digest")
+            context = .sha1(state)
+        } else {
+            let state = UnsafeMutablePointer<SHA256_CTX>.allocate(capacity: 1)
+            precondition(SHA256_Init(state) == 1, "libcrypto cannot start a digest")
+            context = .sha256(state)
         }
-        self.context = context
     }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        precondition(EVP_DigestUpdate(context, base, bytes.count) == 1)
+        switch context {
+        case .sha256(let state): precondition(SHA256_Update(state, base, bytes.count) == 1)
+        case .sha1(let state): precondition(SHA1_Update(state, base, bytes.count) == 1)
+        }
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    deinit {
+        switch context {
+        case .sha256(let state): state.deallocate()
+        case .sha1(let state): state.deallocate()
+        }
+    }
 
     /// The digest as lowercase hex.
     consuming func finish() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        precondition(EVP_DigestFinal_ex(context, &digest, &length) == 1)
-        return digest.prefix(Int(length)).map { byte in
+        var digest: [UInt8]
+        switch context {
+        case .sha256(let state):
+            digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+            precondition(SHA256_Final(&digest, state) == 1)
+        case .sha1(let state):
+            digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
+            precondition(SHA1_Final(&digest, state) == 1)
+        }
+        return digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
