@@ -363,13 +363,16 @@ CRJPEGDamage cr_jpeg_decode(
     size_t stride = (size_t)width * (size_t)bands;
     if (image) {
         if (width == 0 || height == 0 || width > cinfo.output_width || height > cinfo.output_height) ERREXIT(&cinfo, JERR_EMPTY_IMAGE);
-        decode.pixels = malloc(stride * height);
-        if (!decode.pixels) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
+        // A streamed resize keeps only the rows it still reads: the whole decode is never held.
         if (resizes(image, width, height, bands)) {
             decode.resized = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
             if (decode.resized)
-                decode.stream = cr_resize_stream_start(decode.pixels, (int)width, (int)height, stride, bands, decode.resized,
-                                                       image->resize_width, image->resize_height);
+                decode.stream =
+                    cr_resize_stream_start((int)width, (int)height, bands, decode.resized, image->resize_width, image->resize_height);
+        }
+        if (!decode.stream) {
+            decode.pixels = malloc(stride * height);
+            if (!decode.pixels) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
         }
     }
     // From libjpeg's own pool, so a jump out of the loop leaves nothing else to free.
@@ -381,27 +384,27 @@ CRJPEGDamage cr_jpeg_decode(
         JDIMENSION y = cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, row, 1);
         if (!image || y >= height) continue;
-        unsigned char *target = decode.pixels + (size_t)y * stride;
+        unsigned char *target = decode.stream ? cr_resize_stream_row(decode.stream, (int)y) : decode.pixels + (size_t)y * stride;
         if (invert) {
             for (size_t i = 0; i < stride; i++) target[i] = (unsigned char)(255 - row[0][i]);
         } else {
             memcpy(target, row[0], stride);
         }
-        // Told in batches: each is a lock and a wake-up.
-        if (decode.stream && ((y + 1) % 16 == 0 || y + 1 == height)) cr_resize_stream_rows(decode.stream, (int)(y + 1));
     }
     jpeg_destroy_decompress(&cinfo);
     int streamed = decode.stream && cr_resize_stream_finish(decode.stream, 1) == 0;
     fclose(file);
     free(buffer);
 
-    if (decode.damage > CR_JPEG_HARMLESS && !(keep_corrupt && decode.damage == CR_JPEG_CORRUPT)) {
+    // A stream given every row makes every output row; were it not so, there would be no
+    // decode kept to fall back on.
+    int lost = decode.stream && !streamed;
+    if (lost || (decode.damage > CR_JPEG_HARMLESS && !(keep_corrupt && decode.damage == CR_JPEG_CORRUPT))) {
         free(decode.resized);
         free(decode.pixels);
-        return decode.damage;
+        return lost && decode.damage <= CR_JPEG_HARMLESS ? CR_JPEG_CORRUPT : decode.damage;
     }
     if (streamed) {
-        free(decode.pixels);
         image->pixels = decode.resized;
         image->width = image->resize_width;
         image->height = image->resize_height;

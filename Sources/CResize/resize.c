@@ -1,5 +1,6 @@
 #include "CResize.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -98,17 +99,16 @@ static inline unsigned char clamp_pixel(int32_t value) {
 }
 
 /// One output row of the vertical pass: `length` bytes, each the weighted sum of the same byte
-/// in `count` rows from `rows`. Compilers vectorise the inner loops; `sums` is scratch.
+/// in the `count` rows at `rows`. Compilers vectorise the inner loops; `sums` is scratch.
 #if defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void vertical_row(
-    const unsigned char *rows, size_t stride, int count, const int16_t *weights, size_t length, int32_t *sums,
-    unsigned char *out) {
+    const unsigned char *const *rows, int count, const int16_t *weights, size_t length, int32_t *sums, unsigned char *out) {
     for (size_t x = 0; x < length; x++)
         sums[x] = HALF;
     for (int k = 0; k < count; k++) {
-        const unsigned char *row = rows + (size_t) k * stride;
+        const unsigned char *row = rows[k];
         int32_t weight = weights[k];
         for (size_t x = 0; x < length; x++)
             sums[x] += weight * row[x];
@@ -179,10 +179,12 @@ static int make_axes(int width, int height, int out_width, int out_height, Taps 
 }
 
 /// What one thread resizes: output rows `from` to `to`, with scratch of its own; with a
-/// `stream`, each row once the input rows it reads are there.
+/// `stream`, each row once the input rows it reads are there. Input row r is at
+/// `pixels + (r % ring) * stride`: a whole picture has a ring of its height, a stream one of
+/// just the rows its resize still reads.
 typedef struct {
     const unsigned char *pixels;
-    int width, height, bands, out_width, out_height, from, to;
+    int width, height, bands, out_width, out_height, from, to, ring;
     size_t stride;
     const Taps *across, *down;
     unsigned char *out;
@@ -196,6 +198,7 @@ typedef struct {
 typedef struct {
     unsigned char *row, *line;
     int32_t *sums;
+    const unsigned char **rows;
 } Scratch;
 
 static int make_scratch(const Band *job, Scratch *scratch) {
@@ -203,13 +206,21 @@ static int make_scratch(const Band *job, Scratch *scratch) {
     scratch->row = calloc(row_length + 16, 1);
     scratch->line = malloc((size_t) job->out_width * job->bands + 16);
     scratch->sums = malloc(sizeof(int32_t) * row_length);
-    return scratch->row && scratch->line && scratch->sums ? 0 : -1;
+    scratch->rows = malloc(sizeof(*scratch->rows) * (size_t) job->down->stride);
+    return scratch->row && scratch->line && scratch->sums && scratch->rows ? 0 : -1;
 }
 
 static void free_scratch(Scratch *scratch) {
     free(scratch->row);
     free(scratch->line);
     free(scratch->sums);
+    free(scratch->rows);
+    *scratch = (Scratch){0};
+}
+
+/// The first input row output row `y` reads.
+static int first_row(const Band *job, int y) {
+    return job->height == job->out_height ? y : job->down->first[y];
 }
 
 /// How many input rows output row `y` reads from the top.
@@ -217,14 +228,19 @@ static int rows_needed(const Band *job, int y) {
     return job->height == job->out_height ? y + 1 : job->down->first[y] + job->down->count[y];
 }
 
+static const unsigned char *input_row(const Band *job, int row) {
+    return job->pixels + (size_t) (row % job->ring) * job->stride;
+}
+
 static void resize_row(const Band *job, int y, Scratch *scratch) {
     int bands = job->bands;
     size_t row_length = (size_t) job->width * bands, out_length = (size_t) job->out_width * bands;
-    const unsigned char *across_row = job->pixels + (size_t) y * job->stride;
+    const unsigned char *across_row = input_row(job, y);
     if (job->height != job->out_height) {
-        const unsigned char *source = job->pixels + (size_t) job->down->first[y] * job->stride;
-        vertical_row(source, job->stride, job->down->count[y], job->down->weights + (size_t) y * job->down->stride, row_length,
-            scratch->sums, scratch->row);
+        int first = job->down->first[y], count = job->down->count[y];
+        for (int k = 0; k < count; k++) scratch->rows[k] = input_row(job, first + k);
+        vertical_row(scratch->rows, count, job->down->weights + (size_t) y * job->down->stride, row_length, scratch->sums,
+            scratch->row);
         across_row = scratch->row;
     }
     unsigned char *target = job->out + (size_t) y * out_length;
@@ -237,7 +253,14 @@ static void resize_row(const Band *job, int y, Scratch *scratch) {
     memcpy(target, scratch->line, out_length);
 }
 
-static int wait_for_rows(CRResizeStream *stream, int needed);
+static int wait_for_rows(CRResizeStream *stream, int first, int needed);
+
+static void make_rows(Band *job, Scratch *scratch) {
+    for (job->next = job->from; job->next < job->to; job->next++) {
+        if (job->stream && !wait_for_rows(job->stream, first_row(job, job->next), rows_needed(job, job->next))) break;
+        resize_row(job, job->next, scratch);
+    }
+}
 
 static void *resize_rows(void *argument) {
     Band *job = argument;
@@ -245,10 +268,7 @@ static void *resize_rows(void *argument) {
     if (make_scratch(job, &scratch)) {
         job->failed = 1;
     } else {
-        for (job->next = job->from; job->next < job->to; job->next++) {
-            if (job->stream && !wait_for_rows(job->stream, rows_needed(job, job->next))) break;
-            resize_row(job, job->next, &scratch);
-        }
+        make_rows(job, &scratch);
     }
     free_scratch(&scratch);
     return NULL;
@@ -273,7 +293,7 @@ int cr_resize_lanczos3(
     if (!valid(width, height, stride, bands, out_width, out_height)) return -1;
     Taps across = {0}, down = {0};
     if (make_axes(width, height, out_width, out_height, &across, &down)) return -1;
-    Band upper = {pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &across, &down, out, NULL, 0, 0};
+    Band upper = {pixels, width, height, bands, out_width, out_height, 0, out_height, height, stride, &across, &down, out, NULL, 0, 0};
     Band lower = upper;
     pthread_t helper;
     int split = (long long) out_width * out_height >= SPLIT_SMALLEST;
@@ -292,25 +312,56 @@ int cr_resize_lanczos3(
 struct CRResizeStream {
     Band job;
     Taps across, down;
+    Scratch scratch;
+    unsigned char *ring;
     pthread_t thread;
     pthread_mutex_t lock;
-    pthread_cond_t more;
-    /// Input rows there, and whether the input was given up; both under `lock`.
-    int ready, abandoned;
+    /// `more` wakes the resize when rows come, `room` the input when ring rows are let go.
+    pthread_cond_t more, room;
+    /// Under `lock`: input rows there, the first row the resize still reads, whether the input
+    /// was given up, and whether the resize reads no more.
+    int ready, kept_from, abandoned, done;
+    /// The input's own: rows it has told of, and the last `kept_from` it saw.
+    int told, seen_kept_from;
 };
 
-/// 1 once the first `needed` input rows are there; 0 when the input was given up.
-static int wait_for_rows(CRResizeStream *stream, int needed) {
+/// 1 once the first `needed` input rows are there; 0 when the input was given up. Rows before
+/// `first` are let go.
+static int wait_for_rows(CRResizeStream *stream, int first, int needed) {
     pthread_mutex_lock(&stream->lock);
+    if (first > stream->kept_from) {
+        stream->kept_from = first;
+        pthread_cond_signal(&stream->room);
+    }
     while (stream->ready < needed && !stream->abandoned) pthread_cond_wait(&stream->more, &stream->lock);
     int abandoned = stream->abandoned;
     pthread_mutex_unlock(&stream->lock);
     return !abandoned;
 }
 
-CRResizeStream *cr_resize_stream_start(
-    const unsigned char *pixels, int width, int height, size_t stride, int bands, unsigned char *out, int out_width,
-    int out_height) {
+static void *stream_rows(void *argument) {
+    CRResizeStream *stream = argument;
+    make_rows(&stream->job, &stream->scratch);
+    pthread_mutex_lock(&stream->lock);
+    stream->done = 1;
+    pthread_cond_signal(&stream->room);
+    pthread_mutex_unlock(&stream->lock);
+    return NULL;
+}
+
+static void free_stream(CRResizeStream *stream) {
+    free_scratch(&stream->scratch);
+    free_taps(&stream->across);
+    free_taps(&stream->down);
+    free(stream->ring);
+    free(stream);
+}
+
+/// Rows told of in one go past the ones that must be: each telling is a lock and a wake-up.
+#define TELL_EVERY 16
+
+CRResizeStream *cr_resize_stream_start(int width, int height, int bands, unsigned char *out, int out_width, int out_height) {
+    size_t stride = (size_t) width * (size_t) (bands > 0 ? bands : 0);
     if (!valid(width, height, stride, bands, out_width, out_height)) return NULL;
     CRResizeStream *stream = calloc(1, sizeof *stream);
     if (!stream) return NULL;
@@ -318,26 +369,45 @@ CRResizeStream *cr_resize_stream_start(
         free(stream);
         return NULL;
     }
-    stream->job = (Band){pixels, width, height, bands, out_width, out_height, 0, out_height, stride, &stream->across,
+    // The most rows one output row reads, and room for the input to run ahead while they are read.
+    int ring = stream->down.stride + 2 * TELL_EVERY;
+    if (ring > height) ring = height;
+    stream->job = (Band){NULL, width, height, bands, out_width, out_height, 0, out_height, ring, stride, &stream->across,
         &stream->down, out, stream, 0, 0};
+    stream->ring = malloc((size_t) ring * stride);
+    if (!stream->ring || make_scratch(&stream->job, &stream->scratch)) {
+        free_stream(stream);
+        return NULL;
+    }
+    stream->job.pixels = stream->ring;
     pthread_mutex_init(&stream->lock, NULL);
     pthread_cond_init(&stream->more, NULL);
-    if (pthread_create(&stream->thread, NULL, resize_rows, &stream->job) != 0) {
+    pthread_cond_init(&stream->room, NULL);
+    if (pthread_create(&stream->thread, NULL, stream_rows, stream) != 0) {
         pthread_mutex_destroy(&stream->lock);
         pthread_cond_destroy(&stream->more);
-        free_taps(&stream->across);
-        free_taps(&stream->down);
-        free(stream);
+        pthread_cond_destroy(&stream->room);
+        free_stream(stream);
         return NULL;
     }
     return stream;
 }
 
-void cr_resize_stream_rows(CRResizeStream *stream, int rows) {
-    pthread_mutex_lock(&stream->lock);
-    if (rows > stream->ready) stream->ready = rows;
-    pthread_cond_signal(&stream->more);
-    pthread_mutex_unlock(&stream->lock);
+unsigned char *cr_resize_stream_row(CRResizeStream *stream, int y) {
+    int ring = stream->job.ring;
+    // The row before y - ring, in the slot y takes, must have been let go.
+    if (y - TELL_EVERY >= stream->told || y >= stream->seen_kept_from + ring) {
+        pthread_mutex_lock(&stream->lock);
+        if (y > stream->ready) {
+            stream->ready = y;
+            pthread_cond_signal(&stream->more);
+        }
+        while (y >= stream->kept_from + ring && !stream->done) pthread_cond_wait(&stream->room, &stream->lock);
+        stream->seen_kept_from = stream->done ? INT_MAX - ring : stream->kept_from;
+        pthread_mutex_unlock(&stream->lock);
+        stream->told = y;
+    }
+    return stream->ring + (size_t) (y % ring) * stream->job.stride;
 }
 
 int cr_resize_stream_finish(CRResizeStream *stream, int complete) {
@@ -350,11 +420,10 @@ int cr_resize_stream_finish(CRResizeStream *stream, int complete) {
     pthread_cond_signal(&stream->more);
     pthread_mutex_unlock(&stream->lock);
     pthread_join(stream->thread, NULL);
-    int whole = complete && !stream->job.failed && stream->job.next == stream->job.out_height;
+    int whole = complete && stream->job.next == stream->job.out_height;
     pthread_mutex_destroy(&stream->lock);
     pthread_cond_destroy(&stream->more);
-    free_taps(&stream->across);
-    free_taps(&stream->down);
-    free(stream);
+    pthread_cond_destroy(&stream->room);
+    free_stream(stream);
     return whole ? 0 : -1;
 }

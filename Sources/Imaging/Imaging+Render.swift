@@ -27,11 +27,13 @@ extension Imaging {
         // libjpeg straight into memory is a sixth quicker than libvips' loader for a shrunk
         // decode (a thumbnail's, a display size's); at full size libvips streams it instead.
         if format == .jpeg && (damage == .refuseDamage || (shrink > 1 && shrunkJPEGDecoder == .libjpeg)) {
-            // One output of the whole picture is resized as the rows are decoded.
-            let whole = plans.count == 1 && plans[0].region == PixelRect(size: upright)
+            // Outputs all of the whole picture are made from the largest (below), so that one is
+            // resized as the rows are decoded, and the whole decode is never held.
+            let whole = plans.allSatisfy { $0.region == PixelRect(size: upright) }
+            let largest = plans.max { $0.output.pixelCount < $1.output.pixelCount }
             loaded = try JPEGDecoder.decode(
                 path, shrink: shrink, maxPixels: maxPixels, header: header, policy: damage,
-                resizedTo: whole ? Self.uprightSize(plans[0].output, orientation) : nil)
+                resizedTo: whole ? largest.map { Self.uprightSize($0.output, orientation) } : nil)
         } else {
             loaded = shrink == 1 ? header : try VipsRuntime.load(format, path: path, shrink: shrink)
         }

@@ -97,12 +97,22 @@ import Testing
         #expect(mismatches == 0)
     }
 
-    /// A decode in one go is resized on a second thread as its rows come, a decode in halves
-    /// once both are done: either way, the pixels a resize of the whole decode gives.
-    @Test(arguments: ["photos/lychee__aarhus.jpg", "photos/lychee__train.jpg", "photos/exifsamples__jolla.jpg"])
+    /// A decode in one go is resized on a second thread as its rows come, through a ring that
+    /// holds only the rows still read; a decode in halves once both are done: either way, the
+    /// pixels a resize of the whole decode gives. The sizes take the ring round many times, keep
+    /// a side (rows read one at a time), and shrink by a lot (a ring of many rows).
+    @Test(arguments: [
+        "photos/lychee__aarhus.jpg", "photos/lychee__train.jpg", "photos/exifsamples__jolla.jpg",
+        "photos/sharp__Channel_digital_image_CMYK_color.jpg",
+    ])
     func aDecodeResizedAsItGoesIsTheDecodeResized(photo: String) throws {
         let source = try Self.decoded(photo)
-        for size in [PixelSize(width: 1170, height: 877), PixelSize(width: 256, height: 100)] {
+        let sizes = [
+            PixelSize(width: 1170, height: 877), PixelSize(width: 256, height: 100),
+            PixelSize(width: source.width / 2, height: source.height), PixelSize(width: 7, height: 5),
+        ].map { PixelSize(width: min($0.width, source.width), height: min($0.height, source.height)) }
+            .filter { $0.width < source.width || $0.height < source.height }
+        for size in sizes {
             for halvesFrom in [0, 1] {
                 let streamed = JPEGDecoder.pixels(Corpus.path(photo), shrink: 2, halvesFrom: halvesFrom, resizedTo: size)
                 let afterwards = Resizer.resized(
