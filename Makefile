@@ -17,6 +17,10 @@ DATA ?=
 HOST ?= 127.0.0.1
 PORT ?= 8080
 RELEASE_BIN := .build/release/cameraroll
+# The release binary carries the Swift runtime and Foundation in itself: it runs where no Swift
+# toolchain is installed, and a process starts on ~7 MB less memory (ten fewer libraries to load
+# and relocate). lld, because GNU ld warns about static Foundation's use of mktemp.
+RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 data_flag = $(if $(DATA),--data $(DATA),)
 
 .PHONY: help install-deps build run lan test soak fuzz lint bench clean
@@ -29,8 +33,8 @@ help: ## Show the tasks
 install-deps: ## Install the Debian packages that are missing (idempotent; libheif from bookworm-backports)
 	@scripts/install-deps $(DEPS) -- $(BACKPORTED_DEPS)
 
-build: install-deps ## Build the release binary
-	$(SWIFT) build -c release --product cameraroll
+build: install-deps ## Build the release binary (Swift runtime linked in)
+	$(SWIFT) build $(RELEASE) --product cameraroll
 
 run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(RELEASE_BIN) $(data_flag) doctor
@@ -42,21 +46,22 @@ lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 84
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint ## Run every test: Swift suites (with every input make fuzz kept), browser tests (screenshots in test-output/), quick reliability suites
+test: install-deps lint ## Run every test: Swift suites (with every input make fuzz kept), browser tests (screenshots in test-output/), quick reliability suites on the release binary
 	$(SWIFT) build --build-tests
+	$(SWIFT) build $(RELEASE) --product cameraroll
 	$(SWIFT) test
 	/usr/bin/python3 -m pytest -q Tests/e2e
-	/usr/bin/python3 -m pytest -q Tests/reliability
+	CAMERAROLL_BIN=$(RELEASE_BIN) /usr/bin/python3 -m pytest -q Tests/reliability
 
 soak: install-deps ## Reliability suites at full counts on the release binary (~35 min); writes RELIABILITY.md
-	$(SWIFT) build -c release --product cameraroll
+	$(SWIFT) build $(RELEASE) --product cameraroll
 	RELIABILITY_SOAK=1 CAMERAROLL_BIN=$(RELEASE_BIN) RELIABILITY_REPORT=RELIABILITY.md /usr/bin/python3 -m pytest -q Tests/reliability
 
 fuzz: install-deps ## Fuzz every parser of ours, FUZZ_SECONDS each (default 60; FUZZ_TARGETS=names): new inputs to Fuzz/corpus, crashes to Fuzz/crashes
 	/usr/bin/python3 scripts/fuzz.py
 
 bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	/usr/bin/python3 bench/run.py
 
 clean: ## Remove build products

@@ -10,7 +10,7 @@ by a real import), served by the release binary, and driven by Debian's Chromium
   JavaScript heap and DOM before and after (collected, so garbage does not count);
 - and an import's time per photo into a library of 1,000 items beside one of 100,000.
 
-Run alone: /usr/bin/python3 bench/photos_app.py (after `swift build -c release`)."""
+Run alone: /usr/bin/python3 bench/photos_app.py (after `make build` or `make bench`, which build the release binaries)."""
 import json
 import os
 import random

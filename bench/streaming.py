@@ -4,7 +4,7 @@ from a seek to the first frame after it, in Chromium against the release binary,
 rendition (what the player waited for before streaming); and the CPU time of a minute streamed
 beside a minute of the whole rendition.
 
-Run alone: /usr/bin/python3 bench/streaming.py (after `swift build -c release`)."""
+Run alone: /usr/bin/python3 bench/streaming.py (after `make build` or `make bench`, which build the release binaries)."""
 import json
 import statistics
 import subprocess
