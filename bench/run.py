@@ -95,18 +95,24 @@ def tjbench(path):
 
 
 def peak_memory():
+    """Peak RSS of importing a 100 MP JPEG as libvips writes it, and of the same pixels with a
+    restart marker every MCU row (as many cameras write them), which the import decodes in two
+    halves at once with the file in memory; and of vipsthumbnail on the first."""
     work = Path(tempfile.mkdtemp(prefix="cameraroll-bench-"))
     big = work / "100mp.jpg"
+    restarts = work / "100mp-restarts.jpg"
     source = CORPUS / "photos/lychee__train.jpg"
     run(["vips", "resize", str(source), f"{big}[Q=90]", "2.87"])
+    run(["sh", "-c", f"djpeg '{big}' | cjpeg -quality 90 -restart 1 > '{restarts}'"])
     size = run(["vipsheader", str(big)]).stdout.split(":")[1].split()[0]
     def max_rss(command):
         result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], check=True, capture_output=True, text=True)
         return int(result.stderr.strip().splitlines()[-1]) / 1024
     ours = max_rss([str(CAMERAROLL), "--data", str(work / "data"), "import", str(big)])
+    ours_restarts = max_rss([str(CAMERAROLL), "--data", str(work / "data-restarts"), "import", str(restarts)])
     theirs = max_rss(["vipsthumbnail", str(big), "-s", "256", "-o", str(work / "t.jpg")])
     run(["rm", "-rf", str(work)])
-    return size, ours, theirs
+    return size, ours, ours_restarts, theirs
 
 
 def hashing():
@@ -139,7 +145,7 @@ def main():
     decode_ratio = statistics.geometric_mean([ours / decode for _, ours, _, decode, _ in thumbs])
     vips_ratio = statistics.geometric_mean([vips / djpeg for _, _, djpeg, _, vips in thumbs])
     print("peak memory on a 100-megapixel JPEG ...", flush=True)
-    big_size, ours_rss, vips_rss = peak_memory()
+    big_size, ours_rss, ours_restarts_rss, vips_rss = peak_memory()
     print("hashing ...", flush=True)
     ours_hash, sha256sum_hash, sha_ni = hashing()
     photos = {
@@ -185,6 +191,8 @@ def main():
         f"| `vipsthumbnail -s 256` (a process each, about 50 ms of it start-up) vs the djpeg floor | | | {vips_ratio:.2f}x the floor | for comparison | |",
         f"| peak memory importing a {big_size} JPEG (~100 megapixels) | {ours_rss:.0f} MB | vipsthumbnail {vips_rss:.0f} MB | | "
         f"at most 50 MB | {verdict(ours_rss <= 50)} |",
+        f"| the same pixels with a restart marker every MCU row (decoded in two halves at once, the file held in memory) | "
+        f"{ours_restarts_rss:.0f} MB | | | at most 50 MB | {verdict(ours_restarts_rss <= 50)} |",
         f"| SHA-256 of a 3.5 MB file (libcrypto; CPU SHA extensions: {'yes' if sha_ni else 'no'}) | {ours_hash:.0f} MB/s | "
         f"sha256sum {sha256sum_hash:.0f} MB/s | | uses the SHA extensions | {verdict(sha_ni)} |",
         "",
