@@ -56,12 +56,14 @@ let package = Package(
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
         .target(
-            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib"],
+            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime"],
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
             name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
         .target(name: "ImagePicker", swiftSettings: strict),
+        // A moment's parts in UTC without Foundation's calendar (and ICU's time-zone tables).
+        .target(name: "UTCTime", swiftSettings: strict),
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         // A client's IP address, as the connection limits and the sign-in lock-out count clients.
         .target(name: "IPAddress", swiftSettings: strict),
@@ -70,11 +72,11 @@ let package = Package(
         .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
         // AWS Signature Version 4 for S3 requests and presigned URLs (libcrypto).
-        .target(name: "S3", dependencies: ["CCrypto", "CCurl", "CCurlShims", "Storage"], swiftSettings: strict),
+        .target(name: "S3", dependencies: ["CCrypto", "CCurl", "CCurlShims", "Storage", "UTCTime"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
-            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors", "Memo"],
+            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors", "Memo", "UTCTime"],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",

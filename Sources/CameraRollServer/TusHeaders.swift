@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPServer
 package import PhotoLibrary
+import UTCTime
 
 /// The request headers of the tus 1.0 resumable upload protocol (tus.io), read strictly: a
 /// header that does not read is a 400 with a code, never a guess.
@@ -70,13 +71,11 @@ package enum TusHeaders {
 
     /// `Upload-Expires`: an HTTP date (RFC 9110's IMF-fixdate), always in English and GMT.
     static func httpDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let time = UTCTime(date)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        let two = { UTCTime.digits($0, 2) }
+        return "\(days[time.weekday]), \(two(time.day)) \(months[time.month - 1]) \(time.year) "
+            + "\(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT"
     }
 }

@@ -4,6 +4,7 @@ public import Imaging
 import Memo
 public import Storage
 import Synchronization
+import UTCTime
 public import Video
 
 /// The photo library: originals stored untouched in a blob store, their metadata in a SQL
@@ -261,21 +262,12 @@ public final class Library: Sendable {
     }
 
     /// A moment as the library stores it: ISO 8601 in UTC to the millisecond
-    /// ("2026-12-03T23:49:21.123Z"), which sorts as text in time order. Written out here rather
-    /// than by `Date.ISO8601FormatStyle`, whose first use builds a calendar and loads ICU's
-    /// time-zone tables: 2 MB of an import's memory, for a zone that is always UTC.
+    /// ("2026-12-03T23:49:21.123Z"), which sorts as text in time order: the text
+    /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true)` wrote, without its calendar.
     static func timestamp(_ date: Date = Date()) -> String {
-        // Whole seconds, then the fraction's milliseconds cut (not rounded), as Foundation's does.
-        let whole = date.timeIntervalSince1970.rounded(.down)
-        var seconds = time_t(whole)
-        let fraction = Int32(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
-        }
-        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
-            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2)).\(digits(fraction, 3))Z"
+        let time = UTCTime(date)
+        let digits = UTCTime.digits
+        return "\(digits(time.year, 4))-\(digits(time.month, 2))-\(digits(time.day, 2))T"
+            + "\(digits(time.hour, 2)):\(digits(time.minute, 2)):\(digits(time.second, 2)).\(digits(time.milliseconds, 3))Z"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UTCTime
 
 /// The moment of signing in the two UTC forms Signature Version 4 uses.
 struct SigningTime {
@@ -8,14 +9,9 @@ struct SigningTime {
     let day: String
 
     init(_ date: Date) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func digits(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        day = digits(parts.year, 4) + digits(parts.month, 2) + digits(parts.day, 2)
-        timestamp = day + "T" + digits(parts.hour, 2) + digits(parts.minute, 2) + digits(parts.second, 2) + "Z"
+        let time = UTCTime(date)
+        let digits = UTCTime.digits
+        day = digits(time.year, 4) + digits(time.month, 2) + digits(time.day, 2)
+        timestamp = day + "T" + digits(time.hour, 2) + digits(time.minute, 2) + digits(time.second, 2) + "Z"
     }
 }
