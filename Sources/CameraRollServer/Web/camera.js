@@ -123,6 +123,7 @@ export class Camera {
     // Only the front camera's preview is a mirror, as on a phone; the pictures never are.
     this.preview.classList.toggle("mirrored", settings.facingMode === "user");
     await this.preview.play().catch(() => {});
+    if (generation === this.generation) this.shutter.disabled = false;
   }
 
   async videoOnly() {
@@ -168,7 +169,7 @@ export class Camera {
         const photo = await this.takePhoto();
         if (photo && this.stream) this.review(photo);
       } finally {
-        this.shutter.disabled = false;
+        this.shutter.disabled = !this.stream;
       }
       return;
     }
@@ -391,8 +392,10 @@ export class Camera {
     }
   }
 
+  // The shutter waits for the next stream: a press before it plays would take nothing.
   stop() {
     this.generation += 1;
+    this.shutter.disabled = true;
     if (this.recorder?.state === "recording") this.recorder.stop();
     for (const track of this.stream?.getTracks() ?? []) track.stop();
     this.stream = null;
