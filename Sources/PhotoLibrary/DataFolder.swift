@@ -5,8 +5,12 @@ public import Foundation
 public struct DataFolder: Sendable {
     public let root: String
 
+    /// A relative `root` is the current folder's: the folder and everything in it is known by
+    /// its whole path from here on (and Foundation's path functions trap on some relative paths,
+    /// "d" among them).
     public init(_ root: String) {
-        self.root = (root as NSString).standardizingPath
+        let whole = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        self.root = (whole as NSString).standardizingPath
     }
 
     /// `$XDG_DATA_HOME/cameraroll`, else `~/.local/share/cameraroll`.

@@ -21,8 +21,10 @@ public enum Executable {
     }
 
     /// Runs the program to its end with the given arguments, extra environment and standard input.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> Output {
-        try await run(program: path, arguments, input: input.map { Data($0.utf8) }, environment: environment)
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, in folder: String? = nil
+    ) async throws -> Output {
+        try await run(program: path, arguments, input: input.map { Data($0.utf8) }, environment: environment, in: folder)
     }
 
     /// Runs any program to its end, with `input` as its standard input (else none). Waiting
@@ -30,10 +32,11 @@ public enum Executable {
     /// dispatch queues: a loaded suite's blocked global threads once starved the in-process
     /// clients of live servers until the server closed their connections.
     public static func run(
-        program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+        program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], in folder: String? = nil
     ) async throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()

@@ -61,6 +61,17 @@ import Testing
         #expect(report?.imported.map(\.path) == [good])
     }
 
+    /// `--data d` is the folder d in the current one (a one-letter relative path once trapped
+    /// inside Foundation's path functions).
+    @Test func aRelativeDataFolderIsTheCurrentFolders() async throws {
+        let photo = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let output = try await Executable.run(["--data", "d", "import", photo], in: directory.path)
+        #expect(output.status == 0, "\(output.stderr)")
+        let list = try await Executable.run(["--data", directory.file("d"), "list", "--json"])
+        let assets = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+        #expect(assets?.count == 1)
+    }
+
     @Test func foldersAreImportedRecursivelyWithAHumanSummary() async throws {
         let output = try await Executable.run(["--data", data, "import", Corpus.path("videos")])
         #expect(output.status == 0, "\(output.stderr)")
