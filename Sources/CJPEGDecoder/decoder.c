@@ -3,6 +3,7 @@
 
 #include <CResize.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -95,17 +97,90 @@ static void start_decode(struct jpeg_decompress_struct *cinfo, Decode *decode, c
     decode->detail_size = detail_size;
 }
 
-/// One half of a split decode: its JPEG in memory, and the rows of the shared picture it fills.
+/// The lower half's data as libjpeg asks for it: its head (the file's segments, with the
+/// frame's height of the rows that remain) from memory, then the file from the cut on, read
+/// with pread (the upper half reads the same descriptor through stdio, at its own offset), its
+/// restart markers renumbered as they pass.
 typedef struct {
-    const unsigned char *bytes;
-    size_t size;
+    struct jpeg_source_mgr pub;
+    unsigned char *head;
+    size_t head_size;
+    int head_given;
+    int fd;
+    size_t offset;
+    unsigned char *buffer;
+    size_t buffer_size;
+    CRJPEGRenumber renumber;
+} TailSource;
+
+/// `size` bytes of the file from `offset`, fewer only at its end; -1 on a read error.
+static ssize_t read_at(int fd, unsigned char *buffer, size_t size, size_t offset) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t got = pread(fd, buffer + done, size - done, (off_t)(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) break;
+        done += (size_t)got;
+    }
+    return (ssize_t)done;
+}
+
+static void tail_start(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean tail_fill(j_decompress_ptr cinfo) {
+    TailSource *source = (TailSource *)cinfo->src;
+    if (!source->head_given) {
+        source->head_given = 1;
+        source->pub.next_input_byte = source->head;
+        source->pub.bytes_in_buffer = source->head_size;
+        return TRUE;
+    }
+    ssize_t got = read_at(source->fd, source->buffer, source->buffer_size, source->offset);
+    if (got <= 0) {
+        // As libjpeg's own sources do at the end of the data: a warning, and an EOI.
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->buffer[0] = 0xFF;
+        source->buffer[1] = JPEG_EOI;
+        got = 2;
+    } else {
+        source->offset += (size_t)got;
+        cr_jpeg_renumber(&source->renumber, source->buffer, (size_t)got);
+    }
+    source->pub.next_input_byte = source->buffer;
+    source->pub.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void tail_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while ((size_t)count > source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        (void)tail_fill(cinfo);
+    }
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+static void tail_end(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/// One half of a split decode: where its data comes from, and where its rows go.
+typedef struct {
+    /// The upper half's: the file itself, through stdio.
+    FILE *file;
+    /// The lower half's: its head, then the file from the cut on.
+    TailSource *tail;
     int shrink;
     /// The first row of the picture this half writes, and how many output rows it has.
     JDIMENSION first_row;
     JDIMENSION rows;
-    /// The picture: rows of `stride` bytes, `height` of them, `bands` a pixel.
+    /// Where the half's first row goes, rows of `stride` bytes; or, when NULL, every row into
+    /// `stream`, the resize's ring.
     unsigned char *pixels;
+    CRResizeStream *stream;
     size_t stride;
+    /// The picture's size: rows past `height` are libjpeg's rounding, not the picture's.
     JDIMENSION width;
     JDIMENSION height;
     int bands;
@@ -124,7 +199,11 @@ static void *decode_half(void *argument) {
         return NULL;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, half->bytes, (unsigned long)half->size);
+    if (half->tail) {
+        cinfo.src = &half->tail->pub;
+    } else {
+        jpeg_stdio_src(&cinfo, half->file);
+    }
     jpeg_read_header(&cinfo, TRUE);
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int)half->shrink;
@@ -133,10 +212,10 @@ static void *decode_half(void *argument) {
     JSAMPARRAY row = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE, cinfo.output_width * (JDIMENSION)half->bands, 1);
     int invert = cinfo.out_color_space == JCS_CMYK;
     while (cinfo.output_scanline < cinfo.output_height && cinfo.output_scanline < half->rows) {
-        JDIMENSION y = half->first_row + cinfo.output_scanline;
+        JDIMENSION line = cinfo.output_scanline, y = half->first_row + line;
         jpeg_read_scanlines(&cinfo, row, 1);
         if (y >= half->height) continue;
-        unsigned char *target = half->pixels + (size_t)y * half->stride;
+        unsigned char *target = half->pixels ? half->pixels + (size_t)line * half->stride : cr_resize_stream_row(half->stream, (int)y);
         if (invert) {
             for (size_t i = 0; i < half->stride; i++) target[i] = (unsigned char)(255 - row[0][i]);
         } else {
@@ -176,107 +255,143 @@ static void hand_over(CRJPEGImage *image, unsigned char *pixels, JDIMENSION widt
     image->height = (int)height;
 }
 
-/// The whole file, when it is of a size to decode in halves and its start (the segments
-/// before the scan, in the first 64 KB of most files) does not rule a cut out.
-static unsigned char *read_whole(FILE *file, size_t smallest, size_t *size) {
-    struct stat status;
-    if (fstat(fileno(file), &status) != 0 || status.st_size < 4 || (size_t)status.st_size < smallest ||
-        status.st_size > CR_JPEG_HALVES_LARGEST)
-        return NULL;
-    // The start is looked at in a buffer of its own: the whole file's is allocated only for a
-    // file that may be cut (allocated first, it raised an import's peak memory by 3 MB).
-    size_t whole = (size_t)status.st_size, start = whole < 64 * 1024 ? whole : 64 * 1024;
-    unsigned char *first = malloc(start);
-    if (!first) return NULL;
-    if (fread(first, 1, start, file) != start || !cr_jpeg_may_split(first, start)) {
-        free(first);
-        return NULL;
+/// The cut, planned from the file read in pieces (none of it kept but its start, which
+/// `*start` is given, to make the lower half's head from); 0 when the file cannot be cut.
+static int plan_from_file(int fd, size_t size, unsigned char *piece, size_t piece_size, CRJPEGPlan *plan, unsigned char **start) {
+    *start = NULL;
+    // The segments before the scan are in the first 64 KB of most files; metadata can push
+    // them further, so more is read until they are seen, up to a limit.
+    for (size_t want = size < 64 * 1024 ? size : 64 * 1024;; want = want * 4 < size ? want * 4 : size) {
+        unsigned char *grown = realloc(*start, want);
+        if (!grown) break;
+        *start = grown;
+        int verdict = read_at(fd, grown, want, 0) == (ssize_t)want ? cr_jpeg_plan_start(grown, want, plan) : -1;
+        if (verdict == 1) {
+            for (size_t offset = plan->offset; offset < size;) {
+                size_t length = size - offset < piece_size ? size - offset : piece_size;
+                ssize_t got = read_at(fd, piece, length, offset);
+                if (got != (ssize_t)length) break;
+                int planned = cr_jpeg_plan_data(plan, piece, length);
+                if (planned != 0) {
+                    if (planned == 1) return 1;
+                    break;
+                }
+                offset += length;
+            }
+            break;
+        }
+        if (verdict < 0 || want == size || want >= CR_JPEG_HEAD_LARGEST) break;
     }
-    unsigned char *bytes = malloc(whole);
-    if (bytes) memcpy(bytes, first, start);
-    free(first);
-    if (!bytes || fread(bytes + start, 1, whole - start, file) != whole - start) {
-        free(bytes);
-        return NULL;
+    free(*start);
+    *start = NULL;
+    return 0;
+}
+
+/// The picture's width and bands as libjpeg reads the header in `start` (which holds all of
+/// it), when its height is the one the cut was planned for and it decodes without a warning;
+/// 0 otherwise.
+static JDIMENSION checked_width(const unsigned char *start, const CRJPEGSplit *split, int shrink, long long max_pixels, int *bands) {
+    struct jpeg_decompress_struct cinfo;
+    Decode decode;
+    JDIMENSION width = 0;
+    start_decode(&cinfo, &decode, NULL, 0);
+    if (!setjmp(decode.escape)) {
+        jpeg_create_decompress(&cinfo);
+        jpeg_mem_src(&cinfo, start, (unsigned long)split->scan_start);
+        jpeg_read_header(&cinfo, TRUE);
+        cinfo.scale_num = 1;
+        cinfo.scale_denom = (unsigned int)shrink;
+        jpeg_calc_output_dimensions(&cinfo);
+        if (cinfo.image_height == split->height && (long long)cinfo.image_width * (long long)cinfo.image_height <= max_pixels &&
+            decode.damage == CR_JPEG_WHOLE) {
+            width = cinfo.image_width;
+            *bands = cinfo.output_components;
+        }
     }
-    *size = whole;
-    return bytes;
+    jpeg_destroy_decompress(&cinfo);
+    return width;
 }
 
 /// The picture decoded in two halves at once, one on a thread of its own, when the file has
 /// restart markers to cut it at (`cr_jpeg_plan_split`); -1 when it has not, or its header is not
 /// one libjpeg decodes alike, and then nothing is decoded. The verdict is the worse of the two
 /// halves', and pixels come only when both halves were decoded to their last row.
+/// Neither half holds the file: the upper one reads it through `file`, the lower one from the
+/// cut on. Both write into the whole picture, which is then resized on both cores; or, for a
+/// picture of `image->halves_streamed_from` pixels or more, the resize takes the upper half's
+/// rows as they come and only the lower half's are held until it is their turn. That holds
+/// half as much, but leaves the resize of the lower half to one core (15% slower on two).
 static int decode_in_halves(
     FILE *file, size_t smallest, int shrink, long long max_pixels, int keep_corrupt, CRJPEGImage *image, char *detail,
     size_t detail_size) {
     // The scaled sizes below are exact for libjpeg's power-of-two scales only.
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) return -1;
-    size_t size = 0;
-    unsigned char *bytes = read_whole(file, smallest, &size);
-    if (!bytes) {
-        rewind(file);
-        return -1;
-    }
-    CRJPEGSplit split;
-    size_t lower_size = 0;
-    unsigned char *lower = NULL;
-    unsigned int width = 0;
+    int fd = fileno(file);
+    struct stat status;
+    if (fstat(fd, &status) != 0 || status.st_size < 4 || (size_t)status.st_size < smallest) return -1;
+    unsigned char *piece = malloc(READ_BUFFER);
+    if (!piece) return -1;
+    CRJPEGPlan plan = {0};
+    unsigned char *start = NULL, *head = NULL;
     int bands = 0;
-    if (cr_jpeg_plan_split(bytes, size, &split)) {
-        // The picture's size and bands, as libjpeg reads the header.
-        struct jpeg_decompress_struct cinfo;
-        Decode decode;
-        start_decode(&cinfo, &decode, NULL, 0);
-        if (!setjmp(decode.escape)) {
-            jpeg_create_decompress(&cinfo);
-            jpeg_mem_src(&cinfo, bytes, (unsigned long)size);
-            jpeg_read_header(&cinfo, TRUE);
-            cinfo.scale_num = 1;
-            cinfo.scale_denom = (unsigned int)shrink;
-            jpeg_calc_output_dimensions(&cinfo);
-            if (cinfo.image_height == split.height && (long long)cinfo.image_width * (long long)cinfo.image_height <= max_pixels &&
-                decode.damage == CR_JPEG_WHOLE) {
-                width = cinfo.image_width;
-                bands = cinfo.output_components;
+    JDIMENSION width = 0;
+    if (plan_from_file(fd, (size_t)status.st_size, piece, READ_BUFFER, &plan, &start)) {
+        width = checked_width(start, &plan.split, shrink, max_pixels, &bands);
+        if (width > 0) head = cr_jpeg_lower_head(start, &plan.split);
+        free(start);
+    }
+    const CRJPEGSplit split = plan.split;
+    JDIMENSION out_width = width / (JDIMENSION)shrink, out_height = split.height / (JDIMENSION)shrink;
+    JDIMENSION upper_rows = split.rows_before * split.mcu_height / (JDIMENSION)shrink;
+    size_t stride = (size_t)out_width * (size_t)bands;
+    unsigned char *pixels = NULL, *resized = NULL;
+    CRResizeStream *stream = NULL;
+    if (head && out_width > 0 && out_height > 0) {
+        if (resizes(image, out_width, out_height, bands) && (long long)width * split.height >= image->halves_streamed_from) {
+            resized = malloc((size_t)image->resize_width * (size_t)image->resize_height * (size_t)bands);
+            if (resized)
+                stream = cr_resize_stream_start(
+                    (int)out_width, (int)out_height, bands, resized, image->resize_width, image->resize_height);
+            if (!stream) {
+                free(resized);
+                resized = NULL;
             }
         }
-        jpeg_destroy_decompress(&cinfo);
-        if (width > 0) lower = cr_jpeg_lower_half(bytes, size, &split, &lower_size);
+        // The rows the lower half holds while the resize takes the upper half's, or the whole picture.
+        size_t held = stream ? (size_t)(out_height - upper_rows) : (size_t)out_height;
+        pixels = malloc(stride * (held > 0 ? held : 1));
     }
-    if (!lower) {
-        free(bytes);
-        rewind(file);
-        return -1;
-    }
-    JDIMENSION out_width = width / (JDIMENSION)shrink, out_height = split.height / (JDIMENSION)shrink;
-    size_t stride = (size_t)out_width * (size_t)bands;
-    unsigned char *pixels = out_width > 0 && out_height > 0 ? malloc(stride * out_height) : NULL;
     if (!pixels) {
-        free(lower);
-        free(bytes);
-        rewind(file);
+        if (stream) cr_resize_stream_finish(stream, 0);
+        free(resized);
+        free(head);
+        free(piece);
         return -1;
     }
-    JDIMENSION upper_rows = split.rows_before * split.mcu_height / (JDIMENSION)shrink;
+    TailSource tail = {
+        .pub = {.init_source = tail_start, .fill_input_buffer = tail_fill, .skip_input_data = tail_skip,
+                .resync_to_restart = jpeg_resync_to_restart, .term_source = tail_end},
+        .head = head, .head_size = split.scan_start, .fd = fd, .offset = split.tail_start, .buffer = piece,
+        .buffer_size = READ_BUFFER, .renumber = {.markers_before = split.markers_before},
+    };
     Half halves[2];
     memset(halves, 0, sizeof halves);
     for (int i = 0; i < 2; i++) {
         halves[i].shrink = shrink;
-        halves[i].pixels = pixels;
         halves[i].stride = stride;
         halves[i].width = out_width;
         halves[i].height = out_height;
         halves[i].bands = bands;
     }
-    halves[0].bytes = bytes;
-    halves[0].size = size;
+    halves[0].file = file;
     halves[0].first_row = 0;
     halves[0].rows = upper_rows;
-    halves[1].bytes = lower;
-    halves[1].size = lower_size;
+    halves[0].pixels = stream ? NULL : pixels;
+    halves[0].stream = stream;
+    halves[1].tail = &tail;
     halves[1].first_row = upper_rows;
     halves[1].rows = (JDIMENSION)-1;
+    halves[1].pixels = stream ? pixels : pixels + (size_t)upper_rows * stride;
     pthread_t thread;
     int threaded = pthread_create(&thread, NULL, decode_half, &halves[1]) == 0;
     decode_half(&halves[0]);
@@ -285,8 +400,8 @@ static int decode_in_halves(
     } else {
         decode_half(&halves[1]);
     }
-    free(lower);
-    free(bytes);
+    free(head);
+    free(piece);
 
     // The worse half's message; of two alike, the one that has a message.
     const Half *worse = halves[1].decode.damage > halves[0].decode.damage ||
@@ -296,11 +411,28 @@ static int decode_in_halves(
     CRJPEGDamage damage = worse->decode.damage;
     if (detail_size > 0) snprintf(detail, detail_size, "%s", worse->detail);
     int finished = halves[0].finished && halves[1].finished;
+    if (stream) {
+        for (JDIMENSION y = upper_rows; finished && y < out_height; y++)
+            memcpy(cr_resize_stream_row(stream, (int)y), pixels + (size_t)(y - upper_rows) * stride, stride);
+        free(pixels);
+        pixels = NULL;
+        // A stream given every row makes every output row (see cr_jpeg_decode).
+        finished = cr_resize_stream_finish(stream, finished) == 0 && finished;
+    }
     if (!finished || (damage > CR_JPEG_HARMLESS && !(keep_corrupt && damage == CR_JPEG_CORRUPT))) {
         free(pixels);
+        free(resized);
         return damage == CR_JPEG_WHOLE ? CR_JPEG_CORRUPT : damage;
     }
-    hand_over(image, pixels, out_width, out_height, bands);
+    image->in_halves = 1;
+    if (stream) {
+        image->pixels = resized;
+        image->width = image->resize_width;
+        image->height = image->resize_height;
+        image->bands = bands;
+    } else {
+        hand_over(image, pixels, out_width, out_height, bands);
+    }
     return damage;
 }
 

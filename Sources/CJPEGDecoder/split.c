@@ -62,24 +62,18 @@ static int read_header(const unsigned char *bytes, size_t size, Header *header) 
     }
 }
 
-int cr_jpeg_may_split(const unsigned char *start, size_t size) {
+int cr_jpeg_plan_start(const unsigned char *start, size_t size, CRJPEGPlan *plan) {
+    memset(plan, 0, sizeof *plan);
     Header header;
-    return read_header(start, size, &header) != NO_CUT;
-}
-
-int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *split) {
-    memset(split, 0, sizeof *split);
-    Header header;
-    if (read_header(bytes, size, &header) != SEEN) return 0;
+    int seen = read_header(start, size, &header);
+    if (seen != SEEN) return seen == UNSEEN ? 0 : -1;
     unsigned int width = header.width, height = header.height, components = header.components, interval = header.interval;
-    unsigned int max_h = header.max_h, max_v = header.max_v;
-    size_t height_offset = header.height_offset, at = header.scan_start;
     // One component is scanned block by block whatever its sampling; several, MCU by MCU.
-    unsigned int mcu_width = components == 1 ? 8 : 8 * max_h;
-    unsigned int mcu_height = components == 1 ? 8 : 8 * max_v;
+    unsigned int mcu_width = components == 1 ? 8 : 8 * header.max_h;
+    unsigned int mcu_height = components == 1 ? 8 : 8 * header.max_v;
     unsigned long long per_row = (width + mcu_width - 1) / mcu_width;
     unsigned long long rows = (height + mcu_height - 1) / mcu_height;
-    if (rows < 4) return 0;
+    if (rows < 4) return -1;
     // The cut nearest the middle where a restart interval ends with an MCU row.
     unsigned long long cut = 0;
     for (unsigned long long distance = 0; distance < rows / 2 && cut == 0; distance++) {
@@ -89,68 +83,97 @@ int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *spl
             if (row >= 1 && row < rows && row * per_row % interval == 0) cut = row;
         }
     }
-    if (cut == 0) return 0;
-    unsigned long long markers_before = cut * per_row / interval;
-    unsigned long long expected = (per_row * rows + interval - 1) / interval - 1;
-
-    // Walk the data: every marker must be the next restart marker, until EOI.
-    unsigned long long seen = 0;
-    size_t tail_start = 0;
-    size_t scan = at;
-    for (;;) {
-        const unsigned char *found = memchr(bytes + scan, 0xFF, size - scan);
-        if (!found) return 0;
-        size_t p = (size_t)(found - bytes);
-        if (p + 1 >= size) return 0;
-        unsigned char next = bytes[p + 1];
-        if (next == 0x00) {
-            scan = p + 2;
-        } else if (next == 0xFF) {
-            scan = p + 1;
-        } else if (next >= 0xD0 && next <= 0xD7) {
-            if ((unsigned long long)(next - 0xD0) != seen % 8) return 0;
-            seen++;
-            if (seen == markers_before) tail_start = p + 2;
-            scan = p + 2;
-        } else if (next == 0xD9) {
-            break;
-        } else {
-            return 0;
-        }
-    }
-    if (seen != expected || tail_start == 0) return 0;
-    split->scan_start = at;
-    split->height_offset = height_offset;
-    split->height = height;
-    split->mcu_height = mcu_height;
-    split->rows_before = (unsigned int)cut;
-    split->tail_start = tail_start;
-    split->markers_before = (unsigned int)(markers_before % 8);
+    if (cut == 0) return -1;
+    plan->markers_before = cut * per_row / interval;
+    plan->expected = (per_row * rows + interval - 1) / interval - 1;
+    plan->offset = header.scan_start;
+    plan->split.scan_start = header.scan_start;
+    plan->split.height_offset = header.height_offset;
+    plan->split.height = height;
+    plan->split.mcu_height = mcu_height;
+    plan->split.rows_before = (unsigned int)cut;
+    plan->split.markers_before = (unsigned int)(plan->markers_before % 8);
     return 1;
+}
+
+int cr_jpeg_plan_data(CRJPEGPlan *plan, const unsigned char *data, size_t size) {
+    size_t at = 0;
+    while (at < size) {
+        if (!plan->after_ff) {
+            const unsigned char *found = memchr(data + at, 0xFF, size - at);
+            if (!found) break;
+            at = (size_t)(found - data) + 1;
+            plan->after_ff = 1;
+            continue;
+        }
+        // Stuffing, fill, the next restart marker or the end: nothing else may be in the data.
+        unsigned char next = data[at];
+        plan->after_ff = next == 0xFF;
+        if (next >= 0xD0 && next <= 0xD7) {
+            if ((unsigned long long)(next - 0xD0) != plan->seen % 8) return -1;
+            plan->seen++;
+            if (plan->seen == plan->markers_before) plan->split.tail_start = plan->offset + at + 1;
+        } else if (next == 0xD9) {
+            plan->offset += at + 1;
+            return plan->seen == plan->expected && plan->split.tail_start != 0 ? 1 : -1;
+        } else if (next != 0x00 && next != 0xFF) {
+            return -1;
+        }
+        at++;
+    }
+    plan->offset += size;
+    return 0;
+}
+
+int cr_jpeg_plan_split(const unsigned char *bytes, size_t size, CRJPEGSplit *split) {
+    memset(split, 0, sizeof *split);
+    CRJPEGPlan plan;
+    if (cr_jpeg_plan_start(bytes, size, &plan) != 1 || cr_jpeg_plan_data(&plan, bytes + plan.offset, size - plan.offset) != 1) return 0;
+    *split = plan.split;
+    return 1;
+}
+
+unsigned char *cr_jpeg_lower_head(const unsigned char *start, const CRJPEGSplit *split) {
+    unsigned char *head = malloc(split->scan_start);
+    if (!head) return NULL;
+    memcpy(head, start, split->scan_start);
+    unsigned int remaining = split->height - split->rows_before * split->mcu_height;
+    head[split->height_offset] = (unsigned char)(remaining >> 8);
+    head[split->height_offset + 1] = (unsigned char)(remaining & 0xFF);
+    return head;
+}
+
+void cr_jpeg_renumber(CRJPEGRenumber *renumber, unsigned char *data, size_t size) {
+    // The plan checked every marker up to EOI, so each 0xFF here is stuffing, fill, a restart
+    // marker or the end.
+    size_t at = 0;
+    while (at < size && !renumber->ended) {
+        if (!renumber->after_ff) {
+            const unsigned char *found = memchr(data + at, 0xFF, size - at);
+            if (!found) return;
+            at = (size_t)(found - data) + 1;
+            renumber->after_ff = 1;
+            continue;
+        }
+        unsigned char next = data[at];
+        renumber->after_ff = next == 0xFF;
+        if (next >= 0xD0 && next <= 0xD7) data[at] = (unsigned char)(0xD0 + (next - 0xD0 + 8 - renumber->markers_before) % 8);
+        renumber->ended = next == 0xD9;
+        at++;
+    }
 }
 
 unsigned char *cr_jpeg_lower_half(const unsigned char *bytes, size_t size, const CRJPEGSplit *split, size_t *half_size) {
     size_t head = split->scan_start, tail = size - split->tail_start;
-    unsigned char *half = malloc(head + tail);
-    if (!half) return NULL;
-    memcpy(half, bytes, head);
-    unsigned int remaining = split->height - split->rows_before * split->mcu_height;
-    half[split->height_offset] = (unsigned char)(remaining >> 8);
-    half[split->height_offset + 1] = (unsigned char)(remaining & 0xFF);
-    unsigned char *data = half + head;
-    memcpy(data, bytes + split->tail_start, tail);
-    // The plan checked every marker up to EOI, so each 0xFF here is stuffing, fill, a restart
-    // marker or the end.
-    size_t at = 0;
-    for (;;) {
-        unsigned char *found = memchr(data + at, 0xFF, tail - at);
-        if (!found || (size_t)(found - data) + 1 >= tail) break;
-        size_t p = (size_t)(found - data);
-        unsigned char next = data[p + 1];
-        if (next >= 0xD0 && next <= 0xD7) data[p + 1] = (unsigned char)(0xD0 + (next - 0xD0 + 8 - split->markers_before) % 8);
-        if (next == 0xD9) break;
-        at = next == 0xFF ? p + 1 : p + 2;
+    unsigned char *half = cr_jpeg_lower_head(bytes, split);
+    unsigned char *whole = half ? realloc(half, head + tail) : NULL;
+    if (!whole) {
+        free(half);
+        return NULL;
     }
+    memcpy(whole + head, bytes + split->tail_start, tail);
+    CRJPEGRenumber renumber = {.markers_before = split->markers_before};
+    cr_jpeg_renumber(&renumber, whole + head, tail);
     *half_size = head + tail;
-    return half;
+    return whole;
 }

@@ -137,7 +137,13 @@ extension FuzzTarget {
             "jpeg-halves", "a JPEG cut at a restart marker and decoded in two halves at once, or resized as it is decoded",
             seeds: ["photos"], maxLength: 1 << 16, seed: withRestartMarkers
         ) { bytes in
-            if let (rows, lower) = JPEGDecoder.lowerHalf(of: Array(bytes)) {
+            let inMemory = JPEGDecoder.lowerHalf(of: Array(bytes))
+            for piece in [1, 7, 4096] {
+                let pieces = JPEGDecoder.lowerHalf(of: Array(bytes), inPiecesOf: piece)
+                let same = pieces?.rowsBefore == inMemory?.rowsBefore && pieces?.jpeg == inMemory?.jpeg
+                require(same, "a plan read in pieces is the one read whole")
+            }
+            if let (rows, lower) = inMemory {
                 require(rows > 0 && lower.count < bytes.count, "the lower half is a part of the file")
                 for length in [4, bytes.count / 3, bytes.count] {
                     require(JPEGDecoder.mayBeCut(start: Array(bytes.prefix(length))), "no start of a file that is cut rules the cut out")
@@ -151,8 +157,9 @@ extension FuzzTarget {
                 }
                 // Resized on a second thread as the rows come, which damage may stop at any row.
                 let size = PixelSize(width: max(whole.width / 2, 1), height: max(whole.height / 3, 1))
-                for halvesFrom in [0, 1] {
-                    let resized = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: halvesFrom, maxPixels: 16_000_000, resizedTo: size)
+                for (halvesFrom, streamedFrom) in [(0, 0), (1, 0), (1, Int.max)] {
+                    let resized = JPEGDecoder.pixels(
+                        path, shrink: 8, halvesFrom: halvesFrom, maxPixels: 16_000_000, resizedTo: size, halvesStreamedFrom: streamedFrom)
                     if !resized.pixels.isEmpty && !whole.pixels.isEmpty {
                         require(resized.width == size.width && resized.height == size.height, "the decode comes resized")
                     }

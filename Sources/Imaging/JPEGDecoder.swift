@@ -29,11 +29,7 @@ package enum JPEGDecoder {
     static func decode(
         _ path: String, shrink: Int, maxPixels: Int, header: VipsImage, policy: DamagePolicy, resizedTo: PixelSize? = nil
     ) throws(ImagingError) -> VipsImage {
-        var image = CRJPEGImage()
-        if let resizedTo {
-            image.resize_width = Int32(clamping: resizedTo.width)
-            image.resize_height = Int32(clamping: resizedTo.height)
-        }
+        var image = CRJPEGImage(resizedTo: resizedTo)
         let (damage, detail) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: policy == .refuseTruncation, into: &image)
         // Pixels come with a corrupt verdict only when the policy lets that damage through.
         if damage == .none || damage == .harmless || (damage == .corrupt && image.pixels != nil) {
@@ -88,25 +84,31 @@ package enum JPEGDecoder {
 extension JPEGDecoder {
     /// The file's pixels at 1/`shrink` scale, decoded in halves where it can be (a file of
     /// `halvesFrom` bytes or more; 0: never) or in one go, and libjpeg's verdict: to compare the
-    /// two ways. With `resizedTo`, resized as the decode for a render resizes them.
+    /// two ways. With `resizedTo`, resized as the decode for a render resizes them; in halves, as
+    /// they are decoded for a picture of `halvesStreamedFrom` pixels or more.
     package static func pixels(
-        _ path: String, shrink: Int, halvesFrom: Int, maxPixels: Int = 1 << 30, resizedTo: PixelSize? = nil
-    ) -> (verdict: String, width: Int, height: Int, bands: Int, pixels: [UInt8]) {
-        var image = CRJPEGImage()
-        if let resizedTo {
-            image.resize_width = Int32(clamping: resizedTo.width)
-            image.resize_height = Int32(clamping: resizedTo.height)
-        }
+        _ path: String, shrink: Int, halvesFrom: Int, maxPixels: Int = 1 << 30, resizedTo: PixelSize? = nil,
+        halvesStreamedFrom: Int = Int(CR_JPEG_HALVES_STREAMED_FROM)
+    ) -> (verdict: String, width: Int, height: Int, bands: Int, pixels: [UInt8], inHalves: Bool) {
+        var image = CRJPEGImage(resizedTo: resizedTo, halvesStreamedFrom: halvesStreamedFrom)
         let (damage, _) = run(path, shrink: shrink, maxPixels: maxPixels, keepCorrupt: false, halvesFrom: halvesFrom, into: &image)
-        guard let pixels = image.pixels else { return ("\(damage)", 0, 0, 0, []) }
+        guard let pixels = image.pixels else { return ("\(damage)", 0, 0, 0, [], false) }
         defer { free(pixels) }
         let count = Int(image.width) * Int(image.height) * Int(image.bands)
-        return ("\(damage)", Int(image.width), Int(image.height), Int(image.bands), Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return (
+            "\(damage)", Int(image.width), Int(image.height), Int(image.bands), Array(UnsafeBufferPointer(start: pixels, count: count)),
+            image.in_halves == 1
+        )
     }
 
-    /// false when the first bytes of a file already show that it cannot be cut.
+    /// false when the first bytes of a file already show that it cannot be cut: the decode then
+    /// reads no further to plan a cut.
     package static func mayBeCut(start: [UInt8]) -> Bool {
-        start.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { cr_jpeg_may_split($0, buffer.count) == 1 } ?? true }
+        start.withUnsafeBufferPointer { buffer in
+            var plan = CRJPEGPlan()
+            guard let base = buffer.baseAddress else { return true }
+            return cr_jpeg_plan_start(base, buffer.count, &plan) >= 0
+        }
     }
 
     /// Where a decode in halves cuts the file (the MCU rows above the cut), and the lower half as
@@ -120,5 +122,45 @@ extension JPEGDecoder {
             defer { free(half) }
             return (Int(split.rows_before), Array(UnsafeBufferPointer(start: half, count: size)))
         }
+    }
+
+    /// The same as `lowerHalf(of:)`, but planned and renumbered from `piece` bytes at a time, as a
+    /// decode reads the file: the start grown by a piece until the scan is seen, then the data.
+    package static func lowerHalf(of bytes: [UInt8], inPiecesOf piece: Int) -> (rowsBefore: Int, jpeg: [UInt8])? {
+        bytes.withUnsafeBufferPointer { buffer -> (Int, [UInt8])? in
+            guard let base = buffer.baseAddress, piece > 0 else { return nil }
+            var plan = CRJPEGPlan()
+            var seen: Int32 = 0
+            for end in stride(from: piece, through: buffer.count + piece - 1, by: piece) {
+                seen = cr_jpeg_plan_start(base, min(end, buffer.count), &plan)
+                if seen != 0 { break }
+            }
+            guard seen == 1 else { return nil }
+            var planned: Int32 = 0
+            while planned == 0 && plan.offset < buffer.count {
+                planned = cr_jpeg_plan_data(&plan, base + plan.offset, min(piece, buffer.count - plan.offset))
+            }
+            guard planned == 1, let head = cr_jpeg_lower_head(base, &plan.split) else { return nil }
+            defer { free(head) }
+            var tail = Array(buffer[plan.split.tail_start...])
+            var renumber = CRJPEGRenumber(markers_before: plan.split.markers_before, after_ff: 0, ended: 0)
+            tail.withUnsafeMutableBufferPointer { data in
+                for start in stride(from: 0, to: data.count, by: piece) {
+                    cr_jpeg_renumber(&renumber, data.baseAddress! + start, min(piece, data.count - start))
+                }
+            }
+            return (Int(plan.split.rows_before), Array(UnsafeBufferPointer(start: head, count: plan.split.scan_start)) + tail)
+        }
+    }
+}
+
+extension CRJPEGImage {
+    fileprivate init(resizedTo size: PixelSize?, halvesStreamedFrom: Int = Int(CR_JPEG_HALVES_STREAMED_FROM)) {
+        self.init()
+        if let size {
+            resize_width = Int32(clamping: size.width)
+            resize_height = Int32(clamping: size.height)
+        }
+        halves_streamed_from = Int64(halvesStreamedFrom)
     }
 }

@@ -19,6 +19,7 @@ import Testing
             let halves = JPEGDecoder.pixels(Corpus.path(photo), shrink: shrink, halvesFrom: 1)
             let whole = JPEGDecoder.pixels(Corpus.path(photo), shrink: shrink, halvesFrom: 0)
             #expect(halves.verdict == "none" && whole.verdict == "none")
+            #expect(halves.inHalves && !whole.inHalves)
             #expect(halves.width == whole.width && halves.height == whole.height && halves.bands == whole.bands)
             #expect(halves.pixels.count == whole.pixels.count && !whole.pixels.isEmpty)
             guard halves.pixels.count == whole.pixels.count, !whole.pixels.isEmpty else { continue }
@@ -46,7 +47,7 @@ import Testing
     @Test func aFileWithoutRestartsOrWithDamageIsDecodedInOneGo() throws {
         let aarhus = try Self.bytes("photos/lychee__aarhus.jpg")
         #expect(JPEGDecoder.lowerHalf(of: aarhus) == nil, "no restart markers")
-        #expect(!JPEGDecoder.mayBeCut(start: Array(aarhus.prefix(64 * 1024))), "which its first 64 KB show: it is not read whole")
+        #expect(!JPEGDecoder.mayBeCut(start: Array(aarhus.prefix(64 * 1024))), "as its first 64 KB show")
         let train = try Self.bytes("photos/lychee__train.jpg")
         let (cut, lower) = try #require(JPEGDecoder.lowerHalf(of: train))
         #expect(JPEGDecoder.mayBeCut(start: Array(train.prefix(64 * 1024))))
@@ -85,6 +86,42 @@ import Testing
         #expect(throws: ImagingError.self) {
             _ = try imaging.render(
                 path, [RenderRequest(box: PixelSize(width: 1000, height: 1000), encoding: .jpeg(quality: 80))], damage: .refuseDamage)
+        }
+    }
+
+    /// A decode plans the cut and renumbers the lower half's markers as it reads the file, a piece
+    /// at a time: whatever the pieces, and wherever a marker falls across two of them, the lower
+    /// half is the one planned from the whole file in memory.
+    @Test(arguments: withRestarts)
+    func theLowerHalfReadInPiecesIsTheOneReadWhole(photo: String) throws {
+        let bytes = try Self.bytes(photo)
+        let whole = try #require(JPEGDecoder.lowerHalf(of: bytes))
+        for piece in [1, 2, 3, 4095, 65_537] {
+            let pieces = JPEGDecoder.lowerHalf(of: bytes, inPiecesOf: piece)
+            #expect(pieces?.rowsBefore == whole.rowsBefore && pieces?.jpeg == whole.jpeg, "\(photo) in pieces of \(piece)")
+        }
+        var damaged = bytes
+        damaged[damaged.count * 2 / 3] = 0xFF
+        damaged[damaged.count * 2 / 3 + 1] = 0xC4
+        #expect(JPEGDecoder.lowerHalf(of: damaged) == nil && JPEGDecoder.lowerHalf(of: damaged, inPiecesOf: 4095) == nil)
+    }
+
+    /// Metadata can push the scan past the first 64 KB of a file, where the decode first looks
+    /// for it: it reads on, up to a megabyte, and such a file is cut too. Past that it is decoded
+    /// in one go, to the same pixels.
+    @Test func aScanPastTheFileStartIsFoundUpToAMegabyte() throws {
+        let directory = TemporaryDirectory()
+        let train = try Self.bytes("photos/lychee__train.jpg")
+        let expected = JPEGDecoder.pixels(Corpus.path("photos/lychee__train.jpg"), shrink: 8, halvesFrom: 1)
+        for (segments, cut) in [(5, true), (20, false)] {
+            // APP9 segments nobody reads, 60,000 bytes each, just after SOI.
+            let segment: [UInt8] = [0xFF, 0xE9, 0xEA, 0x60] + [UInt8](repeating: 0x41, count: 60_000 - 2)
+            let padded = Array(train.prefix(2)) + Array([[UInt8]](repeating: segment, count: segments).joined()) + train.dropFirst(2)
+            let path = directory.file("padded-\(segments).jpg")
+            try Data(padded).write(to: URL(fileURLWithPath: path))
+            let decoded = JPEGDecoder.pixels(path, shrink: 8, halvesFrom: 1)
+            #expect(decoded.verdict == "none" && decoded.inHalves == cut, "\(segments) segments of metadata")
+            if cut { #expect(decoded.pixels == expected.pixels) }
         }
     }
 
