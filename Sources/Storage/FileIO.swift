@@ -71,20 +71,32 @@ enum FileIO {
         if stat(path, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(path, mode) }
     }
 
-    /// Reads `fd` to its end, a chunk at a time. 256 KB chunks: a read(2) of that many costs a
-    /// few microseconds against the hashing and copying of them, and a larger buffer only added
-    /// to the memory of every import.
-    static func readChunks(_ fd: Int32, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) {
+    /// Reads `fd` to its end, or the bytes of `range` (by pread, which must all be there), a chunk
+    /// at a time. 256 KB chunks: a read(2) of that many costs a few microseconds against the
+    /// hashing and copying of them, and a larger buffer only added to the memory of every import.
+    static func readChunks(
+        _ fd: Int32, in range: Range<Int>? = nil, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void
+    ) throws(StorageError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
         defer { buffer.deallocate() }
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
+        var offset = range?.lowerBound ?? 0
+        while offset < range?.upperBound ?? .max {
+            let count =
+                if let range {
+                    pread(fd, buffer.baseAddress, min(buffer.count, range.upperBound - offset), off_t(offset))
+                } else {
+                    read(fd, buffer.baseAddress, buffer.count)
+                }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw error("read")
             }
-            if count == 0 { return }
+            if count == 0 {
+                guard range == nil else { throw StorageError(.io, "A file ended before its size.") }
+                return
+            }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += count
         }
     }
 

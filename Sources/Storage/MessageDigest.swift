@@ -96,21 +96,13 @@ public enum FileDigest {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open") }
         defer { close(fd) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         let whole = MessageDigest()
         var parts: [String] = []
         for range in ranges {
             let part = MessageDigest()
-            var offset = range.lowerBound
-            while offset < range.upperBound {
-                let count = pread(fd, buffer.baseAddress, min(buffer.count, range.upperBound - offset), off_t(offset))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw count == 0 ? StorageError(.io, "A file ended before its size.") : FileIO.error("read") }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            try FileIO.readChunks(fd, in: range) { chunk in
                 part.update(chunk)
                 whole.update(chunk)
-                offset += count
             }
             parts.append(part.finish())
         }
