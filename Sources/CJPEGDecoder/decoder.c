@@ -255,35 +255,32 @@ static void hand_over(CRJPEGImage *image, unsigned char *pixels, JDIMENSION widt
     image->height = (int)height;
 }
 
-/// The cut, planned from the file read in pieces (none of it kept but its start, which
-/// `*start` is given, to make the lower half's head from); 0 when the file cannot be cut.
-static int plan_from_file(int fd, size_t size, unsigned char *piece, size_t piece_size, CRJPEGPlan *plan, unsigned char **start) {
-    *start = NULL;
-    // The segments before the scan are in the first 64 KB of most files; metadata can push
-    // them further, so more is read until they are seen, up to a limit.
+/// The file's start, read until it holds the segments before the scan (the first 64 KB of most
+/// files; metadata can push the scan further), up to CR_JPEG_HEAD_LARGEST, and the plan begun
+/// from it; NULL when the file cannot be cut.
+static unsigned char *read_start(int fd, size_t size, CRJPEGPlan *plan) {
+    unsigned char *start = NULL;
     for (size_t want = size < 64 * 1024 ? size : 64 * 1024;; want = want * 4 < size ? want * 4 : size) {
-        unsigned char *grown = realloc(*start, want);
+        unsigned char *grown = realloc(start, want);
         if (!grown) break;
-        *start = grown;
-        int verdict = read_at(fd, grown, want, 0) == (ssize_t)want ? cr_jpeg_plan_start(grown, want, plan) : -1;
-        if (verdict == 1) {
-            for (size_t offset = plan->offset; offset < size;) {
-                size_t length = size - offset < piece_size ? size - offset : piece_size;
-                ssize_t got = read_at(fd, piece, length, offset);
-                if (got != (ssize_t)length) break;
-                int planned = cr_jpeg_plan_data(plan, piece, length);
-                if (planned != 0) {
-                    if (planned == 1) return 1;
-                    break;
-                }
-                offset += length;
-            }
-            break;
-        }
+        start = grown;
+        int verdict = read_at(fd, start, want, 0) == (ssize_t)want ? cr_jpeg_plan_start(start, want, plan) : -1;
+        if (verdict == 1) return start;
         if (verdict < 0 || want == size || want >= CR_JPEG_HEAD_LARGEST) break;
     }
-    free(*start);
-    *start = NULL;
+    free(start);
+    return NULL;
+}
+
+/// 1 when the scan's data, read from the file into `piece` a piece at a time and none of it
+/// kept, ends the plan with a cut.
+static int plan_data(int fd, size_t size, unsigned char *piece, size_t piece_size, CRJPEGPlan *plan) {
+    for (size_t offset = plan->offset; offset < size; offset += piece_size) {
+        size_t length = size - offset < piece_size ? size - offset : piece_size;
+        if (read_at(fd, piece, length, offset) != (ssize_t)length) return 0;
+        int planned = cr_jpeg_plan_data(plan, piece, length);
+        if (planned != 0) return planned == 1;
+    }
     return 0;
 }
 
@@ -332,14 +329,14 @@ static int decode_in_halves(
     unsigned char *piece = malloc(READ_BUFFER);
     if (!piece) return -1;
     CRJPEGPlan plan = {0};
-    unsigned char *start = NULL, *head = NULL;
+    unsigned char *start = read_start(fd, (size_t)status.st_size, &plan), *head = NULL;
     int bands = 0;
     JDIMENSION width = 0;
-    if (plan_from_file(fd, (size_t)status.st_size, piece, READ_BUFFER, &plan, &start)) {
+    if (start && plan_data(fd, (size_t)status.st_size, piece, READ_BUFFER, &plan)) {
         width = checked_width(start, &plan.split, shrink, max_pixels, &bands);
         if (width > 0) head = cr_jpeg_lower_head(start, &plan.split);
-        free(start);
     }
+    free(start);
     const CRJPEGSplit split = plan.split;
     JDIMENSION out_width = width / (JDIMENSION)shrink, out_height = split.height / (JDIMENSION)shrink;
     JDIMENSION upper_rows = split.rows_before * split.mcu_height / (JDIMENSION)shrink;
