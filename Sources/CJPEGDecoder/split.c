@@ -96,16 +96,20 @@ int cr_jpeg_plan_start(const unsigned char *start, size_t size, CRJPEGPlan *plan
     return 1;
 }
 
+/// Where the next byte after an 0xFF (a marker's second byte) is in `data`, from `at` on: `at`
+/// itself when the byte before it was one (`*after_ff`, carried from the piece before); `size`
+/// when the piece has no more, with `*after_ff` set when its last byte is an 0xFF.
+static size_t next_marker(const unsigned char *data, size_t size, size_t at, int *after_ff) {
+    if (*after_ff || at >= size) return at < size ? at : size;
+    const unsigned char *found = memchr(data + at, 0xFF, size - at);
+    if (!found) return size;
+    *after_ff = 1;
+    return (size_t)(found - data) + 1;
+}
+
 int cr_jpeg_plan_data(CRJPEGPlan *plan, const unsigned char *data, size_t size) {
-    size_t at = 0;
-    while (at < size) {
-        if (!plan->after_ff) {
-            const unsigned char *found = memchr(data + at, 0xFF, size - at);
-            if (!found) break;
-            at = (size_t)(found - data) + 1;
-            plan->after_ff = 1;
-            continue;
-        }
+    for (size_t at = next_marker(data, size, 0, &plan->after_ff); at < size;
+         at = next_marker(data, size, at + 1, &plan->after_ff)) {
         // Stuffing, fill, the next restart marker or the end: nothing else may be in the data.
         unsigned char next = data[at];
         plan->after_ff = next == 0xFF;
@@ -119,7 +123,6 @@ int cr_jpeg_plan_data(CRJPEGPlan *plan, const unsigned char *data, size_t size) 
         } else if (next != 0x00 && next != 0xFF) {
             return -1;
         }
-        at++;
     }
     plan->offset += size;
     return 0;
@@ -146,20 +149,12 @@ unsigned char *cr_jpeg_lower_head(const unsigned char *start, const CRJPEGSplit 
 void cr_jpeg_renumber(CRJPEGRenumber *renumber, unsigned char *data, size_t size) {
     // The plan checked every marker up to EOI, so each 0xFF here is stuffing, fill, a restart
     // marker or the end.
-    size_t at = 0;
-    while (at < size && !renumber->ended) {
-        if (!renumber->after_ff) {
-            const unsigned char *found = memchr(data + at, 0xFF, size - at);
-            if (!found) return;
-            at = (size_t)(found - data) + 1;
-            renumber->after_ff = 1;
-            continue;
-        }
+    for (size_t at = next_marker(data, size, 0, &renumber->after_ff); at < size && !renumber->ended;
+         at = next_marker(data, size, at + 1, &renumber->after_ff)) {
         unsigned char next = data[at];
         renumber->after_ff = next == 0xFF;
         if (next >= 0xD0 && next <= 0xD7) data[at] = (unsigned char)(0xD0 + (next - 0xD0 + 8 - renumber->markers_before) % 8);
         renumber->ended = next == 0xD9;
-        at++;
     }
 }
 
