@@ -322,6 +322,19 @@ def names(browser, selector="header a, header button"):
     return [control["name"] for control in controls(browser, selector)]
 
 
+def test_on_a_phone_the_current_view_is_in_sight_in_the_row_of_views(server, browser):
+    """The views are one row on a phone, wider than the screen: whichever is current, by a link
+    or a reload, is scrolled into the row."""
+    as_device(browser, PHONE)
+    for view in ["deleted", "library", "unsaved", "favorites"]:
+        open_library(browser, server, f"#/{view}")
+        wait(browser).until(lambda driver: driver.execute_script("""
+            const link = document.querySelector(`#views a[data-view="${arguments[0]}"]`), row = link.parentElement;
+            const box = link.getBoundingClientRect(), edge = row.getBoundingClientRect();
+            return link.getAttribute("aria-current") === "page" && row.scrollWidth > row.clientWidth + 50
+                && box.left >= edge.left - 1 && box.right <= edge.right + 1;""", view), f"{view} is out of sight")
+
+
 @pytest.mark.parametrize("device", [PHONE, None], ids=["phone", "desktop"])
 def test_the_bars_go_between_the_library_and_the_camera_all_within_reach(server, browser, device, screenshots):
     server.upload(PHOTOS[0])

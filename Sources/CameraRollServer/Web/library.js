@@ -55,8 +55,12 @@ async function route() {
   setSelecting(false);
   document.querySelectorAll("#views a").forEach((link) => {
     const current = link.dataset.view === name || (name === "album" && link.dataset.view === "albums");
-    if (current) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
+    if (current) {
+      link.setAttribute("aria-current", "page");
+      revealInRow(link);
+    } else {
+      link.removeAttribute("aria-current");
+    }
   });
   try {
     if (name === "albums") return await showAlbums();
@@ -65,6 +69,16 @@ async function route() {
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
   }
+}
+
+// On a phone the views are one row that scrolls sideways: the current one is scrolled into it
+// (only the row moves; scrollIntoView would move the page too).
+function revealInRow(link) {
+  const row = link.parentElement;
+  const box = link.getBoundingClientRect();
+  const edge = row.getBoundingClientRect();
+  if (box.left < edge.left) row.scrollLeft -= edge.left - box.left;
+  else if (box.right > edge.right) row.scrollLeft += box.right - edge.right;
 }
 
 async function showView(next) {
