@@ -41,7 +41,8 @@ typedef struct {
     int resize_width;
     int resize_height;
     /// A decode in halves of at least this many pixels resizes as its upper half is decoded,
-    /// holding only the lower half's rows rather than the whole decode (see cr_jpeg_decode).
+    /// holding only the lower half's rows rather than the whole decode (CR_JPEG_HALVES_STREAMED_FROM:
+    /// slower on two cores, half the memory).
     long long halves_streamed_from;
     /// Set by the decode: 1 when it was done in two halves at once.
     int in_halves;
