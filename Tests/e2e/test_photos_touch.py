@@ -10,6 +10,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import lan_browser_on, open_library, tiles
 from pages import wait
@@ -301,7 +302,8 @@ def out_of_reach(browser, selector="header a, header button"):
 
 def swipe_into_view(browser, row, element):
     """Swipes a row that scrolls sideways with a finger, again while it has not come, until the
-    element is wholly on screen."""
+    element is wholly on screen once the row has stopped: a swipe may fling it on after the
+    finger lifts, past where it was when the finger lifted."""
     area = box(browser, row)
     y = area["y"] + area["height"] / 2
     near, far = area["x"] + area["width"] * 0.2, area["x"] + area["width"] * 0.9
@@ -314,8 +316,19 @@ def swipe_into_view(browser, row, element):
             Fingers(driver).drag((far, y), (near, y))
         else:
             return True
+        settled(driver, row)
         return False
     wait(browser).until(there)
+
+
+def settled(browser, row):
+    """Waits until a row stays where it is for a fifth of a second."""
+    positions = []
+
+    def unchanged(driver):
+        positions.append(driver.execute_script("return arguments[0].scrollLeft", row))
+        return len(positions) > 1 and positions[-1] == positions[-2]
+    WebDriverWait(browser, 10, poll_frequency=0.2).until(unchanged)
 
 
 def names(browser, selector="header a, header button"):
