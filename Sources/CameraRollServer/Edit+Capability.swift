@@ -35,7 +35,7 @@ extension Edit {
                 return
             }
         }
-        let pixels = parts.compactMap { Int($0) }
+        let pixels = parts.compactMap(PixelNumber.read)
         if parts.count == 4, pixels.count == 4 {
             self = .image(
                 ImageEdit(reorientation: reorientation, crop: PixelRect(x: pixels[0], y: pixels[1], width: pixels[2], height: pixels[3])))

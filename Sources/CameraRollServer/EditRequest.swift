@@ -65,10 +65,8 @@ package enum EditRequest {
     }
 
     private static func whole(_ value: Double, _ field: String) throws(HTTPError) -> Int {
-        guard value.isFinite, value == value.rounded(), abs(value) < 1e9 else {
-            throw invalid(field, "must be a whole number of pixels")
-        }
-        return Int(value)
+        guard let pixels = PixelNumber.read(value) else { throw invalid(field, "must be a whole number of pixels") }
+        return pixels
     }
 
     /// The dotted path of the field a decoding error is about.

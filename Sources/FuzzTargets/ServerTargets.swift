@@ -2,6 +2,7 @@ import CameraRollServer
 import Foundation
 import HTTPServer
 import ImagePicker
+import Imaging
 import PhotoLibrary
 
 extension FuzzTarget {
@@ -14,13 +15,15 @@ extension FuzzTarget {
         ) { bytes in
             withFile(bytes, suffix: ".json") { path in
                 guard case .some(.some(let edit)) = try? EditRequest.parse(RequestBody(path: path, size: bytes.count)) else { return }
-                require(Edit(capabilityText: edit.capabilityText) != nil, "an accepted edit can be carried by a capability URL")
+                require(Edit(capabilityText: edit.capabilityText) == edit, "an accepted edit can be carried by a capability URL")
+                planRenders(of: edit)
             }
         },
         FuzzTarget("edit-capability", "the edit= a capability URL carries", examples: ["0,0,100,100", "0.5,1.5", "t1m,0,0,100,100", "t2"]) {
             bytes in
             guard let edit = Edit(capabilityText: text(bytes)) else { return }
             require(Edit(capabilityText: edit.capabilityText) == edit, "an edit reads back from its own text")
+            planRenders(of: edit)
         },
         FuzzTarget(
             "thumbnail-batch", "the items= of a batch of thumbnails: ids, each with its edit",
@@ -30,6 +33,7 @@ extension FuzzTarget {
             require((1...ThumbnailBatch.maxItems).contains(items.count), "a batch names 1 to its limit")
             let written = items.map { item in item.id + (item.edit.map { "~" + Edit.image($0).capabilityText } ?? "") }
             require(ThumbnailBatch.items(written.joined(separator: ";")) == items, "a batch reads back from its own spelling")
+            for case let edit? in items.map(\.edit) { planRenders(of: .image(edit)) }
         },
         FuzzTarget("stream-file", "a file name under a movie's stream", examples: ["index.m3u8", "12.mp4", "3-init.mp4", "40.m4s"]) {
             bytes in
@@ -96,4 +100,32 @@ extension FuzzTarget {
                 written.flatMap { try? JSONDecoder().decode(PickerConfiguration.self, from: $0) } == configuration, "written back as read")
         },
     ]
+}
+
+/// What the server does with an edit a link or a request names, short of decoding: checks it
+/// against photos and movies of awkward sizes and, where it fits one, plans every render of it
+/// (a link's crop at the integers' extremes once trapped here, past a parser that read it well).
+private func planRenders(of edit: Edit) {
+    let sides = [(1, 1), (3, 7), (4032, 3024), (PixelNumber.largest, 2)]
+    for size in sides.map({ PixelSize(width: $0, height: $1) }) {
+        for mediaType in PhotoLibrary.MediaType.allCases {
+            guard (try? edit.validate(mediaType: mediaType, size: size, duration: 2.5)) != nil, case .image(let image) = edit else {
+                continue
+            }
+            let source = image.reorientation.size(of: size)
+            for (box, fit) in [(PixelSize(width: 256, height: 256), Fit.cover), (PixelSize(width: 16384, height: 1), .contain)] {
+                let request = RenderRequest(box: box, fit: fit, crop: image.crop, encoding: .jpeg(quality: 85))
+                guard let plan = try? Imaging.Plan(request, source: source) else {
+                    return require(false, "an edit that fits its photo can be rendered")
+                }
+                require(plan.region.isInside(source) && plan.output.width <= box.width, "a render reads inside the photo")
+                for orientation in 1...8 {
+                    let stored = Imaging.uprightSize(source, orientation)
+                    require(
+                        Reorientation.storedRect(of: plan.region, orientation: orientation, storedSize: stored).isInside(stored),
+                        "a region turned back lies in the stored picture")
+                }
+            }
+        }
+    }
 }

@@ -32,13 +32,39 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
-    /// Whether the rectangle is non-empty and lies wholly inside an image of `size`.
+    /// Whether the rectangle is non-empty and lies wholly inside an image of `size`: for any
+    /// numbers at all, since a rectangle may come from a link (`x + width` could overflow; the
+    /// differences below cannot, their operands being of one sign).
     public func isInside(_ size: PixelSize) -> Bool {
         x >= 0 && y >= 0 && width > 0 && height > 0
-            && x + width <= size.width && y + height <= size.height
+            && width <= size.width && x <= size.width - width
+            && height <= size.height && y <= size.height - height
     }
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// A pixel number read from outside (a link's crop, a request's JSON): the one place that
+/// bounds them, so that every sum and product the geometry makes of them fits an `Int`, however
+/// a client spells them. No picture has a side beyond libvips' own limit (`VIPS_MAX_COORD`).
+public enum PixelNumber {
+    public static let largest = 10_000_000
+
+    /// The number a URL spells in decimal digits with an optional sign; nil for anything else or
+    /// beyond ±`largest`.
+    public static func read(_ text: some StringProtocol) -> Int? {
+        Int(text).flatMap(bounded)
+    }
+
+    /// The number a JSON value gives; nil unless it is whole and within ±`largest`.
+    public static func read(_ value: Double) -> Int? {
+        guard value.isFinite, value == value.rounded(), abs(value) <= Double(largest) else { return nil }
+        return Int(value)
+    }
+
+    private static func bounded(_ value: Int) -> Int? {
+        (-largest...largest).contains(value) ? value : nil
+    }
 }
 
 /// How an image is fitted to a box.

@@ -101,17 +101,17 @@ extension Imaging {
     }
 
     /// The size after the orientation is applied.
-    static func uprightSize(_ size: PixelSize, _ orientation: Int) -> PixelSize {
+    package static func uprightSize(_ size: PixelSize, _ orientation: Int) -> PixelSize {
         (5...8).contains(orientation) ? PixelSize(width: size.height, height: size.width) : size
     }
 
     /// Where one request reads from and what size it makes, known before decoding.
-    struct Plan {
+    package struct Plan {
         let request: RenderRequest
-        let region: PixelRect
-        let output: PixelSize
+        package let region: PixelRect
+        package let output: PixelSize
 
-        init(_ request: RenderRequest, source: PixelSize) throws(ImagingError) {
+        package init(_ request: RenderRequest, source: PixelSize) throws(ImagingError) {
             guard request.box.width > 0, request.box.height > 0 else {
                 throw ImagingError(.invalidRequest, "The box must be at least 1x1 pixels.")
             }

@@ -35,7 +35,7 @@ public struct Reorientation: Hashable, Sendable, Codable, CustomStringConvertibl
 
     /// The rectangle of a stored image of `storedSize` that `rect` of it turned upright by EXIF
     /// `orientation` shows.
-    static func storedRect(of rect: PixelRect, orientation: Int, storedSize: PixelSize) -> PixelRect {
+    package static func storedRect(of rect: PixelRect, orientation: Int, storedSize: PixelSize) -> PixelRect {
         let matrix = matrices[(1...8).contains(orientation) ? orientation - 1 : 0]
         let turned = matrix.b != 0
         let upright = turned ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize

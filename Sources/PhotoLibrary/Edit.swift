@@ -51,9 +51,14 @@ public enum Edit: Sendable, Equatable, Codable {
 
     /// Checks the edit against the asset it is for; the error names the offending field.
     public func validate(for asset: Asset) throws(LibraryError) {
+        try validate(mediaType: asset.mediaType, size: asset.size, duration: asset.duration)
+    }
+
+    /// The same for an asset's kind, upright size and length alone (what a fuzz target has).
+    package func validate(mediaType: MediaType, size: PixelSize, duration: Double?) throws(LibraryError) {
         switch self {
         case .image(let edit):
-            guard asset.mediaType == .image else {
+            guard mediaType == .image else {
                 throw LibraryError(
                     .invalidEdit, "\(edit.crop == nil ? "rotation" : "cropRect"): only images can be cropped, rotated or flipped.")
             }
@@ -61,7 +66,7 @@ public enum Edit: Sendable, Equatable, Codable {
             guard rect.width > 0, rect.height > 0 else {
                 throw LibraryError(.invalidEdit, "cropRect: width and height must be positive.")
             }
-            let frame = edit.reorientation.size(of: PixelSize(width: asset.width, height: asset.height))
+            let frame = edit.reorientation.size(of: size)
             guard rect.isInside(frame) else {
                 throw LibraryError(
                     .invalidEdit,
@@ -69,7 +74,7 @@ public enum Edit: Sendable, Equatable, Codable {
                 )
             }
         case .trim(let start, let end):
-            guard asset.mediaType == .movie, let duration = asset.duration else {
+            guard mediaType == .movie, let duration else {
                 throw LibraryError(.invalidEdit, "trim: only movies can be trimmed.")
             }
             guard start.isFinite, end.isFinite, start >= 0, end > start else {

@@ -123,6 +123,35 @@ import Testing
             body: Data(#"{"event": "edited", "assetID": "\#(id)", "edit": {"rotation": 90}}"#.utf8))
         #expect(turnedPick.status == 400 && (turnedPick.json["message"] as? String)?.hasPrefix("rotation") == true)
     }
+    /// A link's crop at the integers' extremes once took the whole server down (`x + width`
+    /// overflowed); every URL that carries an edit now refuses it with a 400 and goes on serving.
+    @Test func anEditAtTheIntegersExtremesIsRefusedAndTheServerGoesOn() async throws {
+        let live = try LiveServer()
+        let id = try #require(try await live.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
+        let extremes = [
+            "9223372036854775807,0,1,1", "0,9223372036854775807,1,1", "0,0,9223372036854775807,1", "1,1,1,9223372036854775807",
+            "-9223372036854775808,0,1,1", "t1m,9223372036854775807,9223372036854775807,1,1", "99999999999999999999999,0,1,1",
+        ]
+        for edit in extremes {
+            for path in [
+                "/media/\(id)/thumbnail?size=256&edit=\(edit)", "/media/\(id)/thumbnail?size=512&edit=\(edit)",
+                "/media/\(id)/edited?w=100&h=100&edit=\(edit)", "/api/thumbnails?size=256&items=\(id)~\(edit)",
+            ] {
+                let reply = try await live.get(path)
+                #expect(reply.status == 400, "\(path): \(reply.status)")
+            }
+        }
+        // As large as any picture may be: read, then found not to fit this one.
+        let largest = "10000000,10000000,10000000,10000000"
+        let reply = try await live.get("/media/\(id)/thumbnail?size=256&edit=\(largest)")
+        #expect(reply.status == 400 && reply.json["code"] as? String == "invalid_edit")
+        let batch = try await live.get("/api/thumbnails?size=256&items=\(id)~\(largest)")
+        #expect(batch.status == 200 && batch.body.count > 4 && !batch.body.dropFirst(4).isEmpty)
+        #expect(
+            String(decoding: batch.body.dropFirst(4), as: UTF8.self).contains(#""length":0"#), "nothing made of a crop that does not fit")
+        #expect(try await live.get("/api/assets/\(id)").status == 200, "the server is still serving")
+    }
+
     /// A screen's thumbnails in one response: the index names each in the order asked with its
     /// type and length, and the bytes that follow are the very thumbnails `/media/<id>/thumbnail`
     /// gives, an edited one included; one that is gone is a length of 0, not a failed batch.
