@@ -2,6 +2,7 @@ import Credentials
 import Executors
 import Foundation
 package import HTTPServer
+import IPAddress
 
 /// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
 /// owner's password and sends the session's CSRF token with every change; a picker's caller
@@ -82,9 +83,10 @@ package struct Access: Sendable {
         address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") || address == "localhost"
     }
 
-    /// The request comes from this machine, and this machine is the owner's.
+    /// The request comes from this machine, and this machine is the owner's: a direct loopback
+    /// connection. One a proxy forwarded is not, whatever client it names.
     func isOwnersMachine(_ request: Request) -> Bool {
-        loopbackIsOwner && Self.isLocal(request.remoteAddress)
+        loopbackIsOwner && !request.throughProxy && IPAddress(request.remoteAddress)?.isLoopback == true
     }
 
     static func changes(_ method: String) -> Bool { method != "GET" && method != "HEAD" }

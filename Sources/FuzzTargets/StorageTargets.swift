@@ -52,7 +52,10 @@ extension FuzzTarget {
             let headers = text(bytes).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
             let proxies: Set<IPAddress> = [IPAddress("10.0.0.2")!, IPAddress("10.0.0.3")!]
             let client = ForwardedFor(proxies: proxies).client(peer: "10.0.0.2", forwarded: headers)
-            require(client == ForwardedFor.unknown || IPAddress(client).map { !proxies.contains($0) } == true, "the client is no proxy")
+            require(client.throughProxy == !headers.isEmpty, "what a proxy forwarded is forwarded")
+            require(
+                client.address == ForwardedFor.unknown || IPAddress(client.address).map { !proxies.contains($0) } == true,
+                "the client is no proxy")
         },
     ]
 }

@@ -12,17 +12,33 @@ public struct ForwardedFor: Sendable {
         self.proxies = proxies
     }
 
-    /// What a request's `remoteAddress` is: the socket's peer, or, from a trusted proxy, the
-    /// client it forwarded for. A list a trusted proxy sent that names no client it can be sure
-    /// of gives "unknown", which is no address, so it is nobody's (never loopback's).
-    public func client(peer: String, forwarded: [String]) -> String {
-        guard !forwarded.isEmpty, let address = IPAddress(peer), proxies.contains(address) else { return peer }
+    /// Who sent a request.
+    public struct Client: Sendable, Equatable {
+        /// What becomes the request's `remoteAddress`.
+        public var address: String
+        /// It came from a trusted proxy: never this computer's own, whatever address it names.
+        public var throughProxy: Bool
+
+        public init(address: String, throughProxy: Bool) {
+            self.address = address
+            self.throughProxy = throughProxy
+        }
+    }
+
+    /// The socket's peer, or, from a trusted proxy, the client it forwarded for. A list a
+    /// trusted proxy sent that names no client it can be sure of gives "unknown", which is no
+    /// address, so it is nobody's. A request from a trusted proxy that names no client is the
+    /// proxy's own (a health check), as if it had connected directly.
+    public func client(peer: String, forwarded: [String]) -> Client {
+        guard !forwarded.isEmpty, let address = IPAddress(peer), proxies.contains(address) else {
+            return Client(address: peer, throughProxy: false)
+        }
         let hops = forwarded.flatMap { $0.split(separator: ",") }.map { String($0.filter { !$0.isWhitespace }) }
         for hop in hops.reversed() {
-            guard let hopAddress = IPAddress(hop) else { return Self.unknown }
-            if !proxies.contains(hopAddress) { return hopAddress.description }
+            guard let hopAddress = IPAddress(hop) else { break }
+            if !proxies.contains(hopAddress) { return Client(address: hopAddress.description, throughProxy: true) }
         }
-        return Self.unknown
+        return Client(address: Self.unknown, throughProxy: true)
     }
 
     public static let unknown = "unknown"

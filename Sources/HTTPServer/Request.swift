@@ -9,6 +9,10 @@ public struct Request: Sendable {
     public var headers: Headers
     /// The client's IP address.
     public var remoteAddress: String
+    /// The request came through one of the operator's proxies (`ForwardedFor`): `remoteAddress`
+    /// is the client it says it forwarded for, and whatever that says, the request is not this
+    /// computer's own (a proxy names 127.0.0.1 for any process on its host).
+    public var throughProxy: Bool
     /// Values of the route pattern's `:name` segments.
     public var parameters: [String: String]
     /// The request body, streamed to a temp file, for routes that accept one.
@@ -16,13 +20,14 @@ public struct Request: Sendable {
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(), remoteAddress: String = "127.0.0.1",
-        parameters: [String: String] = [:], body: RequestBody? = nil
+        throughProxy: Bool = false, parameters: [String: String] = [:], body: RequestBody? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.remoteAddress = remoteAddress
+        self.throughProxy = throughProxy
         self.parameters = parameters
         self.body = body
     }

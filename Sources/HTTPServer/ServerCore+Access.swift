@@ -110,9 +110,10 @@ extension ServerCore {
             }
         }
         let route = routed.route
+        let client = client(connection, headers)
         let request = Request(
-            method: method, path: routed.uri.path, query: routed.uri.query, headers: headers,
-            remoteAddress: clientAddress(connection, headers), parameters: routed.parameters)
+            method: method, path: routed.uri.path, query: routed.uri.query, headers: headers, remoteAddress: client.address,
+            throughProxy: client.throughProxy, parameters: routed.parameters)
         if let refusal = router.gate?(request, route) {
             return .refuse(finished(refusal, for: request), now: bodyFollows)
         }
@@ -214,9 +215,9 @@ extension ServerCore {
 
     /// The client's address: the socket's peer, or, behind proxies the operator named, the client
     /// they forwarded for. Without proxies (the usual case) no header is read on this hot path.
-    private func clientAddress(_ connection: Connection, _ headers: Headers) -> String {
+    private func client(_ connection: Connection, _ headers: Headers) -> ForwardedFor.Client {
         let peer = connection.clientAddress
-        guard !configuration.forwardedFor.proxies.isEmpty else { return peer }
+        guard !configuration.forwardedFor.proxies.isEmpty else { return ForwardedFor.Client(address: peer, throughProxy: false) }
         return configuration.forwardedFor.client(peer: peer, forwarded: headers.values("X-Forwarded-For"))
     }
 

@@ -283,21 +283,31 @@ import Testing
     }
 
     /// Behind a balancer on this machine every connection is from loopback: with the balancer
-    /// named, the client is the one it forwarded for, and a client that says it is loopback is not.
+    /// named (here at 127.0.0.2), the client is the one it forwarded for, and a client that says
+    /// it is loopback is not. Nor is one the balancer says is: it names 127.0.0.1 for every
+    /// process on its own host, and none of them is this computer, nor the owner.
     @Test func behindATrustedProxyLoopbackIsNotTheOwner() async throws {
         let directory = TemporaryDirectory("cameraroll-proxy")
-        let (process, output, _) = try launch(["--data", directory.file("data"), "serve", "--port", "0", "--trusted-proxy", "127.0.0.1"])
+        let (process, output, _) = try launch(["--data", directory.file("data"), "serve", "--port", "0", "--trusted-proxy", "127.0.0.2"])
         defer { if process.isRunning { process.terminate() } }
         let line = try await firstLine(of: output.fileHandleForReading)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
-        func isLocal(_ forwarded: String?) async throws -> Bool? {
+        func throughTheBalancer(_ forwarded: String?, _ path: String) async throws -> Executable.Output {
             let headers = forwarded.map { ["-H", "X-Forwarded-For: \($0)"] } ?? []
-            let reply = try await curl(headers + ["\(base)/api/session"])
-            return (try? JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any])?["local"] as? Bool
+            return try await curl(["--interface", "127.0.0.2", "-w", "\n%{http_code}"] + headers + ["\(base)\(path)"])
+        }
+        func isLocal(_ forwarded: String?) async throws -> Bool? {
+            let reply = try await throughTheBalancer(forwarded, "/api/session").stdout.split(separator: "\n").first ?? ""
+            return (try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])?["local"] as? Bool
         }
         #expect(try await isLocal("198.51.100.7") == false)
         #expect(try await isLocal("127.0.0.1, 198.51.100.7") == false, "what the client wrote is not read")
         #expect(try await isLocal(nil) == true, "the balancer's own requests (its health checks) are its own")
+        for forwarded in ["127.0.0.1", "::ffff:127.0.0.1", "198.51.100.7, 127.0.0.1", "::1"] {
+            #expect(try await isLocal(forwarded) == false, "\(forwarded)")
+            let listing = try await throughTheBalancer(forwarded, "/api/assets").stdout
+            #expect(listing.hasSuffix("\n401"), "\(forwarded): \(listing)")
+        }
         kill(process.processIdentifier, SIGTERM)
         #expect(await exitStatus(of: process) == 0)
         #expect(try await Executable.run(["--data", directory.file("data"), "serve", "--trusted-proxy", "balancer"]).status == 2)
