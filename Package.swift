@@ -76,7 +76,9 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
-            dependencies: ["HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "Executors", "Memo", "UTCTime"],
+            dependencies: [
+                "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "IPAddress", "Executors", "Memo", "UTCTime",
+            ],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",

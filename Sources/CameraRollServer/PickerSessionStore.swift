@@ -1,5 +1,6 @@
 import Credentials
 import Foundation
+import IPAddress
 import ImagePicker
 
 /// Picker sessions in progress: each a `PickerSession` state machine, found by an unguessable
@@ -7,8 +8,8 @@ import ImagePicker
 /// until it is finished or cancelled. They are kept in the library's database
 /// (`StoredPickerSessions`), so an open picker outlives a restart of the server.
 protocol PickerSessionStore: Sendable {
-    /// A new session; `creator` is the address of a caller who is not the owner (for its
-    /// quota), `client` the other site the picker is for.
+    /// A new session; `creator` is the network of a caller who is not the owner (for its
+    /// quota: see `creator(of:)`), `client` the other site the picker is for.
     func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?) async throws(PickerError) -> (
         id: String, session: PickerSession
     )
@@ -25,10 +26,18 @@ protocol PickerSessionStore: Sendable {
 extension PickerSessionStore {
     static var lifetime: TimeInterval { 3600 }
     /// Anyone may present a picker, so open sessions are bounded: storage stays small whoever
-    /// asks, and callers who are not the owner can take only part of it, a little each.
-    static var limit: Int { 1000 }
-    static var strangersLimit: Int { 500 }
-    static var perStranger: Int { 10 }
+    /// asks. Callers who are not the owner take from one of two pools, each a third: the sites
+    /// the owner allowed, and everyone else, so strangers never take the sites' slots nor either
+    /// the owner's (who signs in, or is this computer). In each, a network (one IPv6 /64, whose
+    /// every address its holder can use; an IPv4 address) takes a few.
+    static var limit: Int { 900 }
+    static var poolLimit: Int { 300 }
+    static var perNetwork: Int { 10 }
+
+    /// What a caller who is not the owner is counted as: its network (`IPAddress.network`).
+    static func creator(of address: String) -> String {
+        IPAddress(address)?.network.description ?? address
+    }
 
     /// An unguessable session id.
     static func newID() -> String {

@@ -43,15 +43,17 @@ actor StoredPickerSessions: PickerSessionStore {
                 try connection.run("DELETE FROM picker_sessions WHERE last_used < ?", [now - Self.lifetime])
                 let counts = try connection.query(
                     """
-                    SELECT count(*) AS everyone, count(creator) AS strangers,
+                    SELECT count(*) AS everyone,
+                        sum(CASE WHEN creator IS NOT NULL AND client IS NULL THEN 1 ELSE 0 END) AS strangers,
+                        sum(CASE WHEN creator IS NOT NULL AND client IS NOT NULL THEN 1 ELSE 0 END) AS sites,
                         sum(CASE WHEN creator = ? THEN 1 ELSE 0 END) AS theirs
                     FROM picker_sessions
                     """, [creator ?? ""])
                 let row = counts.first
+                let pool = try row?.optionalInteger(client == nil ? "strangers" : "sites") ?? 0
                 let everyone = try row?.integer("everyone") ?? 0
-                let strangers = try row?.integer("strangers") ?? 0
                 let theirs = try row?.optionalInteger("theirs") ?? 0
-                guard everyone < Self.limit, creator == nil || (strangers < Self.strangersLimit && theirs < Self.perStranger) else {
+                guard everyone < Self.limit, creator == nil || (pool < Self.poolLimit && theirs < Self.perNetwork) else {
                     return false
                 }
                 try connection.run(

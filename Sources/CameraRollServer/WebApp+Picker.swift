@@ -22,7 +22,7 @@ extension WebApp {
             let stranger = client != nil || !access.isOwner(request)
             configuration.removeLocation = configuration.removeLocation ?? stranger
             configuration.removeCaptions = configuration.removeCaptions ?? stranger
-            let creator = access.isOwner(request) ? nil : request.remoteAddress
+            let creator = access.isOwner(request) ? nil : StoredPickerSessions.creator(of: request.remoteAddress)
             let (id, session) = try await Self.picker { () throws(PickerError) in
                 try await pickers.create(configuration, creator: creator, client: client)
             }

@@ -1,4 +1,7 @@
+import Credentials
 import Foundation
+import HTTPServer
+import IPAddress
 import PhotoLibrary
 import TestSupport
 import Testing
@@ -458,11 +461,40 @@ import Testing
     @Test func openSessionsAreBounded() async throws {
         let live = try LiveServer()
         var statuses: [Int: Int] = [:]
-        for _ in 0..<1001 {
+        for _ in 0..<901 {
             let reply = try await live.request("POST", "/api/picker/sessions", body: Data("{}".utf8))
             statuses[reply.status, default: 0] += 1
             if reply.status == 429 { #expect(reply.json["code"] as? String == "too_many_sessions") }
         }
-        #expect(statuses == [201: 1000, 429: 1])
+        #expect(statuses == [201: 900, 429: 1])
+    }
+
+    /// A stranger on the LAN takes a few sessions per network (an IPv6 /64 is one, whichever of its
+    /// addresses asks) and, with many networks, only the strangers' pool: the sites the owner
+    /// allowed and the owner still open pickers.
+    @Test func strangersCannotTakeTheSlotsOfAllowedSitesOrTheOwner() async throws {
+        let directory = TemporaryDirectory("cameraroll-server")
+        let live = try LiveServer(
+            directory, library: try Library(folder: DataFolder(directory.path)),
+            forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
+        func create(from address: String, _ headers: [String: String] = [:]) async throws -> Int {
+            let all = headers.merging(["X-Forwarded-For": address]) { $1 }
+            return try await live.request("POST", "/api/picker/sessions", body: Data("{}".utf8), headers: all).status
+        }
+        var fromOneNetwork: [Int] = []
+        for host in 1...52 { fromOneNetwork.append(try await create(from: "2001:db8:0:7::\(String(host, radix: 16))")) }
+        #expect(fromOneNetwork.filter { $0 == 201 }.count == 10 && fromOneNetwork.filter { $0 == 429 }.count == 42)
+        var strangers: [Int: Int] = [:]
+        for network in 0..<40 {
+            for host in 1...10 { strangers[try await create(from: "2001:db8:1:\(String(network, radix: 16))::\(host)"), default: 0] += 1 }
+        }
+        #expect(strangers == [201: 290, 429: 110], "the strangers' pool is full")
+
+        try await AllowedApps(dataFolder: URL(fileURLWithPath: directory.path)).add(try WebOrigin("https://blog.example"), name: "Blog")
+        let blog = ["Origin": "https://blog.example"]
+        #expect(try await create(from: "198.51.100.7", blog) == 201, "an allowed site's visitor")
+        #expect(try await create(from: "198.51.100.8") == 429, "another stranger")
+        let owner = try await live.request("POST", "/api/picker/sessions", body: Data("{}".utf8))
+        #expect(owner.status == 201, "the owner, on this computer")
     }
 }
