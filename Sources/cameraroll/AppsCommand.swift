@@ -5,8 +5,9 @@ import Foundation
 /// `apps remove ID|ORIGIN`: the web sites allowed to open the picker, as the settings page
 /// shows them. A running server sees a change at once; removing a site ends its links.
 enum AppsCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["name", "link-lifetime"])
+    static let valued: Set<String> = ["name", "link-lifetime"]
+
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         let apps = try await context.credentials().apps
         guard let action = arguments.positional.first else {
             throw UsageError("apps add ORIGIN [--name NAME] [--link-lifetime 1h], apps list [--json] or apps remove ID|ORIGIN.")

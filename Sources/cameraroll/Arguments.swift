@@ -39,6 +39,15 @@ struct Arguments {
     /// Every value of an option given more than once (`--trusted-proxy A --trusted-proxy B`).
     func values(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The same command line without the options `names`: what a command gets once the program
+    /// has taken its own.
+    func removing(_ names: Set<String>) -> Arguments {
+        var rest = self
+        rest.flags.subtract(names)
+        rest.values = values.filter { !names.contains($0.key) }
+        return rest
+    }
+
     /// Refuses flags no command knows, so a typo is not silently ignored.
     func allowOnly(_ known: Set<String>) throws(UsageError) {
         if let unknown = flags.union(values.keys).subtracting(known).sorted().first {

@@ -8,90 +8,63 @@ import S3
 import Storage
 import Video
 
-/// `cameraroll [--data DIR] [--database URL] [--storage s3://BUCKET] COMMAND ...`: picks the
-/// command and turns its outcome into an exit status (0 done, 1 something was refused or failed,
-/// 2 the command line was wrong).
+/// `cameraroll [GLOBAL OPTIONS] COMMAND [OPTIONS]`: reads the program's options wherever they
+/// are (`GlobalOptions`), picks the command and turns its outcome into an exit status (0 done, 1
+/// something was refused or failed, 2 the command line was wrong).
 enum CommandLineTool {
     static func run(_ words: [String]) async -> Int32 {
-        var words = words
-        var dataFolder: String?
-        var database: String?
-        var storage: String?
-        while let first = words.first, first.hasPrefix("--") {
-            words.removeFirst()
-            if first == "--data", !words.isEmpty {
-                dataFolder = words.removeFirst()
-            } else if first.hasPrefix("--data=") {
-                dataFolder = String(first.dropFirst("--data=".count))
-            } else if first == "--database", !words.isEmpty {
-                database = words.removeFirst()
-            } else if first.hasPrefix("--database=") {
-                database = String(first.dropFirst("--database=".count))
-            } else if first == "--storage", !words.isEmpty {
-                storage = words.removeFirst()
-            } else if first.hasPrefix("--storage=") {
-                storage = String(first.dropFirst("--storage=".count))
-            } else if first == "--help" {
-                words = ["help"]
-            } else {
-                Terminal.error("cameraroll: unknown option \(first). Try 'cameraroll help'.")
-                return 2
-            }
+        let (leading, name, rest) = GlobalOptions.split(words)
+        // Not for people: the child process an import's first decode of a HEIF or AVIF runs in.
+        // Its words (a file's path among them) are never options.
+        if name == ImportDecoder.command { return ImportDecoder.childMain(rest) }
+        let before: Arguments
+        do throws(UsageError) {
+            before = try Arguments(leading, valued: GlobalOptions.valued)
+            try before.allowOnly(GlobalOptions.names)
+        } catch {
+            Terminal.error("cameraroll: \(error.message) Try 'cameraroll help'.")
+            return 2
         }
-        guard let command = words.first else {
+        guard let name, name != "help", name != "-h", !before.flag("help") else {
             Terminal.out(HelpText.overview)
+            // No command and no ask for help is a wrong command line, answered with the help.
+            return name == nil && !before.flag("help") ? 2 : 0
+        }
+        guard let command = Command.named(name) else {
+            Terminal.error("cameraroll: unknown command '\(name)'. Try 'cameraroll help'.")
             return 2
         }
-        if let database, !Context.isPostgreSQL(database) {
-            Terminal.error("cameraroll: --database takes a PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE).")
-            return 2
-        }
-        var bucket: S3Bucket?
-        if let storage {
-            do throws(S3Bucket.ConfigurationError) {
-                bucket = try S3Bucket.from(url: storage, environment: ProcessInfo.processInfo.environment)
-            } catch {
-                Terminal.error("cameraroll: \(error.message)")
-                return 2
-            }
-        }
-        let context = Context(folder: dataFolder.map(DataFolder.init) ?? DataFolder.standard(), database: database, bucket: bucket)
-        let rest = Array(words.dropFirst())
-        do {
-            switch command {
-            case "serve": return try await ServeCommand.run(rest, context)
-            case "pick": return try await PickCommand.run(rest, context)
-            case "import": return try await ImportCommand.run(rest, context)
-            case "list": return try await ListCommand.run(rest, context)
-            case "export": return try await ExportCommand.run(rest, context)
-            case "trash", "restore", "delete", "gc": return try await MaintenanceCommand.run(command, rest, context)
-            case "doctor": return await DoctorCommand.run(rest, context)
-            // Not for people: the child process an import's first decode of a HEIF or AVIF runs in.
-            case ImportDecoder.command: return ImportDecoder.childMain(rest)
-            case "passwd": return try await PasswordCommand.run(rest, context)
-            case "migrate": return try await MigrateCommand.run(rest, context)
-            case "apps": return try await AppsCommand.run(rest, context)
-            case "help", "-h":
+        let arguments: Arguments
+        let context: Context
+        do throws(UsageError) {
+            let own = try Arguments(rest, valued: command.valued.union(GlobalOptions.valued))
+            let options = try GlobalOptions([before, own])
+            if options.help {
                 Terminal.out(HelpText.overview)
                 return 0
-            default:
-                Terminal.error("cameraroll: unknown command '\(command)'. Try 'cameraroll help'.")
-                return 2
             }
+            arguments = own.removing(GlobalOptions.names)
+            context = try Context(options)
+        } catch {
+            Terminal.error("cameraroll \(name): \(error.message)")
+            return 2
+        }
+        do {
+            return try await command.run(arguments, context)
         } catch let error as HTTPError {
-            Terminal.error("cameraroll \(command): \(error.message)")
+            Terminal.error("cameraroll \(name): \(error.message)")
             return 1
         } catch let error as PickerError {
-            Terminal.error("cameraroll \(command): \(error.message)")
+            Terminal.error("cameraroll \(name): \(error.message)")
             return 1
         } catch let error as UsageError {
-            Terminal.error("cameraroll \(command): \(error.message)")
+            Terminal.error("cameraroll \(name): \(error.message)")
             return 2
         } catch let error as LibraryError {
-            Terminal.error("cameraroll \(command): \(error.code): \(error.message)")
+            Terminal.error("cameraroll \(name): \(error.code): \(error.message)")
             return 1
         } catch {
-            Terminal.error("cameraroll \(command): \(error)")
+            Terminal.error("cameraroll \(name): \(error)")
             return 1
         }
     }
@@ -168,5 +141,23 @@ struct Context {
             throw LibraryError(error)
         }
         return try Library(folder: folder, database: metadata, blobs: blobs, partialUploads: partialUploads, options: options)
+    }
+}
+
+extension Context {
+    /// Where the program's options say the library is.
+    init(_ options: GlobalOptions) throws(UsageError) {
+        if let database = options.database, !Self.isPostgreSQL(database) {
+            throw UsageError("--database takes a PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE).")
+        }
+        var bucket: S3Bucket?
+        if let storage = options.storage {
+            do throws(S3Bucket.ConfigurationError) {
+                bucket = try S3Bucket.from(url: storage, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+        self.init(folder: options.data.map(DataFolder.init) ?? DataFolder.standard(), database: options.database, bucket: bucket)
     }
 }

@@ -13,7 +13,7 @@ enum DoctorCommand {
         var ok: Bool
     }
 
-    static func run(_ words: [String], _ context: Context) async -> Int32 {
+    static func run(_ arguments: Arguments, _ context: Context) async -> Int32 {
         var checks: [Check] = []
         do {
             let imaging = try ImagingSupport.check()

@@ -5,8 +5,7 @@ import Storage
 /// `cameraroll export ID DEST`: the original's bytes, unchanged, readable by their owner only.
 /// DEST may be a folder, where the file keeps its original name.
 enum ExportCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: [])
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly(["force"])
         guard arguments.positional.count == 2 else { throw UsageError("Usage: cameraroll export ID DEST") }
         let library = try await context.openLibrary()

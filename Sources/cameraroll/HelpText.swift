@@ -2,7 +2,8 @@ enum HelpText {
     static let overview = """
         CameraRoll: a self-hosted camera and photo library.
 
-        Usage: cameraroll [--data DIR] [--database URL] [--storage s3://BUCKET] COMMAND [OPTIONS]
+        Usage: cameraroll [GLOBAL OPTIONS] COMMAND [OPTIONS]
+               (global options go before or after the command: cameraroll list --data DIR)
 
         Commands:
           serve                Serve the web app and its API (default http://127.0.0.1:8080).
@@ -63,13 +64,20 @@ enum HelpText {
           doctor               Check libvips, libheif, libexif, ffmpeg, SQLite and the data folder.
           help                 Show this text.
 
-        The data folder defaults to $XDG_DATA_HOME/cameraroll, else ~/.local/share/cameraroll.
-        It holds everything: the database (library.sqlite), the originals (blobs), derivatives.
-        --database postgresql://USER@HOST:PORT/DB keeps the library's rows in PostgreSQL instead,
-        --storage s3://BUCKET the originals in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
-        AWS_SECRET_ACCESS_KEY, AWS_REGION from the environment); the data folder then holds this
-        machine's caches and work files only. Servers sharing a database share the key picked
-        items' links are signed with, sign-in and the pickers in progress.
+        Global options, before or after the command, each given once (after --, every word
+        is the command's: cameraroll import -- --data is the file named --data):
+          --data DIR           The data folder (default $XDG_DATA_HOME/cameraroll, else
+                               ~/.local/share/cameraroll). It holds everything: the database
+                               (library.sqlite), the originals (blobs), derivatives.
+          --database postgresql://USER@HOST:PORT/DB
+                               The library's rows in PostgreSQL instead.
+          --storage s3://BUCKET
+                               The originals in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
+                               AWS_SECRET_ACCESS_KEY, AWS_REGION from the environment).
+          --help               Show this text.
+        With --database or --storage the data folder holds this machine's caches and work files
+        only. Servers sharing a database share the key picked items' links are signed with,
+        sign-in and the pickers in progress.
         CAMERAROLL_FFMPEG and CAMERAROLL_FFPROBE name other ffmpeg and ffprobe programs.
         """
 }

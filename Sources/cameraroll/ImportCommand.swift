@@ -24,8 +24,7 @@ enum ImportCommand {
         var rejected: [Rejected] = []
     }
 
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: [])
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly(["json", "camera-roll"])
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one file or folder to import.") }
         let library = try await context.openLibrary()

@@ -3,8 +3,9 @@ import PhotoLibrary
 
 /// `cameraroll list [--json] [--source photoLibrary|savedPhotosAlbum] [--media image,movie]`.
 enum ListCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["source", "media"])
+    static let valued: Set<String> = ["source", "media"]
+
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly(["json", "source", "media"])
         guard arguments.positional.isEmpty else { throw UsageError("list takes no file names.") }
         let source = try LibrarySource.parse(arguments.value("source") ?? "photoLibrary")

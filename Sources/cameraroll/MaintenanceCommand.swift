@@ -4,8 +4,7 @@ import PhotoLibrary
 /// `trash ID...`, `restore ID...`, `delete ID...` (for good) and `gc` (delete what has been in the
 /// trash for 30 days, collect what nothing uses).
 enum MaintenanceCommand {
-    static func run(_ command: String, _ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: [])
+    static func run(_ command: String, _ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly([])
         let library = try await context.openLibrary()
         if command == "gc" {

@@ -8,9 +8,10 @@ import Synchronization
 /// folder. Every original is checked against its hash on the way; what the target has already is
 /// kept, so an interrupted run is run again to finish.
 enum MigrateCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["to", "from", "to-storage", "from-storage"])
-        try arguments.allowOnly(["to", "from", "to-storage", "from-storage"])
+    static let valued: Set<String> = ["to", "from", "to-storage", "from-storage"]
+
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
+        try arguments.allowOnly(valued)
         guard arguments.positional.isEmpty else { throw UsageError("migrate takes no file names.") }
         guard context.database == nil && context.bucket == nil else {
             throw UsageError("migrate names the cluster with --to or --from, not --database or --storage.")

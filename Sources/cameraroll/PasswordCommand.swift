@@ -5,8 +5,9 @@ import Foundation
 /// computer signs in with (with `--database`, everyone, on every server sharing it). Asked
 /// twice without echo at a terminal; a script pipes it in on one line of standard input.
 enum PasswordCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        guard words.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
+        try arguments.allowOnly([])
+        guard arguments.positional.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
         let account = try await context.credentials().owner
         guard await set(account) else { return 1 }
         // Sessions carry a stamp of the password, so the old password's end here and now.

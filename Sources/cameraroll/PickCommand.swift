@@ -7,8 +7,9 @@ import PickerClient
 /// to open, waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1,
 /// the array of results in the user's order). Exit status 1 when the user cancels.
 enum PickCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: ["server", "source", "media", "limit", "filter"])
+    static let valued: Set<String> = ["server", "source", "media", "limit", "filter"]
+
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly(["server", "source", "media", "edit", "no-open", "limit", "ordered", "filter"])
         guard arguments.positional.isEmpty else { throw UsageError("pick takes no file names.") }
         var configuration = PickerConfiguration()

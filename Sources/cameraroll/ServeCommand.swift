@@ -9,8 +9,9 @@ import PhotoLibrary
 /// until SIGINT or SIGTERM, which stop it gracefully (no new connections, requests in flight
 /// finish, the database is flushed).
 enum ServeCommand {
-    static func run(_ words: [String], _ context: Context) async throws -> Int32 {
-        let arguments = try Arguments(words, valued: Listening.valued.union(["trusted-proxy", "stream-idle"]))
+    static let valued = Listening.valued.union(["trusted-proxy", "stream-idle"])
+
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly(Listening.options.union(["trusted-proxy", "stream-idle"]))
         let proxies = try trustedProxies(arguments)
         let streamIdle = try streamIdleSeconds(arguments)

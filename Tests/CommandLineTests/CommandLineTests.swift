@@ -72,6 +72,62 @@ import Testing
         #expect(assets?.count == 1)
     }
 
+    /// The program's options may follow the command, among its own, as with git and docker.
+    @Test func globalOptionsMayFollowTheCommand() async throws {
+        let photo = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        let imported = try await Executable.run(["import", "--data", data, "--json", photo])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try JSONDecoder().decode(ImportReport.self, from: Data(imported.stdout.utf8))
+        #expect(report.imported.map(\.path) == [photo])
+        for words in [["list", "--data", data, "--json"], ["list", "--json", "--data=\(data)"], ["--data", data, "list", "--json"]] {
+            let list = try await Executable.run(words)
+            #expect(list.status == 0, "\(words): \(list.stderr)")
+            let assets = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            #expect(assets?.map { $0["id"] as? String } == [report.imported.first?.id], "\(words)")
+        }
+        // Checked as they are before the command.
+        let wrong = try await Executable.run(["list", "--data", data, "--database", "mysql://x"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("PostgreSQL URL"), "\(wrong.stderr)")
+        let bucket = try await Executable.run(["list", "--data", data, "--storage", "bucket"])
+        #expect(bucket.status == 2 && bucket.stderr.contains("s3://BUCKET"), "\(bucket.stderr)")
+    }
+
+    /// Given twice, before and after the command or twice after it, an option must say the same.
+    @Test func aGlobalOptionGivenTwiceMustAgree() async throws {
+        let other = directory.file("other")
+        for words in [["--data", data, "list", "--data", other], ["list", "--data", data, "--data=\(other)"]] {
+            let refused = try await Executable.run(words)
+            #expect(refused.status == 2 && refused.stderr.contains("--data is given twice"), "\(words): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: other) && !FileManager.default.fileExists(atPath: data))
+        let same = try await Executable.run(["--data", data, "list", "--data", data])
+        #expect(same.status == 0, "\(same.stderr)")
+    }
+
+    /// After `--` every word is the command's, and an option's value is its own, whatever they look like.
+    @Test func wordsAfterTwoDashesAndOptionValuesAreNeverGlobalOptions() async throws {
+        try FileManager.default.copyItem(atPath: Corpus.path("photos/exifsamples__Canon_40D.jpg"), toPath: directory.file("--data"))
+        let imported = try await Executable.run(["import", "--data", data, "--json", "--", "--data"], in: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try JSONDecoder().decode(ImportReport.self, from: Data(imported.stdout.utf8))
+        #expect(report.imported.map(\.path) == ["--data"] && report.rejected.isEmpty)
+
+        let added = try await Executable.run(["apps", "add", "https://blog.example", "--name", "--data", "--data", data])
+        #expect(added.status == 0 && added.stdout.contains("--data (https://blog.example) may use the picker"), "\(added.stderr)")
+        let apps = try await Executable.run(["apps", "list", "--json", "--data", data])
+        let names = (try JSONSerialization.jsonObject(with: Data(apps.stdout.utf8)) as? [[String: Any]])?.map { $0["name"] as? String }
+        #expect(names == ["--data"], "\(apps.stdout)")
+    }
+
+    /// `--help` anywhere before `--`, and the help says where the program's options may go.
+    @Test(arguments: [["--help"], ["help"], ["list", "--help"], ["import", "--json", "--help"]])
+    func helpSaysGlobalOptionsMayFollowTheCommand(_ words: [String]) async throws {
+        let output = try await Executable.run(words)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Usage: cameraroll [GLOBAL OPTIONS] COMMAND [OPTIONS]"))
+        #expect(output.stdout.contains("before or after the command"))
+    }
+
     @Test func foldersAreImportedRecursivelyWithAHumanSummary() async throws {
         let output = try await Executable.run(["--data", data, "import", Corpus.path("videos")])
         #expect(output.status == 0, "\(output.stderr)")
@@ -101,6 +157,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(data)/library.sqlite"))
         let listed = try await Executable.run(["--data", data, "--database", database, "list"])
         #expect(listed.stdout.contains("exifsamples__Canon_40D.jpg") && listed.stdout.contains("1 item"), "\(listed.stdout)")
+        let after = try await Executable.run(["list", "--database", database, "--data", data])
+        #expect(after.stdout == listed.stdout, "\(after.stderr)")
         let unreachable = try await Executable.run(["--data", data, "--database", "postgresql://nobody@127.0.0.1:1/none", "list"])
         #expect(unreachable.status == 1 && unreachable.stderr.contains("storage_unavailable"), "\(unreachable.stderr)")
         let wrong = try await Executable.run(["--data", data, "--database", "mysql://x", "list"])

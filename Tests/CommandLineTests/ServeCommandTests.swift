@@ -331,7 +331,8 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         let listed = try await Executable.run(data + ["apps", "list"])
         #expect(listed.stdout.contains("https://blog.example"), "\(listed.stdout)")
-        let (process, output, _) = try launch(data + ["serve", "--port", "0"])
+        // The program's options work after the command too: `serve --database URL`.
+        let (process, output, _) = try launch(["serve", "--port", "0"] + data)
         defer { if process.isRunning { process.terminate() } }
         let line = try await firstLine(of: output.fileHandleForReading)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
