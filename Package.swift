@@ -97,7 +97,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
-        .target(name: "TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),

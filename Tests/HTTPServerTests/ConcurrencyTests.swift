@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Many requests at once to handlers that answer at once, so a handler's task often finishes

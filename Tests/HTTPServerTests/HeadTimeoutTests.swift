@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 /// A connection has `headTimeout` to finish its TLS handshake and send its request head; once a

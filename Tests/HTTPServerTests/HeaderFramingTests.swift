@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Header lines that two parsers could frame differently (RFC 9112 5.1, 5.2): whitespace between

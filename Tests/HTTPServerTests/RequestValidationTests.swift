@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Requests that must be refused before any handler runs, sent as raw bytes.

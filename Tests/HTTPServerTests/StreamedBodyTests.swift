@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Bodies made while they are sent (`Response.Body.stream`): their bytes arrive whole and in

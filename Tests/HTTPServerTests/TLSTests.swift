@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// The same server over HTTPS: files (which MHD cannot sendfile under TLS), ranges, fast and

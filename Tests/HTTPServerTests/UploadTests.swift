@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Request bodies streamed to files: limits, intact arrival, and no file left behind, whatever

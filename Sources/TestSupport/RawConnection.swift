@@ -7,11 +7,11 @@ import Synchronization
 /// calls run on a serial dispatch queue of their own: such queues get a thread whenever they have
 /// work, while the global queues only add threads slowly once their few are blocked, and the
 /// cooperative pool must stay free for the server's handlers.
-final class RawConnection: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let operation: String
-        let code: Int32
-        var description: String { "\(operation): \(String(cString: strerror(code)))" }
+public final class RawConnection: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let operation: String
+        public let code: Int32
+        public var description: String { "\(operation): \(String(cString: strerror(code)))" }
     }
 
     private let socket: Mutex<Int32>
@@ -27,13 +27,13 @@ final class RawConnection: Sendable {
     }
 
     /// Connects to an IPv4 or IPv6 literal.
-    static func open(port: Int, host: String = "127.0.0.1") async throws -> RawConnection {
+    public static func open(port: Int, host: String = "127.0.0.1") async throws -> RawConnection {
         try await offPool { () throws(Failure) -> RawConnection in try connect(port: port, host: host) }
     }
 
     /// Connects and sends `bytes` in one go, on one thread: for a server with a short timeout,
     /// which a loaded machine could otherwise let expire between the connect and the first byte.
-    static func open(port: Int, sending bytes: [UInt8]) async throws -> RawConnection {
+    public static func open(port: Int, sending bytes: [UInt8]) async throws -> RawConnection {
         try await offPool { () throws(Failure) -> RawConnection in
             let connection = try connect(port: port, host: "127.0.0.1")
             try connection.sendNow(bytes)
@@ -44,7 +44,7 @@ final class RawConnection: Sendable {
     /// How long the server keeps a connection that sent `bytes` and then nothing: from before the
     /// connect to the server's close (or `timeout`), timed on the thread that waits, so that a
     /// busy cooperative pool resuming the test late does not count.
-    static func lifetime(port: Int, sending bytes: [UInt8], timeout: Duration = .seconds(60)) async throws -> Duration {
+    public static func lifetime(port: Int, sending bytes: [UInt8], timeout: Duration = .seconds(60)) async throws -> Duration {
         try await offPool { () throws(Failure) -> Duration in
             let opened = ContinuousClock.now
             let connection = try connect(port: port, host: "127.0.0.1")
@@ -60,7 +60,7 @@ final class RawConnection: Sendable {
 
     /// Whether something accepts connections on the loopback port: a connect there succeeds (it is
     /// closed at once). A local connect is answered at once, so this does not block.
-    static func isAccepting(port: Int) -> Bool {
+    public static func isAccepting(port: Int) -> Bool {
         (try? connect(port: port, host: "127.0.0.1")) != nil
     }
 
@@ -97,7 +97,7 @@ final class RawConnection: Sendable {
 
     /// Writes all of `bytes`; false once the server has closed or reset the connection.
     @discardableResult
-    func send(_ bytes: [UInt8]) async -> Bool {
+    public func send(_ bytes: [UInt8]) async -> Bool {
         await Self.offPool { (try? self.sendNow(bytes)) != nil }
     }
 
@@ -114,7 +114,7 @@ final class RawConnection: Sendable {
     }
 
     @discardableResult
-    func send(_ text: String) async -> Bool {
+    public func send(_ text: String) async -> Bool {
         await send(Array(text.utf8))
     }
 
@@ -122,7 +122,7 @@ final class RawConnection: Sendable {
     /// or until `timeout` passes with nothing new. The timeout is only a backstop for a server
     /// that never closes: a loaded machine can take many seconds to answer, and a working server
     /// closes long before it.
-    func readToEnd(timeout: Duration = .seconds(60)) async -> [UInt8] {
+    public func readToEnd(timeout: Duration = .seconds(60)) async -> [UInt8] {
         let descriptor = socket.withLock { $0 }
         let start = pending.withLock { pending in
             defer { pending = [] }
@@ -141,7 +141,7 @@ final class RawConnection: Sendable {
 
     /// The next reply on a connection kept alive, framed by its `Content-Length`; nil if the
     /// connection ends (or `timeout` passes with nothing new) before a whole reply arrived.
-    func readReply(timeout: Duration = .seconds(60)) async -> HTTPReply? {
+    public func readReply(timeout: Duration = .seconds(60)) async -> HTTPReply? {
         let descriptor = socket.withLock { $0 }
         let start = pending.withLock { $0 }
         let (reply, rest) = await Self.offPool { () -> (HTTPReply?, [UInt8]) in
@@ -174,7 +174,7 @@ final class RawConnection: Sendable {
         }
     }
 
-    func close() {
+    public func close() {
         socket.withLock { descriptor in
             if descriptor >= 0 { Glibc.close(descriptor) }
             descriptor = -1

@@ -1,14 +1,14 @@
 import Foundation
-import HTTPServer
+public import HTTPServer
 
 /// A response as it came off the wire: status line, headers, and the bytes after them.
-struct HTTPReply: Sendable {
-    let status: Int
-    let headers: Headers
-    let body: [UInt8]
+public struct HTTPReply: Sendable {
+    public let status: Int
+    public let headers: Headers
+    public let body: [UInt8]
 
     /// nil when the bytes do not start with a complete status line and header block.
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
         let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -24,11 +24,11 @@ struct HTTPReply: Sendable {
         self.body = Array(bytes[(end + separator.count)...])
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// How many of `bytes` make the first whole reply (head and `Content-Length` bytes of body);
     /// nil while it is incomplete.
-    static func wholeLength(_ bytes: [UInt8]) -> Int? {
+    public static func wholeLength(_ bytes: [UInt8]) -> Int? {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
         let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased().components(separatedBy: "\r\n")
