@@ -11,6 +11,17 @@ package enum TusHeaders {
     /// The content type of every request body that carries upload bytes.
     static let pieceType = "application/offset+octet-stream"
 
+    /// The one value of a tus header (nil when it is absent). Each is a single field: of two, a
+    /// proxy and this server could each take another (one length for the size check, another
+    /// for the upload), so a request that sends one twice is refused.
+    package static func field(_ request: Request, _ name: String) throws(HTTPError) -> String? {
+        let values = request.headers.values(name)
+        guard values.count <= 1 else {
+            throw HTTPError.badRequest("invalid_header", "\(name) is sent \(values.count) times; send it once.")
+        }
+        return values.first
+    }
+
     /// `Upload-Length` and `Upload-Offset`: decimal digits only (no sign, no spaces), and no more
     /// than fit.
     package static func count(_ text: String?, _ name: String) throws(HTTPError) -> Int {

@@ -61,7 +61,7 @@ extension WebApp {
     /// headers that do not read are left to the handler, which says what is wrong with them.
     private func refusalOfDeclaredSizes(_ request: Request) -> Response? {
         guard speaksOurVersion(request) else { return nil }
-        let declared = { (name: String) in request.headers[name].flatMap { try? TusHeaders.count($0, name) } }
+        let declared = { (name: String) in (try? TusHeaders.field(request, name))?.flatMap { try? TusHeaders.count($0, name) } }
         guard let offset = request.method == "POST" ? 0 : declared("Upload-Offset") else { return nil }
         do throws(LibraryError) {
             try library.checkFits(pieceAt: offset, size: declared("Content-Length") ?? 0, length: declared("Upload-Length"))
@@ -75,15 +75,16 @@ extension WebApp {
 
     private func createUpload(_ request: Request) async throws -> Response {
         // A recording streamed while it is shot tells its length with its last piece.
-        let deferred = request.headers["Upload-Defer-Length"]
+        let deferred = try TusHeaders.field(request, "Upload-Defer-Length")
+        let declaredLength = try TusHeaders.field(request, "Upload-Length")
         guard deferred == nil || deferred == "1" else {
             throw HTTPError.badRequest("invalid_header", "Upload-Defer-Length can only be 1.")
         }
-        guard (deferred == nil) != (request.headers["Upload-Length"] == nil) else {
+        guard (deferred == nil) != (declaredLength == nil) else {
             throw HTTPError.badRequest("invalid_header", "Send Upload-Length, or Upload-Defer-Length: 1 to tell it later.")
         }
-        let length = deferred == nil ? try TusHeaders.count(request.headers["Upload-Length"], "Upload-Length") : nil
-        let metadata = try TusHeaders.metadata(request.headers["Upload-Metadata"])
+        let length = deferred == nil ? try TusHeaders.count(declaredLength, "Upload-Length") : nil
+        let metadata = try TusHeaders.metadata(try TusHeaders.field(request, "Upload-Metadata"))
         let source: AssetSource
         switch try TusHeaders.text(metadata, "source") ?? "upload" {
         case "upload": source = .upload
@@ -152,17 +153,21 @@ extension WebApp {
 
     private func pieceRequest(_ request: Request) throws -> PieceRequest {
         let id = try uploadID(request)
-        let offset = try TusHeaders.count(request.headers["Upload-Offset"], "Upload-Offset")
+        let offset = try TusHeaders.count(try TusHeaders.field(request, "Upload-Offset"), "Upload-Offset")
         guard let file = try piece(of: request) else {
             throw HTTPError(415, "unsupported_type", "A piece of an upload is sent as \(TusHeaders.pieceType).")
         }
-        let length = try request.headers["Upload-Length"].map { (text) throws(HTTPError) in try TusHeaders.count(text, "Upload-Length") }
+        let length = try TusHeaders.field(request, "Upload-Length").map { (text) throws(HTTPError) in
+            try TusHeaders.count(text, "Upload-Length")
+        }
         return PieceRequest(id: id, offset: offset, file: file, length: length)
     }
 
-    /// A request without `Tus-Resumable` is taken as ours (browsers' own requests, curl).
+    /// A request without `Tus-Resumable` is taken as ours (browsers' own requests, curl); one
+    /// that sends it twice is not.
     private func speaksOurVersion(_ request: Request) -> Bool {
-        (request.headers["Tus-Resumable"] ?? TusHeaders.version) == TusHeaders.version
+        let versions = request.headers.values("Tus-Resumable")
+        return versions.count <= 1 && versions.allSatisfy { $0 == TusHeaders.version }
     }
 
     /// The piece a request brings for an upload, nil when it is not sent as tus' content type
@@ -175,7 +180,7 @@ extension WebApp {
             }
             return nil
         }
-        let checksum = try TusHeaders.checksum(request.headers["Upload-Checksum"])
+        let checksum = try TusHeaders.checksum(try TusHeaders.field(request, "Upload-Checksum"))
         return UploadPieceFile(path: try request.body?.path ?? emptyPiece(), checksum: checksum)
     }
 

@@ -153,6 +153,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: live.library.folder.uploads).isEmpty)
     }
 
+    /// tus' headers are single fields: of two, a proxy and this server could each read another.
+    @Test func aTusHeaderSentTwiceIsRefused() async throws {
+        let live = try LiveServer()
+        func send(_ head: String) async throws -> HTTPReply? {
+            let request = head + "Host: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            return await (try await RawConnection.open(port: live.server.port, sending: Array(request.utf8))).readReply()
+        }
+        let tus = "Tus-Resumable: 1.0.0\r\n"
+        let twice = try await send("POST /api/uploads HTTP/1.1\r\n\(tus)Upload-Length: 10\r\nUpload-Length: 11\r\n")
+        #expect(twice?.status == 400 && twice?.text.contains("Upload-Length is sent 2 times") == true, "\(twice?.text ?? "")")
+        let metadata = try await send(
+            "POST /api/uploads HTTP/1.1\r\n\(tus)Upload-Length: 10\r\nUpload-Metadata: a\r\nUpload-Metadata: b\r\n")
+        #expect(metadata?.status == 400)
+        let versions = try await send("POST /api/uploads HTTP/1.1\r\n\(tus)\(tus)Upload-Length: 10\r\n")
+        #expect(versions?.status == 412)
+        let created = try await send("POST /api/uploads HTTP/1.1\r\n\(tus)Upload-Length: 10\r\n")
+        let path = try #require(created?.headers["Location"])
+        let offsets = try await send("PATCH \(path) HTTP/1.1\r\n\(tus)Upload-Offset: 0\r\nUpload-Offset: 0\r\n")
+        #expect(offsets?.status == 400 && offsets?.text.contains("Upload-Offset is sent 2 times") == true)
+    }
+
     @Test func aStrangerCannotOpenAnUpload() async throws {
         let directory = TemporaryDirectory("cameraroll-server")
         let live = try LiveServer(
