@@ -164,7 +164,7 @@ extension WebApp {
         var response = Response.file(
             path, contentType: asset.mimeType, etag: "\"\(asset.blobHash)\"", cacheControl: Self.immutable)
         // Originals are downloads: never shown inline, whatever a browser would sniff.
-        response.headers["Content-Disposition"] = ContentDisposition.attachment(asset.originalFilename ?? asset.id)
+        response.headers["Content-Disposition"] = ContentDisposition.attachment(asset.downloadFilename)
         return response
     }
 

@@ -26,15 +26,24 @@ public struct Download: Sendable {
     }
 
     /// The archive's entries: each asset's file under its original name (as `ArchiveNames` makes
-    /// it safe and unique; `<id>.<its format's extension>` without one), dated when it was taken,
-    /// else when it came into the library.
+    /// it safe and unique), dated when it was taken, else when it came into the library.
     static func entries(_ assets: [Asset]) -> [ZipLayout.Entry] {
         var names = ArchiveNames()
         return assets.map { asset in
             let modified = DOSTimestamp(iso: asset.captureDate ?? asset.importDate) ?? DOSTimestamp(iso: asset.importDate) ?? .earliest
             return ZipLayout.Entry(
-                name: names.name(asset.originalFilename, otherwise: "\(asset.id).\(asset.format.fileExtension)"), size: asset.byteSize,
+                name: names.name(asset.originalFilename, format: asset.format, otherwise: asset.fallbackFilename), size: asset.byteSize,
                 modified: modified)
         }
     }
+}
+
+extension Asset {
+    /// The name its original is downloaded as: its own as any desktop takes it
+    /// (`PortableFilename.forDesktop`), else `<id>.<its format's extension>`.
+    public var downloadFilename: String {
+        originalFilename.flatMap { PortableFilename.forDesktop($0, format: format) } ?? fallbackFilename
+    }
+
+    var fallbackFilename: String { "\(id).\(format.fileExtension)" }
 }

@@ -69,7 +69,7 @@ extension Library {
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let now = Self.timestamp()
         let draft = AssetDraft(
-            id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.map(Self.cleanFilename),
+            id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
 
         // The blob's commit and its row under the blob's lock, so that no delete or collection
@@ -253,13 +253,6 @@ extension Library {
             throw LibraryError(.io, "A working file cannot be read.")
         }
         return Array(data)
-    }
-
-    /// File names are untrusted text: no folders, no control characters, a sane length.
-    static func cleanFilename(_ name: String) -> String {
-        let base = (name as NSString).lastPathComponent
-        let scalars = base.unicodeScalars.filter { $0.properties.generalCategory != .control && $0 != "/" }
-        return String(String(String.UnicodeScalarView(scalars)).prefix(255))
     }
 
     /// Dies on the spot if a crash test asked for this step: no cleanup, as in a real crash.

@@ -25,7 +25,8 @@ extension Library {
                 VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?)
                 """,
                 [
-                    id, new.length, new.originalFilename.map(Self.cleanFilename), new.source.rawValue, new.saveToCameraRoll, new.client,
+                    id, new.length, new.originalFilename.flatMap(PortableFilename.kept), new.source.rawValue, new.saveToCameraRoll,
+                    new.client,
                     now.timeIntervalSince1970,
                 ])
             return true

@@ -96,6 +96,30 @@ import Testing
         #expect(try await eventually(seconds: 60) { live.server.requestsInFlight == 0 })
     }
 
+    /// A name a client gives is kept as a name (the last part of a path, never `.` or `..`), and
+    /// goes back out as a file any desktop opens as what it is, in the archive and alone.
+    @Test func namesClientsGiveAreKeptAsNamesAndComeBackSafeOnEveryDesktop() async throws {
+        let live = try LiveServer()
+        let photos = ["exifsamples__Canon_40D.jpg", "exifsamples__Nikon_D70.jpg", "exifsamples__Pentax_K10D.jpg", "lychee__train.jpg"]
+        let given = ["..", "C:\\Users\\ann\\beach.jpg", "nul", "photo\u{202E}gpj.exe"]
+        var ids: [String] = []
+        for (photo, name) in zip(photos, given) {
+            let reply = try await live.upload(
+                "photos/\(photo)", headers: ["X-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!])
+            ids.append(try #require(reply.json["id"] as? String))
+        }
+        var kept: [String?] = []
+        for id in ids { kept.append(try await live.get("/api/assets/\(id)").json["originalFilename"] as? String) }
+        #expect(kept == [nil, "beach.jpg", "nul", "photogpj.exe"])
+        let original = try await live.get("/media/\(ids[2])/original")
+        #expect(original.header("Content-Disposition")?.hasPrefix("attachment; filename=\"_nul.jpg\"") == true)
+        let created = try await live.request("POST", "/api/downloads", body: try Self.selection(ids))
+        let archive = try await live.get(try #require(created.json["url"] as? String))
+        let checked = try await Self.check(
+            archive.body, holds: photos.map { "photos/\($0)" }, names: ["\(ids[0]).jpg", "beach.jpg", "_nul.jpg", "photogpj.exe.jpg"])
+        #expect(checked.status == 0, "\(checked.stderr)")
+    }
+
     @Test func whatCannotBeDownloadedIsRefused() async throws {
         let live = try LiveServer()
         let ids = try Self.ids([

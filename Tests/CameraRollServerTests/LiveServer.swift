@@ -92,10 +92,10 @@ final class LiveServer: Sendable {
         let name = (file as NSString).lastPathComponent
         return try await request(
             "POST", "/api/assets\(query)", body: data,
-            headers: headers.merging([
+            headers: [
                 "Content-Type": "application/octet-stream",
                 "X-Filename": name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
-            ]) { $1 })
+            ].merging(headers) { $1 })
     }
 
     deinit {

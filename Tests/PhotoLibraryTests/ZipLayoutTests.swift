@@ -161,13 +161,14 @@ import Testing
 
     @Test func namesAreCleanAndUniqueAsFileSystemsCompareThem() {
         var names = ArchiveNames()
-        let given = [
-            "IMG_0001.JPG", "IMG_0001.JPG", "img_0001.jpg", "IMG_0001 (2).JPG", "Caf\u{E9}.heic", "Cafe\u{301}.heic", "a\\b:c*?.png",
-            " ..", "..", " spaced .mov ",
+        let given: [(String, AssetFormat)] = [
+            ("IMG_0001.JPG", .image(.jpeg)), ("IMG_0001.JPG", .image(.jpeg)), ("img_0001.jpg", .image(.jpeg)),
+            ("IMG_0001 (2).JPG", .image(.jpeg)), ("Caf\u{E9}.heic", .image(.heif)), ("Cafe\u{301}.heic", .image(.heif)),
+            ("a\\b:c*?.png", .image(.png)), (" ..", .image(.jpeg)), ("..", .image(.jpeg)), (" spaced .mov ", .movie(.mp4)),
         ]
         let fallback = "0123456789abcdef0123456789abcdef.jpg"
         #expect(
-            given.map { names.name($0, otherwise: fallback) } == [
+            given.map { names.name($0, format: $1, otherwise: fallback) } == [
                 "IMG_0001.JPG", "IMG_0001 (2).JPG", "img_0001 (3).jpg", "IMG_0001 (2) (2).JPG", "Caf\u{E9}.heic", "Cafe\u{301} (2).heic",
                 "a_b_c__.png", "0123456789abcdef0123456789abcdef.jpg", "0123456789abcdef0123456789abcdef (2).jpg", "spaced .mov",
             ])
@@ -176,11 +177,46 @@ import Testing
             (.movie(.avi), "avi"),
         ]
         #expect(formats.allSatisfy { $0.0.fileExtension == $0.1 })
-        #expect(names.name(nil, otherwise: "id.heic") == "id.heic")
+        #expect(names.name(nil, format: .image(.heif), otherwise: "id.heic") == "id.heic")
         let long = String(repeating: "写", count: 100) + ".jpg"
-        let first = names.name(long, otherwise: fallback)
-        let second = names.name(long, otherwise: fallback)
+        let first = names.name(long, format: .image(.jpeg), otherwise: fallback)
+        let second = names.name(long, format: .image(.jpeg), otherwise: fallback)
         #expect(first.utf8.count <= 255 && first.hasSuffix("写.jpg"))
         #expect(second.utf8.count <= 255 && second.hasSuffix("写 (2).jpg"))
+    }
+
+    /// A name made a file that is the same on Windows, macOS and Linux, and that opens as what
+    /// it is: no device names, no dots or spaces at its ends, no text turned around, and its
+    /// format's extension after any other.
+    @Test func namesAreSafeOnEveryDesktop() {
+        let cases: [(String, AssetFormat, String?)] = [
+            ("nul", .image(.jpeg), "_nul.jpg"), ("NUL.jpg", .image(.jpeg), "_NUL.jpg"), ("com1.JPG", .image(.jpeg), "_com1.JPG"),
+            ("Lpt\u{B9}.png", .image(.png), "_Lpt\u{B9}.png"), ("con.tar.jpg", .image(.jpeg), "_con.tar.jpg"),
+            ("console.jpg", .image(.jpeg), "console.jpg"), ("COM10.jpg", .image(.jpeg), "COM10.jpg"),
+            (".exe", .image(.jpeg), "exe.jpg"), ("invoice.exe", .image(.jpeg), "invoice.exe.jpg"),
+            ("photo\u{202E}gpj.exe", .image(.jpeg), "photo_gpj.exe.jpg"), ("clip\u{2067}.mov", .movie(.mp4), "clip_.mov"),
+            ("trip.jpg. . .", .image(.jpeg), "trip.jpg"), ("...hidden.heic", .image(.heif), "hidden.heic"),
+            ("IMG_0001.MOV", .movie(.mp4), "IMG_0001.MOV"), ("recording.webm", .movie(.matroska), "recording.webm"),
+            ("scan.DNG", .image(.tiff), "scan.DNG"), ("picture", .image(.webp), "picture.webp"), (" . ", .image(.jpeg), nil),
+        ]
+        for (given, format, expected) in cases {
+            #expect(PortableFilename.forDesktop(given, format: format) == expected, "\(given.debugDescription)")
+        }
+    }
+
+    /// What the library keeps of a name a client gave: the last part of any path, without
+    /// control or direction characters; nothing for a name that is only dots.
+    @Test func keptNamesAreTheLastPartWithoutInvisibleCharacters() {
+        let cases: [(String, String?)] = [
+            ("IMG_0001.JPG", "IMG_0001.JPG"), ("C:\\Users\\ann\\Pictures\\beach.jpg", "beach.jpg"), ("../../etc/passwd", "passwd"),
+            (".", nil), ("..", nil), ("a/..", nil), ("folder\\", nil), ("", nil), ("  ", nil),
+            ("photo\u{202E}gpj.exe", "photogpj.exe"), ("tab\tname\u{0}.png", "tabname.png"), (" spaced .mov ", "spaced .mov"),
+            ("a:b.jpg", "a:b.jpg"),
+        ]
+        for (given, expected) in cases {
+            #expect(PortableFilename.kept(given) == expected, "\(given.debugDescription)")
+        }
+        let long = PortableFilename.kept(String(repeating: "é", count: 200) + ".jpg")
+        #expect(long.map { $0.utf8.count <= 255 && $0.hasSuffix("é.jpg") } == true)
     }
 }

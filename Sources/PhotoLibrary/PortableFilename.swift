@@ -1,0 +1,102 @@
+import Foundation
+
+/// File names as people's computers take them. A name comes from a client (an upload's
+/// `filename`, `X-Filename`, an imported file's own) and goes back out as a file: an entry of a
+/// ZIP archive, or an original's `Content-Disposition`, which Windows, macOS and Linux each read
+/// their own way.
+enum PortableFilename {
+    /// The longest name Linux's file systems take, in UTF-8 bytes.
+    static let maxBytes = 255
+
+    /// The name a client gave, as the library keeps it: its last part (a Windows client may send
+    /// a whole path, with backslashes), without control characters nor the invisible ones that
+    /// turn the text's direction (with U+202E, `photo‮gpj.exe` shows as `photoexe.jpg`), trimmed,
+    /// at most `maxBytes`. nil when nothing is left but dots, which name folders.
+    static func kept(_ given: String) -> String? {
+        let last = given.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
+        let scalars = last.unicodeScalars.filter { !isInvisible($0) }
+        let name = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        guard !name.allSatisfy({ $0 == "." }) else { return nil }
+        let (stem, fileExtension) = parts(name)
+        return fitted(stem, fileExtension)
+    }
+
+    /// A kept name made a file that is the same on any desktop: the characters Windows refuses
+    /// as `_`, no dots or spaces at either end (Windows drops those at the end, a dot at the
+    /// start hides a file elsewhere), never a Windows device's name (`nul`, `COM1.jpg`, which
+    /// open the device there), and with its format's extension after any other (`invoice.exe`
+    /// becomes `invoice.exe.jpg`, so that a picture never opens as a program). nil when nothing
+    /// is left.
+    static func forDesktop(_ name: String, format: AssetFormat) -> String? {
+        let scalars = name.unicodeScalars.map { refused.contains($0) || isInvisible($0) ? "_" : $0 }
+        var cleaned = Substring(String(String.UnicodeScalarView(scalars)))
+        while let first = cleaned.first, first == "." || first.isWhitespace { cleaned.removeFirst() }
+        while let last = cleaned.last, last == "." || last.isWhitespace { cleaned.removeLast() }
+        guard !cleaned.isEmpty else { return nil }
+        var (stem, fileExtension) = parts(String(cleaned))
+        if isDevice(stem) { stem = "_" + stem }
+        if !format.fileExtensions.contains(fileExtension.dropFirst().lowercased()) {
+            (stem, fileExtension) = (stem + fileExtension, "." + format.fileExtension)
+        }
+        return fitted(stem, fileExtension)
+    }
+
+    /// A name's stem and its extension (a short last part, with its dot; "" when there is none).
+    static func parts(_ name: String) -> (stem: String, fileExtension: String) {
+        let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex && name.distance(from: $0, to: name.endIndex) <= 10 ? $0 : nil }
+        return dot.map { (String(name[..<$0]), String(name[$0...])) } ?? (name, "")
+    }
+
+    /// `stem` shortened a character at a time until it fits `maxBytes` with `tail` after it.
+    static func fitted(_ stem: String, _ tail: String) -> String {
+        var stem = Substring(stem)
+        while !stem.isEmpty, stem.utf8.count + tail.utf8.count > maxBytes { stem.removeLast() }
+        return stem + tail
+    }
+
+    /// Characters Windows refuses in a name, and the separators of every system.
+    private static let refused: Set<Unicode.Scalar> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.isBidiControl || scalar == "\u{FEFF}"
+    }
+
+    /// Names Windows gives to devices, whatever the extension after them, in any case; a
+    /// superscript digit counts as a digit there.
+    private static func isDevice(_ stem: String) -> Bool {
+        let base = stem.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? stem
+        let upper = base.trimmingCharacters(in: .whitespaces).uppercased()
+        if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(upper) { return true }
+        guard upper.count == 4, ["COM", "LPT"].contains(upper.prefix(3)), let digit = upper.last else { return false }
+        return digit.isNumber && (digit.isASCII || "¹²³".contains(digit))
+    }
+}
+
+extension AssetFormat {
+    /// The extension a file of this format usually has, for an asset that came without a name.
+    var fileExtension: String {
+        switch self {
+        case .image(.jpeg): "jpg"
+        case .image(.heif): "heic"
+        case .image(.tiff): "tif"
+        case .image(let format): format.rawValue
+        // Matroska here is most often a browser's WebM recording, which is also how it is served.
+        case .movie(.matroska): "webm"
+        case .movie(let container): container.rawValue
+        }
+    }
+
+    /// Every extension that names a file of this format, lowercased.
+    var fileExtensions: Set<String> {
+        switch self {
+        case .image(.jpeg): ["jpg", "jpeg", "jpe", "jfif"]
+        case .image(.heif): ["heic", "heif", "hif"]
+        // DNG is TIFF underneath, and so read.
+        case .image(.tiff): ["tif", "tiff", "dng"]
+        case .image(let format): [format.rawValue]
+        case .movie(.mp4): ["mp4", "m4v", "mov", "qt", "3gp", "3g2"]
+        case .movie(.matroska): ["webm", "mkv"]
+        case .movie(.avi): ["avi"]
+        }
+    }
+}
