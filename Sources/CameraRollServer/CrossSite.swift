@@ -9,13 +9,16 @@ import HTTPServer
 /// session API when its origin is an allowed app, and the links to what was picked for that app.
 /// CORS headers go to allowed origins only, never with credentials.
 struct CrossSite: Equatable {
-    /// nil when the page did not say (no `Origin`, or `null`): it can then use a link only.
+    /// nil when the page did not say (no `Origin`, or `null`) or said it as no browser does: it
+    /// can then use a link only.
     let origin: WebOrigin?
 
     init?(_ request: Request) {
-        if let origin = request.headers["Origin"] {
-            guard !Access.sameOrigin(origin, request) else { return nil }
-            self.origin = try? WebOrigin(origin)
+        let origins = request.headers.values("Origin")
+        if let origin = origins.first {
+            guard origins.count > 1 || !Access.sameOrigin(origin, request) else { return nil }
+            // Two origins are no browser's: a page that said nothing it can be held to.
+            self.origin = origins.count == 1 ? try? WebOrigin(header: origin) : nil
             return
         }
         let site = request.headers["Sec-Fetch-Site"]

@@ -52,6 +52,18 @@ public struct WebOrigin: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// An `Origin` header's origin: only the one spelling a browser sends (RFC 6454's
+    /// serialisation: lowercase, no default port, no slash after it). Another is a program's own
+    /// making, and to take it as the site it resembles would grant that site's rights to text
+    /// nobody's browser wrote.
+    public init(header text: String) throws(CredentialsError) {
+        let origin = try WebOrigin(text)
+        guard origin.description == text else {
+            throw CredentialsError("invalid_origin", "An Origin header is written as browsers write it, such as https://blog.example.")
+        }
+        self = origin
+    }
+
     /// The host and, when not the default, the port: how a person tells sites apart.
     public var authority: String { port.map { "\(host):\($0)" } ?? host }
 

@@ -220,6 +220,25 @@ import Testing
         #expect(code(try gate("GET", "/media/abc/original", from: "127.0.0.1", headers: blog)) == "cross_origin", "no link")
     }
 
+    /// Browsers write an origin one way; another spelling of an allowed site is no browser's, and
+    /// gets nothing of that site's (two `Origin` headers neither).
+    @Test func onlyTheOriginABrowserWritesIsTheAllowedSite() async throws {
+        try await AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(
+            try WebOrigin("https://blog.example"), name: "Blog")
+        func create(_ origins: [String]) async throws -> (Int, String?) {
+            var head = "POST /api/picker/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n"
+            for origin in origins { head += "Origin: \(origin)\r\n" }
+            let reply = await (try await RawConnection.open(port: live.server.port, sending: Array((head + "\r\n{}").utf8))).readReply()
+            return (reply?.status ?? 0, reply?.headers["Access-Control-Allow-Origin"])
+        }
+        #expect(try await create(["https://blog.example"]) == (201, "https://blog.example"))
+        for spelling in ["HTTPS://BLOG.EXAMPLE", "https://Blog.example", "https://blog.example/", "https://blog.example:443"] {
+            #expect(try await create([spelling]) == (403, nil), "\(spelling)")
+        }
+        #expect(try await create(["https://blog.example", "https://blog.example"]) == (403, nil))
+        #expect(try gate("OPTIONS", "/api/picker/sessions", headers: [("Origin", "https://blog.example/")])?.status == 403)
+    }
+
     /// The wire another site's page sees, over the real server: CORS for its own app only, never
     /// with credentials, its own sessions only, and links that die with the app.
     @Test func anAllowedSitesPickerOverTheWire() async throws {
