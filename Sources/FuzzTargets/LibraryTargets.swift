@@ -20,7 +20,23 @@ extension FuzzTarget {
             }
             guard let cursor = Cursor(given) else { return }
             require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")
-        }
+        },
+        FuzzTarget(
+            "file-name", "a file name a client gives (X-Filename, tus' filename), as kept and as downloaded",
+            examples: ["IMG_0001.JPG", "C:\\Users\\ann\\beach.jpg", "photo\u{202E}gpj.exe", "nul", ".."]
+        ) { bytes in
+            guard let kept = PortableFilename.kept(text(bytes)) else { return }
+            require(
+                kept.utf8.count <= PortableFilename.maxBytes && !kept.contains("/") && !kept.contains("\\") && kept != "." && kept != "..",
+                "a kept name is one name")
+            require(PortableFilename.kept(kept) == kept, "a kept name is kept as it is")
+            for format in [AssetFormat.image(.jpeg), .movie(.mp4)] {
+                guard let file = PortableFilename.forDesktop(kept, format: format) else { continue }
+                require(file.utf8.count <= PortableFilename.maxBytes && PortableFilename.kept(file) == file, "a file's name is a kept name")
+                require(PortableFilename.forDesktop(file, format: format) == file, "a file's name is as safe as it gets")
+                require(!file.hasPrefix(".") && !file.hasSuffix(".") && !file.contains(":"), "no dot at either end, no stream")
+            }
+        },
     ]
 
     static let credentialsTargets: [FuzzTarget] = [
@@ -41,6 +57,9 @@ extension FuzzTarget {
             "web-origin", "a site's origin, from Origin headers and the owner's list of allowed apps",
             examples: ["https://blog.example", "http://127.0.0.1:9090/", "http://[::1]:8080", "null", "HTTPS://Blog.Example:443"]
         ) { bytes in
+            if let header = try? WebOrigin(header: text(bytes)) {
+                require(header.description == text(bytes), "a header is taken as written")
+            }
             guard let origin = try? WebOrigin(text(bytes)) else { return }
             require((try? WebOrigin(origin.description)) == origin, "an origin reads back from its own spelling")
             require(origin.description.split(separator: "/").count == 2, "a scheme and an authority, no path")

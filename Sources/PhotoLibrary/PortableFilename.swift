@@ -4,15 +4,15 @@ import Foundation
 /// `filename`, `X-Filename`, an imported file's own) and goes back out as a file: an entry of a
 /// ZIP archive, or an original's `Content-Disposition`, which Windows, macOS and Linux each read
 /// their own way.
-enum PortableFilename {
+package enum PortableFilename {
     /// The longest name Linux's file systems take, in UTF-8 bytes.
-    static let maxBytes = 255
+    package static let maxBytes = 255
 
     /// The name a client gave, as the library keeps it: its last part (a Windows client may send
     /// a whole path, with backslashes), without control characters nor the invisible ones that
     /// turn the text's direction (with U+202E, `photo‮gpj.exe` shows as `photoexe.jpg`), trimmed,
     /// at most `maxBytes`. nil when nothing is left but dots, which name folders.
-    static func kept(_ given: String) -> String? {
+    package static func kept(_ given: String) -> String? {
         let last = given.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
         let scalars = last.unicodeScalars.filter { !isInvisible($0) }
         let name = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
@@ -27,7 +27,7 @@ enum PortableFilename {
     /// open the device there), and with its format's extension after any other (`invoice.exe`
     /// becomes `invoice.exe.jpg`, so that a picture never opens as a program). nil when nothing
     /// is left.
-    static func forDesktop(_ name: String, format: AssetFormat) -> String? {
+    package static func forDesktop(_ name: String, format: AssetFormat) -> String? {
         let scalars = name.unicodeScalars.map { refused.contains($0) || isInvisible($0) ? "_" : $0 }
         var cleaned = Substring(String(String.UnicodeScalarView(scalars)))
         while let first = cleaned.first, first == "." || first.isWhitespace { cleaned.removeFirst() }
