@@ -175,9 +175,11 @@ private final class Stopper: Sendable {
 }
 
 extension Duration {
+    /// As Dispatch counts, up to its longest (about 292 years): `components` itself traps on a
+    /// duration of more seconds than an Int64 holds.
     var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(min(seconds, Int64(Int.max / 1_000_000_000))) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let (seconds, attoseconds) = min(self, .seconds(Int.max / 1_000_000_000 - 1)).components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }
 

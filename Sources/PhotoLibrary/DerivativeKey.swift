@@ -47,8 +47,10 @@ enum DerivativeKey {
         "stream-\(Int(StreamLayout.segmentSeconds * 1000))ms-\(index).mp4"
     }
 
+    /// A range's seconds in their shortest exact spelling: two ranges that round alike (a
+    /// capability's signed `0,0.0004` and `0,0.0001`) are two files.
     static func trimmed(start: Double, end: Double) -> String {
-        "trim-\(Int((start * 1000).rounded()))-\(Int((end * 1000).rounded())).mp4"
+        "trim-\(start)-\(end).mp4"
     }
 }
 

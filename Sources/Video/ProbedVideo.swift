@@ -10,7 +10,7 @@ package struct ProbedVideo: Sendable {
     /// `declaredDuration` or, when that is not believable, from the packets.
     package init?(_ output: ProbeOutput, container: ContainerFormat, duration: Double) {
         guard let video = output.videoStream, let width = video.width, let height = video.height,
-            width > 0, height > 0, let codec = video.codecName, duration > 0
+            width > 0, height > 0, let codec = video.codecName, duration > 0, duration <= Self.maximumDuration
         else { return nil }
         let audio = output.audioStream
         let audioCodecs = (output.streams ?? []).filter { $0.codecType == "audio" }

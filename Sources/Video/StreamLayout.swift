@@ -32,7 +32,11 @@ public struct StreamLayout: Sendable, Equatable, Encodable {
         isRemux = false
     }
 
-    public var segmentCount: Int { max(1, Int((duration / segmentDuration).rounded(.up))) }
+    public var segmentCount: Int {
+        // A duration is at most a day (`ProbedVideo.maximumDuration`); one stored before that
+        // rule is held to it here, not converted past Int.
+        max(1, Int((min(duration, ProbedVideo.maximumDuration) / segmentDuration).rounded(.up)))
+    }
 
     /// The MIME codecs a player declares: H.264 High profile (the encoder's profile is forced),
     /// level 4.0, which covers 720p at 60 frames a second; AAC-LC.

@@ -30,7 +30,7 @@ extension VideoTools {
 
     /// How long an ffmpeg run that makes `seconds` of video may take.
     func limit(forVideoSeconds seconds: Double) -> Duration {
-        timeout + timeoutPerVideoSecond * max(0, seconds.isFinite ? seconds : 0)
+        timeout + timeoutPerVideoSecond * min(max(0, seconds.isFinite ? seconds : 0), ProbedVideo.maximumDuration)
     }
 
     func removeOutput(_ output: String) {

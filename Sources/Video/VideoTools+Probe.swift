@@ -61,6 +61,12 @@ extension VideoTools {
         guard output.succeeded, seconds > 0 else {
             throw VideoError(.corrupt, "The video has no readable frames.", detail: output.stderrTail)
         }
+        // Packet times are the file's to state, as its header's duration is, and held to the same
+        // day: every later step (ffmpeg's deadline, the stream's segments, a trim's name) counts
+        // in them.
+        guard seconds <= ProbedVideo.maximumDuration else {
+            throw VideoError(.corrupt, "The video's frames are stamped over more than a day.", detail: output.stderrTail)
+        }
         return seconds
     }
 

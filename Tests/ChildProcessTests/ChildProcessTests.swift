@@ -42,6 +42,14 @@ import Testing
         #expect(try await eventually(seconds: 30) { try pipes() - before < 20 })
     }
 
+    /// A deadline is a sum of what callers count (seconds of video, say); one beyond what Dispatch
+    /// counts is no deadline, not a trap.
+    @Test func aDeadlineLongerThanDispatchCountsIsNone() async throws {
+        let never = Duration.seconds(Int64.max) * 2
+        let output = try await run("echo done", timeout: never, killGrace: never, stdoutLimit: 64)
+        #expect(output.succeeded && String(decoding: output.stdout, as: UTF8.self) == "done\n")
+    }
+
     @Test func aMissingProgramIsSaidSo() async {
         let error = await failure { () async throws(ChildProcessError) in
             _ = try await ChildProcess(timeout: .seconds(5)).run(executable: "/nonexistent/tool", arguments: [], environment: [:])

@@ -154,6 +154,23 @@ import Video
         #expect(code == .corrupt)
     }
 
+    /// Frames stamped past a day: the header's duration is not believed, and neither are the
+    /// packets', since every later step counts in them (one stamped 1e19 s later once trapped
+    /// ffmpeg's deadline, the stream's segments and a trim's name).
+    @Test func framesStampedOverMoreThanADayAreCorrupt() async throws {
+        let folder = TemporaryDirectory("probe")
+        let movie = folder.file("late.webm")
+        let made = try await Executable.run(
+            program: "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=1", "-output_ts_offset", "100000", "-c:v",
+                "libvpx", movie,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let error = await Fixture.error { () async throws(VideoError) in _ = try await Fixture.tools.probe(movie, format: .matroska) }
+        #expect(error?.code == .corrupt && error?.description.contains("more than a day") == true, "\(String(describing: error))")
+    }
+
     @Test func missingFileIsCorrupt() async {
         let code = await Fixture.errorCode { () async throws(VideoError) in
             _ = try await Fixture.tools.probe("/nonexistent/video.mp4", format: .mp4)

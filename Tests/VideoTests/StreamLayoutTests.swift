@@ -16,6 +16,12 @@ import Testing
         #expect(fitted == (size.2, size.3))
     }
 
+    /// A duration stored before durations were held to a day is held to it here.
+    @Test func aDurationPastADayIsADaysSegments() {
+        let layout = StreamLayout(duration: 2e19, hasAudio: false, width: 2, height: 2)
+        #expect(layout.segmentCount == Int((ProbedVideo.maximumDuration / StreamLayout.segmentSeconds).rounded(.up)))
+    }
+
     @Test func segmentsCoverTheMovieAndNothingPastIt() throws {
         let layout = StreamLayout(duration: 5.5, hasAudio: false, width: 2, height: 2)
         #expect(layout.segmentCount == 3)
