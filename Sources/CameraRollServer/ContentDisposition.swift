@@ -1,9 +1,9 @@
 /// `Content-Disposition: attachment` for a file name in any script: `filename` in plain ASCII
-/// (what is not, or a quote or backslash, as `_`) for old clients, and `filename*` as RFC 5987's
+/// (what is not printable ASCII, or a quote or backslash, as `_`) for old clients, and `filename*` as RFC 5987's
 /// percent-encoded UTF-8, which every current browser prefers.
 enum ContentDisposition {
     static func attachment(_ name: String) -> String {
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        let ascii = String(name.unicodeScalars.map { (0x20..<0x7F).contains($0.value) && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
         let encoded = name.utf8.map { byte in
             attributeCharacters.contains(byte)
                 ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
