@@ -47,10 +47,13 @@ package enum PortableFilename {
         return dot.map { (String(name[..<$0]), String(name[$0...])) } ?? (name, "")
     }
 
-    /// `stem` shortened a character at a time until it fits `maxBytes` with `tail` after it.
+    /// `stem` shortened a character at a time until it fits `maxBytes` with `tail` after it; a cut
+    /// leaves no spaces or dots at its end, which would be trimmed from the name another time.
     static func fitted(_ stem: String, _ tail: String) -> String {
         var stem = Substring(stem)
+        guard stem.utf8.count + tail.utf8.count > maxBytes else { return stem + tail }
         while !stem.isEmpty, stem.utf8.count + tail.utf8.count > maxBytes { stem.removeLast() }
+        while let last = stem.last, last == "." || last.isWhitespace { stem.removeLast() }
         return stem + tail
     }
 
