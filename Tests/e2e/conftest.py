@@ -9,6 +9,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+import warnings
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ sys.path.insert(0, str(ROOT / "Tests" / "support"))
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 BINARY = ROOT / ".build" / "debug" / "cameraroll"
 OUTPUT = ROOT / "test-output" / "e2e"
+FAILURES = OUTPUT / "failures"
 
 
 class Server:
@@ -121,12 +124,19 @@ def server():
     running.stop()
 
 
-def make_browser(camera, host_rules=None, scale=None, cameras=1):
+def chromium_options(*arguments):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700",
-                     "--disable-dev-shm-usage"):
+                     "--disable-dev-shm-usage") + arguments:
         options.add_argument(argument)
+    # Every console message, for a failure's artifacts: by default chromedriver keeps the errors alone.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return options
+
+
+def make_browser(camera, host_rules=None, scale=None, cameras=1):
+    options = chromium_options()
     if scale:
         options.add_argument(f"--force-device-scale-factor={scale}")
     if host_rules:
@@ -135,7 +145,116 @@ def make_browser(camera, host_rules=None, scale=None, cameras=1):
         # Chromium's fake cameras do not say which way they face.
         options.add_argument("--use-fake-device-for-media-stream" + (f"=device-count={cameras}" if cameras > 1 else ""))
         options.add_argument("--use-fake-ui-for-media-stream")
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return witnessed(webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options))
+
+
+# The browsers of the test being run, from its setup until its call's outcome is known.
+_witnesses = None
+
+
+class Witness:
+    """A browser of the running test, and what it showed when the test quit it, if it did."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.seen = None
+        really_quit = driver.quit
+
+        def look_then_quit():
+            # A test that quits its own browser (in a finally) does so before anyone knows it failed.
+            if self in (_witnesses or ()):
+                self.seen = look(driver)
+            really_quit()
+        driver.quit = look_then_quit
+
+
+def witnessed(driver):
+    """Registers a new browser with the running test: if the test fails, each of its windows is kept."""
+    if _witnesses is not None:
+        _witnesses.append(Witness(driver))
+    return driver
+
+
+def look(driver):
+    """What a browser shows: the console, and each window's address, title, screenshot and HTML,
+    as {file name: content}, and the problems met reading them."""
+    seen, problems = {}, []
+
+    def keep(name, read):
+        try:
+            seen[name] = read()
+        except Exception as error:  # a window gone or a page wedged must not cost the rest
+            problems.append(f"{name}: {said(error)}")
+
+    # Chromium keeps one console log for the whole session, every window's in it, whichever is
+    # current; each read takes what came since the last.
+    keep("console.log", lambda: "".join(
+        f"{datetime.fromtimestamp(entry['timestamp'] / 1000).isoformat(timespec='milliseconds')} "
+        f"{entry['level']} {entry['message']}\n" for entry in driver.get_log("browser")))
+    try:
+        handles = driver.window_handles
+    except Exception as error:
+        return seen, problems + [f"its windows: {said(error)}"]
+    try:
+        current = driver.current_window_handle
+    except Exception:  # the test closed the window it was in
+        current = None
+    for number, handle in enumerate(handles, 1):
+        window = f"window{number}"
+        try:
+            driver.switch_to.window(handle)
+        except Exception as error:
+            problems.append(f"{window}: {said(error)}")
+            continue
+        keep(f"{window}.txt", lambda: f"URL: {driver.current_url}\nTitle: {driver.title}\n"
+             + ("The window the test was in\n" if handle == current else ""))
+        keep(f"{window}.png", driver.get_screenshot_as_png)
+        keep(f"{window}.html", lambda: driver.execute_script("return document.documentElement.outerHTML"))
+    return seen, problems
+
+
+def said(error):
+    # Selenium's messages go on with chromedriver's stack, and its exceptions' repr is their name alone.
+    first_line = str(error).strip().split("\n", 1)[0]
+    return f"{type(error).__name__}: {first_line}"
+
+
+def keep_failure(folder, witnesses):
+    """Writes what each browser showed into `folder`; a problem is a warning, never the test's failure."""
+    folder.mkdir(parents=True)
+    for number, witness in enumerate(witnesses, 1):
+        seen, problems = witness.seen or look(witness.driver)
+        for name, content in seen.items():
+            (folder / f"browser{number}-{name}").write_bytes(content if isinstance(content, bytes) else content.encode())
+        for problem in problems:
+            warnings.warn(f"browser {number} of the failed test, not kept: {problem}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item):
+    global _witnesses
+    _witnesses = []
+    yield
+    _witnesses = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    global _witnesses
+    report = (yield).get_result()
+    if call.when != "call":
+        return
+    # Looked at before any fixture's teardown quits its browser or stops the server.
+    witnesses, _witnesses = _witnesses or [], None
+    folder = FAILURES / item.name.replace("/", "_")
+    try:
+        # Of the latest run alone: a test that passes now leaves no folder of an earlier failure.
+        shutil.rmtree(folder, ignore_errors=True)
+        if report.failed and witnesses:
+            keep_failure(folder, witnesses)
+            report.sections.append(("Browsers at the failure", f"screenshots, console and HTML in {folder}"))
+    except Exception as error:
+        warnings.warn(f"the failed test's browsers were not kept in {folder}: {said(error)}")
 
 
 @pytest.fixture
@@ -287,14 +406,10 @@ def lan_browser_on(lan, trust=None, server=None):
             break
         except OSError:
             time.sleep(0.2)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,700", "--disable-dev-shm-usage",
-                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
-        options.add_argument(argument)
+    options = chromium_options("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream")
     options.accept_insecure_certs = trust is None
     # Chromium's own connection, so that the device's browser takes CDP commands (its screen and touch) too.
-    browser = webdriver.Remote(command_executor=ChromiumRemoteConnection(url, "goog", "chrome"), options=options)
+    browser = witnessed(webdriver.Remote(command_executor=ChromiumRemoteConnection(url, "goog", "chrome"), options=options))
     if server:
         # The first page only once the browser reaches the server: a veth link just set up may
         # drop the first packets, and a page that failed to load is not retried by anyone.
