@@ -36,6 +36,8 @@ class Server:
         self.arguments = list(arguments)
         self.environment = {**os.environ, **(environment or {})}
         self.data = Path(tempfile.mkdtemp(prefix="cameraroll-e2e-"))
+        # Beside the data folder, not in it: the log of every start, until stop().
+        self.log = Path(tempfile.mkstemp(prefix="cameraroll-e2e-", suffix=".log")[1])
         self.host = host
         with socket.socket() as probe:
             probe.bind((host, 0))
@@ -59,10 +61,12 @@ class Server:
 
     def start(self):
         """Runs the server on this object's port and data folder and waits until it answers."""
-        self.process = subprocess.Popen(
-            [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)]
-            + (["--name", self.names] if self.names else []) + self.arguments,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.environment)
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [str(BINARY), "--data", str(self.data / "data"), "serve", "--host", self.host, "--port", str(self.port)]
+                + (["--name", self.names] if self.names else []) + self.arguments,
+                stdout=log, stderr=subprocess.STDOUT, env=self.environment)
+        _servers.add(self)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -114,7 +118,9 @@ class Server:
 
     def stop(self):
         self.halt()
+        _servers.discard(self)
         shutil.rmtree(self.data, ignore_errors=True)
+        self.log.unlink(missing_ok=True)
 
 
 @pytest.fixture
@@ -150,6 +156,8 @@ def make_browser(camera, host_rules=None, scale=None, cameras=1):
 
 # The browsers of the test being run, from its setup until its call's outcome is known.
 _witnesses = None
+# The servers running now, whose logs a failure keeps.
+_servers = set()
 
 
 class Witness:
@@ -220,8 +228,14 @@ def said(error):
 
 
 def keep_failure(folder, witnesses):
-    """Writes what each browser showed into `folder`; a problem is a warning, never the test's failure."""
+    """Writes what each browser showed, and the log of each server running, into `folder`; a
+    problem is a warning, never the test's failure."""
     folder.mkdir(parents=True)
+    for number, server in enumerate(sorted(_servers, key=lambda server: server.port), 1):
+        try:
+            shutil.copyfile(server.log, folder / f"server{number}-port{server.port}.log")
+        except OSError as error:
+            warnings.warn(f"server {number}'s log, not kept: {said(error)}")
     for number, witness in enumerate(witnesses, 1):
         seen, problems = witness.seen or look(witness.driver)
         for name, content in seen.items():
@@ -250,9 +264,9 @@ def pytest_runtest_makereport(item, call):
     try:
         # Of the latest run alone: a test that passes now leaves no folder of an earlier failure.
         shutil.rmtree(folder, ignore_errors=True)
-        if report.failed and witnesses:
+        if report.failed and (witnesses or _servers):
             keep_failure(folder, witnesses)
-            report.sections.append(("Browsers at the failure", f"screenshots, console and HTML in {folder}"))
+            report.sections.append(("Browsers at the failure", f"screenshots, console, HTML and server logs in {folder}"))
     except Exception as error:
         warnings.warn(f"the failed test's browsers were not kept in {folder}: {said(error)}")
 
