@@ -34,7 +34,9 @@ extension FuzzTarget {
                 guard let file = PortableFilename.forDesktop(kept, format: format) else { continue }
                 require(file.utf8.count <= PortableFilename.maxBytes && PortableFilename.kept(file) == file, "a file's name is a kept name")
                 require(PortableFilename.forDesktop(file, format: format) == file, "a file's name is as safe as it gets")
-                require(!file.hasPrefix(".") && !file.hasSuffix(".") && !file.contains(":"), "no dot at either end, no stream")
+                require(
+                    file.unicodeScalars.first != "." && file.unicodeScalars.last != "." && !file.unicodeScalars.contains(":"),
+                    "no dot at either end, no stream")
             }
         },
     ]

@@ -16,9 +16,10 @@ package enum PortableFilename {
         let last = given.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
         let scalars = last.unicodeScalars.filter { !isInvisible($0) }
         let name = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
-        guard !name.allSatisfy({ $0 == "." }) else { return nil }
         let (stem, fileExtension) = parts(name)
-        return fitted(stem, fileExtension)
+        let kept = fitted(stem, fileExtension)
+        // Checked once cut: a dot and a long run of spaces is only a dot then.
+        return kept.unicodeScalars.allSatisfy { $0 == "." } ? nil : kept
     }
 
     /// A kept name made a file that is the same on any desktop: the characters Windows refuses
@@ -28,12 +29,13 @@ package enum PortableFilename {
     /// becomes `invoice.exe.jpg`, so that a picture never opens as a program). nil when nothing
     /// is left.
     package static func forDesktop(_ name: String, format: AssetFormat) -> String? {
-        let scalars = name.unicodeScalars.map { refused.contains($0) || isInvisible($0) ? "_" : $0 }
-        var cleaned = Substring(String(String.UnicodeScalarView(scalars)))
-        while let first = cleaned.first, first == "." || first.isWhitespace { cleaned.removeFirst() }
-        while let last = cleaned.last, last == "." || last.isWhitespace { cleaned.removeLast() }
-        guard !cleaned.isEmpty else { return nil }
-        var (stem, fileExtension) = parts(String(cleaned))
+        // Scalar by scalar, as file systems read names: a character that joins the one after it
+        // (U+070F before a dot) hides that dot from a walk over Characters.
+        var scalars = name.unicodeScalars.map { refused.contains($0) || isInvisible($0) ? "_" : $0 }[...]
+        while let first = scalars.first, isTrimmed(first) { scalars.removeFirst() }
+        while let last = scalars.last, isTrimmed(last) { scalars.removeLast() }
+        guard !scalars.isEmpty else { return nil }
+        var (stem, fileExtension) = parts(String(String.UnicodeScalarView(scalars)))
         if isDevice(stem) { stem = "_" + stem }
         if !format.fileExtensions.contains(fileExtension.dropFirst().lowercased()) {
             (stem, fileExtension) = (stem + fileExtension, "." + format.fileExtension)
@@ -43,18 +45,39 @@ package enum PortableFilename {
 
     /// A name's stem and its extension (a short last part, with its dot; "" when there is none).
     static func parts(_ name: String) -> (stem: String, fileExtension: String) {
-        let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex && name.distance(from: $0, to: name.endIndex) <= 10 ? $0 : nil }
-        return dot.map { (String(name[..<$0]), String(name[$0...])) } ?? (name, "")
+        let scalars = name.unicodeScalars
+        guard let dot = scalars.lastIndex(of: "."), dot > scalars.startIndex, scalars.distance(from: dot, to: scalars.endIndex) <= 10
+        else { return (name, "") }
+        return (String(scalars[..<dot]), String(scalars[dot...]))
     }
 
-    /// `stem` shortened a character at a time until it fits `maxBytes` with `tail` after it; a cut
+    /// `stem` shortened a character at a time until it fits `maxBytes` with `tail` after it (a scalar
+    /// at a time when its first character alone is longer: a letter under hundreds of marks); a cut
     /// leaves no spaces or dots at its end, which would be trimmed from the name another time.
     static func fitted(_ stem: String, _ tail: String) -> String {
-        var stem = Substring(stem)
         guard stem.utf8.count + tail.utf8.count > maxBytes else { return stem + tail }
-        while !stem.isEmpty, stem.utf8.count + tail.utf8.count > maxBytes { stem.removeLast() }
-        while let last = stem.last, last == "." || last.isWhitespace { stem.removeLast() }
-        return stem + tail
+        let room = maxBytes - tail.utf8.count
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for character in stem {
+            guard bytes + character.utf8.count <= room else { break }
+            kept.append(contentsOf: character.unicodeScalars)
+            bytes += character.utf8.count
+        }
+        if kept.isEmpty {
+            for scalar in stem.unicodeScalars {
+                guard bytes + UTF8.width(scalar) <= room else { break }
+                kept.append(scalar)
+                bytes += UTF8.width(scalar)
+            }
+        }
+        while let last = kept.last, isTrimmed(last) { kept.removeLast() }
+        return String(kept) + tail
+    }
+
+    /// What a name may not start or end with: a dot, or white space.
+    private static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "." || scalar.properties.isWhitespace
     }
 
     /// Characters Windows refuses in a name, and the separators of every system.
