@@ -13,6 +13,12 @@ def button(browser, name):
     return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[normalize-space()='{name}']")))
 
 
+def radio(browser, name):
+    """A radio button (the Camera's Photo and Video) once it can be pressed: the modes show once
+    the picker has read its configuration."""
+    return wait(browser).until(seen.element_to_be_clickable((By.XPATH, f"//button[@role='radio' and normalize-space()='{name}']")))
+
+
 def in_picker(browser):
     frame = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "dialog iframe")))
     browser.switch_to.frame(frame)

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 
 from conftest import make_browser
-from pages import back_to_app, button, in_picker, wait
+from pages import back_to_app, button, in_picker, radio, wait
 
 
 def shown_image(browser):
@@ -69,7 +69,7 @@ def test_a_recorded_video_plays_in_the_view(server, camera_browser, screenshots)
     camera_browser.get(server.base + "/")
     button(camera_browser, "New Photo or Video").click()
     in_picker(camera_browser)
-    camera_browser.find_element(By.XPATH, "//button[@role='radio' and normalize-space()='Video']").click()
+    radio(camera_browser, "Video").click()
     button(camera_browser, "Record").click()
     wait(camera_browser).until(lambda driver: driver.find_element(By.ID, "elapsed").text.startswith("0:02"))
     button(camera_browser, "Stop").click()

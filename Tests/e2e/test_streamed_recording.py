@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 
 import media
 from conftest import Server
-from pages import button, in_picker, wait
+from pages import button, in_picker, radio, wait
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def start_recording(server, browser):
     browser.get(server.base + "/")
     button(browser, "New Photo or Video").click()
     in_picker(browser)
-    browser.find_element(By.XPATH, "//button[@role='radio' and normalize-space()='Video']").click()
+    radio(browser, "Video").click()
     button(browser, "Record").click()
 
 
