@@ -2,15 +2,15 @@ internal import Glibc
 
 /// The address to listen on, from an IPv4 or IPv6 literal. Names are refused: resolving one
 /// would make what the server exposes depend on DNS.
-struct SocketAddress {
+package struct SocketAddress {
     let host: String
     let port: Int
-    let isIPv6: Bool
+    package let isIPv6: Bool
     /// `::`, on which the server takes IPv4 clients as well, as people who listen there mean.
     let isIPv6Any: Bool
     private var storage = sockaddr_storage()
 
-    init?(host: String, port: Int) {
+    package init?(host: String, port: Int) {
         guard (0...65535).contains(port) else { return nil }
         self.host = host
         self.port = port
@@ -34,12 +34,12 @@ struct SocketAddress {
         }
     }
 
-    private var length: socklen_t {
+    package var length: UInt32 {
         socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
     }
 
-    /// The address as libmicrohttpd's MHD_OPTION_SOCK_ADDR wants it, valid inside `body`.
-    func withSockaddr<Result>(_ body: (UnsafeMutableRawPointer) -> Result) -> Result {
+    /// The address as libmicrohttpd's MHD_OPTION_SOCK_ADDR and connect(2) want it, valid inside `body`.
+    package func withSockaddr<Result>(_ body: (UnsafeMutableRawPointer) -> Result) -> Result {
         var copy = storage
         return withUnsafeMutableBytes(of: &copy) { body($0.baseAddress!) }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import HTTPServer
 import Synchronization
 
 /// A TCP connection to the server under test that writes exactly the bytes it is given and
@@ -65,28 +66,11 @@ public final class RawConnection: Sendable {
     }
 
     private static func connect(port: Int, host: String) throws(Failure) -> RawConnection {
-        var storage = sockaddr_storage()
-        let family: Int32
-        let length: Int
-        var ipv4 = sockaddr_in()
-        var ipv6 = sockaddr_in6()
-        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
-            ipv4.sin_family = sa_family_t(AF_INET)
-            ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv4, as: sockaddr_in.self) }
-            (family, length) = (AF_INET, MemoryLayout<sockaddr_in>.size)
-        } else {
-            inet_pton(AF_INET6, host, &ipv6.sin6_addr)
-            ipv6.sin6_family = sa_family_t(AF_INET6)
-            ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: ipv6, as: sockaddr_in6.self) }
-            (family, length) = (AF_INET6, MemoryLayout<sockaddr_in6>.size)
-        }
-        let descriptor = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let address = SocketAddress(host: host, port: port) else { throw Failure(operation: "address", code: EINVAL) }
+        let descriptor = Glibc.socket(
+            address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(operation: "socket", code: errno) }
-        let connected = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(length)) }
-        }
+        let connected = address.withSockaddr { Glibc.connect(descriptor, $0.assumingMemoryBound(to: sockaddr.self), address.length) }
         guard connected == 0 else {
             let code = errno
             Glibc.close(descriptor)
