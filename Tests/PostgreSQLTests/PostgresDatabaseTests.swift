@@ -164,6 +164,27 @@ import Testing
         #expect(after != pid)
     }
 
+    /// A restart nobody saw (the library idle through it) costs no transaction: each connection
+    /// the server closed while idle is found closed, its last words read and then its end, and
+    /// made again before its next transaction.
+    @Test func aRestartWhileIdleFailsNoTransaction() async throws {
+        let server = try await ThrowawayPostgres.Dedicated.start()
+        var options = PostgresDatabase.Options()
+        (options.writers, options.readers) = (1, 1)
+        let database = try await PostgresDatabase(
+            url: try await ThrowawayPostgres.newDatabase(on: server.url), migrations: migrations, options: options)
+        let before = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT pg_backend_pid()") }
+        _ = try await database.write { connection throws(StorageError) in try connection.run("UPDATE counter SET value = value + 1") }
+        try await server.pause()
+        try await server.resume()
+        let after = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT pg_backend_pid()") }
+        #expect(after != before, "a connection of the new server")
+        let written = try await database.write { connection throws(StorageError) in
+            try connection.run("UPDATE counter SET value = value + 1")
+        }
+        #expect(written == 1)
+    }
+
     /// What a transaction announces reaches every listener when it commits, never when it rolls
     /// back; a listener whose connection the server dropped connects again and says so.
     @Test func announcementsComeWithTheCommitAndAListenerResumes() async throws {

@@ -39,10 +39,6 @@ KNOWN_LIMITS = [
     "(libmicrohttpd's epoll loop misses the end of file); its body file goes then.",
     "- Injected EIO on write or fsync answers 500 with the generic JSON body (the disk failed, not the client); "
     "ENOSPC answers 507 `no_space`.",
-    "- After a PostgreSQL restart that no request saw, each server's connection left idle through it fails its "
-    "next transaction with 503 `storage_unavailable` (the requests of the first seconds once PostgreSQL is back; "
-    "background work finds the rest out within about ten): `PostgresConnection.isAlive` reads once, which takes in "
-    "the server's FATAL notice but not the connection's end (a strict xfail in test_cluster_faults.py).",
     "- While radosgw takes connections and answers none, an upload holds one of its instance's four PostgreSQL "
     "writer threads for the 15 s stall deadline (the original goes to the bucket inside the row's transaction): "
     "eight uploads at once to one instance are refused after 15 s and 30 s, and a favourite sent meanwhile waits "

@@ -8,8 +8,8 @@ the balancer, signed in as the owner, and a tus upload goes on piece by piece:
   502/503, or a cut connection), none later, and the instance answers again once revived.
 - PostgreSQL stopped and started again: while it is away, 503 `storage_unavailable` with
   Retry-After, never a 500, a balancer error or a hang; the servers stay the same processes, and
-  every request sent once it is back succeeds. Not so after a restart nobody saw (a strict xfail:
-  each connection left idle through it fails one transaction once it is back).
+  every request sent once it is back succeeds, after a restart nobody saw too (each connection
+  left idle through it found closed and made again before its next transaction).
 - radosgw stopped, or frozen (connections taken and never answered), then back: uploads are 503
   `storage_unavailable`, within the S3 client's 15 s deadline; listings (rows only), and
   thumbnails and originals an instance has already made or read (its derivative cache and its
@@ -746,24 +746,12 @@ def test_postgresql_restarted_under_traffic(cluster, engines, figures):
     assert tus.asset, "the tus upload finished"
 
 
-class RefusedAfterRestart(AssertionError):
-    """Requests refused once PostgreSQL was back: the known bug the next test shows, told apart
-    from any other failure of it."""
-
-
-@pytest.mark.xfail(
-    raises=RefusedAfterRestart, strict=True,
-    reason="PostgresConnection.isAlive calls PQconsumeInput once: after a restart that reads the server's "
-           "FATAL notice, and only a second read sees the connection's end, so each of an instance's eight "
-           "connections left idle through the restart fails its next transaction with 503 once PostgreSQL is back "
-           "(the requests of the first seconds; background work finds the rest out within about ten)")
 def test_requests_sent_once_postgresql_is_back_from_a_quiet_restart_succeed(cluster, engines, figures):
     """PostgreSQL restarted while nobody used the library (at night, say): docs/CLUSTER.md promises
     normal answers once it is back, each connection the server closed while idle seen to be closed
-    and made again before its next transaction. Under traffic that holds, because requests during
-    the outage find every connection broken; here none does, and the requests sent at once are
-    refused where they meet a connection from before. (Sent 15 s later, all succeed: the test
-    then passes, which strict=True reports.)"""
+    and made again before its next transaction. Under traffic, requests during the outage find
+    every connection broken; here none does, and a connection that read only the server's last
+    words (its FATAL notice) and not its end once failed the request that met it."""
     pids = cluster.pids()
     rng = random.Random(4)
     for index in range(8):
@@ -781,16 +769,14 @@ def test_requests_sent_once_postgresql_is_back_from_a_quiet_restart_succeed(clus
         outcomes.append(Outcome("upload" if index % 2 else "listing", started, time.monotonic(), status=reply.status,
                                 reply=reply))
     refused = [o for o in outcomes if not o.ok]
-    # Whatever the refusals, they are the design's 503, and the library is whole.
+    # Any refusal would be the design's 503, and the library whole.
     problems = [problem for o in refused if (problem := server_error_problem(o, {503}, {"storage_unavailable"}))]
     problems += cluster.problems(pids)
     figures.record(SUITE, "PostgreSQL restarted while idle: the 16 requests sent once it is back",
-                   cases=len(outcomes), failures=len(refused) + len(problems), statuses=by_kind(outcomes),
-                   known_bug="strict xfail" if refused else "none")
+                   cases=len(outcomes), failures=len(refused) + len(problems), statuses=by_kind(outcomes))
     assert not problems, "\n".join(problems[:20])
-    if refused:
-        raise RefusedAfterRestart(f"{len(refused)} of {len(outcomes)} requests sent once PostgreSQL was back refused: "
-                                  f"{[o.describe() for o in refused[:4]]}")
+    assert not refused, f"{len(refused)} of {len(outcomes)} requests sent once PostgreSQL was back refused: " \
+                        f"{[o.describe() for o in refused[:4]]}"
 
 
 RADOSGW_OUTAGES = {
