@@ -186,7 +186,7 @@ def write_figures(rows, seconds):
         lines += ["", "Contained crashes (in the decoder's child process, which dies instead of the server): "
                   + "; ".join(f"`{reason}`" for reason in reasons) + "."]
     lines += ["", "Crashes found and fixed so far: our HEIF box walker's `offset += size` overflow (a box of size 1 with "
-              "a 64-bit size near Int.max; issue 11's review), now ByteReader's checked arithmetic; libheif 1.19.7 "
+              "a 64-bit size near Int.max, found in a review), now ByteReader's checked arithmetic; libheif 1.19.7 "
               "aborting on a top-level box past the end of the file or smaller than its own header (`Assertion "
               "'success' failed`, bitstream.cc:169; an 851-byte AVIF took the server down), now refused by our box "
               "walk and contained by the import's decoder process (Fuzz/contained); a raw-uri invariant that compared "
@@ -194,7 +194,14 @@ def write_figures(rows, seconds):
               "(`\\x+f`, UInt8(radix:) accepts it), now read digit by digit; Foundation's XMLParser trapping on an "
               "element name that is not UTF-8 in an S3 listing, now read by a scanner of ours (Fuzz/crashes/bytea-text, "
               "s3-listing). A display matrix of 9e32 degrees in ffprobe's output (finite, but no Int) trapped the "
-              "probe's rotation; it is now reduced to quarter turns while still a Double (Fuzz/crashes/probe-output).", ""]
+              "probe's rotation; it is now reduced to quarter turns while still a Double (Fuzz/crashes/probe-output). "
+              "A link's crop at Int.max (`edit=9223372036854775807,0,1,1`) read well and then trapped `x + width` in "
+              "the check that it fits the photo, which took the server down: every pixel number from outside is now "
+              "read by one bounded reader (PixelNumber), the check cannot overflow, and the edit targets plan every "
+              "render of what they read (Fuzz/crashes/edit-capability, thumbnail-batch, edit-request). A file name cut "
+              "to 255 bytes could end in a space, a character joined to a dot hid that dot, and a dot before a long "
+              "run of spaces was left alone once cut: names are now cut and trimmed scalar by scalar "
+              "(Fuzz/crashes/file-name).", ""]
     section = "\n".join(lines)
     with open(FIGURES, "w") as handle:
         handle.write(section)

@@ -14,7 +14,7 @@ def render(figures):
     lines = ["# Reliability figures", "",
              f"Last run: {figures['date']}, {figures['mode']} counts, `{figures['binary']}`. Reproduce with:", "",
              "```sh", COMMANDS[figures["mode"]], "```", "",
-             "Every case is followed by the invariants of issue 6: the same server process answering /healthz "
+             "Every case is followed by the same invariants: the same server process answering /healthz "
              "within 1 s, `PRAGMA integrity_check` ok, every upload that got a 2xx present with its sha256, "
              "no work files left in tmp/, and errors as JSON {code, message} with no paths.", ""]
     for suite, rows in figures["suites"].items():
