@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
-            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Storage"], swiftSettings: strict),
+            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "PostgreSQL", "Storage"], swiftSettings: strict),
         .target(name: "ImagePicker", swiftSettings: strict),
         // A moment's parts in UTC without Foundation's calendar (and ICU's time-zone tables).
         .target(name: "UTCTime", swiftSettings: strict),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cluster  # noqa: E402
+import lifetime  # noqa: E402
 import photos_app  # noqa: E402
 import streaming  # noqa: E402
 import serving  # noqa: E402
@@ -166,6 +167,7 @@ def main():
     upload_figures = uploads.measure(CAMERAROLL, photos)
     photos_app_figures = photos_app.measure(CAMERAROLL)
     streaming_figures = streaming.measure(CAMERAROLL)
+    lifetime_figures = lifetime.measure()
 
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), "?")
     versions = {
@@ -224,6 +226,7 @@ def main():
         *cluster.lines(cluster_figures),
         *uploads.lines(upload_figures),
         *photos_app.lines(photos_app_figures),
+        *lifetime.lines(lifetime_figures),
         *streaming.lines(streaming_figures),
         "## 256-pixel thumbnails, file by file",
         "",

@@ -22,6 +22,33 @@ public enum AssetCollection: Sendable, Equatable {
         case .recentlyDeleted: "trashed_at"
         }
     }
+
+    /// The conditions an asset (the row `row`, or the bare columns for nil) meets to be in the
+    /// collection; an album's entries are its own table's. The movie half of a Live Photo is in
+    /// none: it is its still's motion. The partial indexes and the day counts of the views are
+    /// made from these same texts (`LibrarySchema.lifetimeListings`), so that a listing's
+    /// conditions are its index's.
+    func membership(of row: String?) -> [String] {
+        let column = { (name: String) in row.map { "\($0).\(name)" } ?? name }
+        let (kept, live) = ("\(column("trashed_at")) IS NULL", "\(column("live_photo_of")) IS NULL")
+        return switch self {
+        case .library, .recentlyAdded: [kept, live, "\(column("unsaved")) = 0"]
+        case .album: [kept, live]
+        case .favorites: [kept, live, "\(column("unsaved")) = 0", "\(column("favorite")) = 1"]
+        case .unsavedCaptures: [kept, live, "\(column("unsaved")) = 1"]
+        case .recentlyDeleted: ["\(column("trashed_at")) IS NOT NULL", live]
+        }
+    }
+
+    /// The views whose days are counted as items come and go (`day_counts`), by the name they
+    /// have there; an album's days are counted from its entries, which it holds few enough of.
+    static let counted: [(name: String, collection: AssetCollection)] = [
+        ("library", .library), ("favorites", .favorites), ("recentlyAdded", .recentlyAdded),
+        ("unsavedCaptures", .unsavedCaptures), ("recentlyDeleted", .recentlyDeleted),
+    ]
+
+    /// The collection's name in `day_counts`; nil for an album.
+    var countedName: String? { Self.counted.first { $0.collection == self }?.name }
 }
 
 extension LibrarySource {

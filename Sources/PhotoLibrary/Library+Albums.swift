@@ -98,8 +98,7 @@ extension Library {
                 if album.id == Self.cameraRollID {
                     try Self.addToCameraRoll(asset, connection: connection, at: now)
                 } else {
-                    try connection.run(
-                        "INSERT INTO album_assets (album_id, asset_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, asset, now])
+                    try Self.addEntry(album: id, asset: asset, at: now, connection: connection)
                 }
             }
         }
@@ -118,6 +117,16 @@ extension Library {
         return try await album(id)
     }
 
+    /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
+    /// order the album is listed in from its own index (`album_assets_in_order`).
+    static func addEntry(album: String, asset: String, at date: String, connection: any SQLConnection) throws(StorageError) {
+        try connection.run(
+            """
+            INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
+                VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?)) ON CONFLICT DO NOTHING
+            """, [album, asset, date, asset])
+    }
+
     /// An album's row with its count and cover: the chosen one while it is still shown, else the
     /// newest asset it shows.
     private static let albumColumns = """
@@ -126,7 +135,7 @@ extension Library {
                 (SELECT c.id FROM assets c WHERE c.id = al.cover_asset_id AND c.trashed_at IS NULL),
                 (SELECT n.id FROM album_assets nm JOIN assets n ON n.id = nm.asset_id
                     WHERE nm.album_id = al.id AND n.trashed_at IS NULL AND n.live_photo_of IS NULL
-                    ORDER BY n.sort_date DESC, n.id DESC LIMIT 1)) AS cover
+                    ORDER BY nm.sort_date DESC, nm.asset_id DESC LIMIT 1)) AS cover
         FROM albums al
         LEFT JOIN album_assets m ON m.album_id = al.id
         LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL AND a.live_photo_of IS NULL

@@ -86,8 +86,9 @@ extension Library {
     }
 
     /// The statement that inserts `row` as it is, unless the table has it (or its unique values).
+    /// The key of SQLite's search index is that database's own, made again by the target's.
     private static func insertion(_ table: String, _ row: Row) -> (sql: String, values: [any SQLBindable]) {
-        let names = row.columnNames
+        let names = row.columnNames.filter { $0 != "search_rowid" }
         let sql = """
             INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
             ON CONFLICT DO NOTHING

@@ -243,8 +243,7 @@ extension Library {
     }
 
     static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
-        try connection.run(
-            "INSERT INTO album_assets (album_id, asset_id, added_at) VALUES ('cameraRoll', ?, ?) ON CONFLICT DO NOTHING", [id, date])
+        try addEntry(album: cameraRollID, asset: id, at: date, connection: connection)
         try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id])
     }
 

@@ -35,23 +35,10 @@ extension Library {
             guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
             cursor = decoded
         }
-        var (conditions, arguments) = try Self.conditions(query)
-        let column = "a.\(query.collection.orderColumn)"
+        let statement = try Listing(query, dialect: database.dialect).page(
+            after: cursor, direction: query.direction, limit: query.limit + 1)
+        let rows = try await read { connection throws(StorageError) in try connection.query(statement.sql, statement.arguments) }
         let newer = query.direction == .newer
-        if let cursor {
-            conditions.append("(\(column) \(newer ? ">" : "<") ? OR (\(column) = ? AND a.id \(newer ? ">" : "<") ?))")
-            arguments += [cursor.key, cursor.key, cursor.id]
-        }
-        // Newer items are read nearest first (ascending) and turned round, so a page is always
-        // newest first.
-        let order = newer ? "ASC" : "DESC"
-        let sql = """
-            SELECT \(Asset.columns) FROM assets a WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(column) \(order), a.id \(order) LIMIT ?
-            """
-        arguments.append(query.limit + 1)
-        let bound = arguments
-        let rows = try await read { connection throws(StorageError) in try connection.query(sql, bound) }
         let more = rows.count > query.limit
         let pageRows = newer ? Array(rows.prefix(query.limit).reversed()) : Array(rows.prefix(query.limit))
         do {
@@ -80,65 +67,21 @@ extension Library {
 
     /// How many assets a day holds in a collection, newest day first: what a timeline lays out
     /// (sections, scroll height, a scrubber) before any page is read. A day is the first ten
-    /// characters of the collection's order column (the capture's local date).
+    /// characters of the collection's order column (the capture's local date). A view's days
+    /// are read from the counts kept as its items come and go; an album's, a search's and a
+    /// filter's from their rows.
     public func days(_ query: AssetQuery) async throws(LibraryError) -> [DayCount] {
-        let (conditions, arguments) = try Self.conditions(query)
-        let day = "substr(a.\(query.collection.orderColumn), 1, 10)"
-        let sql = """
-            SELECT \(day) AS day, count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))
-            GROUP BY \(day) ORDER BY day DESC
-            """
+        let statement = try Listing(query, dialect: database.dialect).days
         return try await read { connection throws(StorageError) in
-            try connection.query(sql, arguments).map { row throws(StorageError) in
+            try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in
                 DayCount(day: try row.text("day"), count: try row.integer("count"))
             }
         }
     }
 
-    /// How many assets a source holds, of the given media types.
+    /// How many assets a source holds, of the given media types: the sum of its days.
     public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
-        let (conditions, arguments) = try Self.conditions(AssetQuery(source: source, mediaTypes: mediaTypes))
-        return try await read { connection throws(StorageError) in
-            let sql = "SELECT count(*) AS count FROM assets a WHERE \(conditions.joined(separator: " AND "))"
-            guard let row = try connection.query(sql, arguments).first else { throw StorageError(.database, "A count gave no row.") }
-            return try row.integer("count")
-        }
-    }
-
-    /// The query's conditions but its cursor, as SQL over `assets a`.
-    private static func conditions(_ query: AssetQuery) throws(LibraryError) -> ([String], [any SQLBindable]) {
-        guard !query.mediaTypes.isEmpty else {
-            throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
-        }
-        var (conditions, arguments) = membership(query.collection)
-        let types = MediaType.allCases.filter(query.mediaTypes.contains)
-        if types.count < MediaType.allCases.count {
-            conditions.append("a.media_type IN (\(types.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += types.map(\.rawValue)
-        }
-        if let search = query.search, !search.isEmpty {
-            guard search.count <= 100 else { throw LibraryError(.invalidRequest, "search: at most 100 characters.") }
-            conditions.append(
-                """
-                (lower(coalesce(a.original_filename, '')) LIKE ? ESCAPE '\\'
-                    OR lower(coalesce(a.camera_make, '') || ' ' || coalesce(a.camera_model, '')) LIKE ? ESCAPE '\\')
-                """)
-            let pattern = "%" + likeEscaped(search.lowercased()) + "%"
-            arguments += [pattern, pattern]
-        }
-        if let period = query.startingAt {
-            guard let after = periodAfter(period) else {
-                throw LibraryError(.invalidRequest, "month: a month as YYYY-MM, or day: a day as YYYY-MM-DD.")
-            }
-            conditions.append("a.\(query.collection.orderColumn) < ?")
-            arguments.append(after)
-        }
-        if let kinds = query.kinds, kinds.count < AssetKind.all.count {
-            // Of no kind at all, a filter that admits nothing lists nothing.
-            let listed = AssetKind.all.filter(kinds.contains).map(\.condition)
-            conditions.append(listed.isEmpty ? "1 = 0" : "(\(listed.joined(separator: " OR ")))")
-        }
-        return (conditions, arguments)
+        try await days(AssetQuery(source: source, mediaTypes: mediaTypes)).reduce(0) { $0 + $1.count }
     }
 
     /// Text matched as itself inside a LIKE pattern.
@@ -165,24 +108,4 @@ extension Library {
         return day < length
             ? String(format: "%04d-%02d-%02d", year, month, day + 1) : String(format: "%04d-%02d-01", nextYear, nextMonth)
     }
-
-    /// The conditions that make up a collection, as SQL over `assets a`. The movie half of a
-    /// Live Photo is in none: it is its still's motion.
-    private static func membership(_ collection: AssetCollection) -> ([String], [any SQLBindable]) {
-        let (live, kept) = (absent("a.live_photo_of"), absent("a.trashed_at"))
-        return switch collection {
-        case .library: ([kept, live, "a.unsaved = 0"], [])
-        case .album(let id): ([kept, live, "a.id IN (SELECT asset_id FROM album_assets WHERE album_id = ?)"], [id])
-        case .favorites: ([kept, live, "a.unsaved = 0", "a.favorite = 1"], [])
-        case .recentlyAdded: ([kept, live, "a.unsaved = 0"], [])
-        case .unsavedCaptures: ([kept, live, "a.unsaved = 1"], [])
-        case .recentlyDeleted: (["a.trashed_at IS NOT NULL", live], [])
-        }
-    }
-
-    /// A column that is NULL for nearly every asset, tested so that no index on it is used:
-    /// SQLite without statistics takes `x IS NULL` for a rare value and read all 100,000 rows of
-    /// a test library through the index on it, then sorted them (39 ms a page), where the index
-    /// on the listing's order gives the first page at once (0.3 ms). The same text on PostgreSQL.
-    private static func absent(_ column: String) -> String { "(\(column) || '') IS NULL" }
 }

@@ -211,6 +211,12 @@ public final class Library: Sendable {
         try await storage { () async throws(StorageError) in try await database.flush() }
     }
 
+    /// Brings the planner's statistics up to date (`SQLDatabase.optimize`); the server does it
+    /// hourly, and `flush` at the end.
+    public func optimize() async throws(LibraryError) {
+        try await storage { () async throws(StorageError) in try await database.optimize() }
+    }
+
     /// Storage work, its errors as library errors.
     @discardableResult
     func storage<T>(_ body: () async throws(StorageError) -> T) async throws(LibraryError) -> T {

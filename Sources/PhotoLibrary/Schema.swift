@@ -5,12 +5,16 @@ public import Storage
 /// tables, columns and constraints stay the same; flags are 0/1 integers on both, dates ISO 8601
 /// text.
 public enum LibrarySchema {
-    public static let sqlite = migrations(Types(bigInteger: "INTEGER", real: "REAL", now: "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"))
+    public static let sqlite = migrations(
+        Types(dialect: .sqlite, bigInteger: "INTEGER", real: "REAL", now: "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"))
     public static let postgreSQL = migrations(
-        Types(bigInteger: "BIGINT", real: "DOUBLE PRECISION", now: "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"))
+        Types(
+            dialect: .postgreSQL, bigInteger: "BIGINT", real: "DOUBLE PRECISION",
+            now: "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"))
 
     /// What the engines spell differently.
     private struct Types {
+        var dialect: SQLDialect
         var bigInteger: String
         var real: String
         /// The current time as ISO 8601 text, in SQL.
@@ -212,6 +216,7 @@ public enum LibrarySchema {
             Migration(
                 "0012-timeline-days",
                 "CREATE INDEX assets_by_day ON assets ((substr(sort_date, 1, 10)), trashed_at, live_photo_of, unsaved)"),
+            Migration("0013-lifetime-listings", lifetimeListings(types.dialect)),
         ]
     }
 }

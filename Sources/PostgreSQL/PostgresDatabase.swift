@@ -76,6 +76,11 @@ public final class PostgresDatabase: SQLDatabase {
     /// Nothing to do: a commit PostgreSQL acknowledged is in its write-ahead log, on its disk.
     public func flush() async throws(StorageError) {}
 
+    /// Nothing to do: autovacuum analyses the tables as they change.
+    public func optimize() async throws(StorageError) {}
+
+    public var dialect: SQLDialect { .postgreSQL }
+
     /// The lane's connection: made again when it broke or could not be made before.
     private static func connection(
         _ lane: inout Lane, _ connect: @Sendable () throws(StorageError) -> PostgresConnection

@@ -15,8 +15,17 @@ public protocol SQLDatabase: Sendable {
     /// What the engine's own check finds wrong in its files; empty when sound.
     func integrityProblems() async throws(StorageError) -> [String]
 
-    /// Leaves everything committed in the database's main files, for a clean stop.
+    /// Leaves everything committed in the database's main files, for a clean stop, with the
+    /// planner's statistics brought up to date as `optimize()` does.
     func flush() async throws(StorageError)
+
+    /// Brings the planner's statistics up to date where the engine leaves that to its user:
+    /// SQLite advises `PRAGMA optimize` at close and every few hours; PostgreSQL's autovacuum
+    /// analyses tables itself.
+    func optimize() async throws(StorageError)
+
+    /// Which engine's SQL the database speaks, for the few statements spelled differently.
+    var dialect: SQLDialect { get }
 
     /// What the servers sharing this database announce (`SQLConnection.announce`) as their
     /// transactions commit, this server's own included, from now until the stream is dropped;
@@ -31,6 +40,12 @@ extension SQLDatabase {
     {
         try await write(.durable, body)
     }
+}
+
+/// The engines the library runs on.
+public enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
 }
 
 /// What a write's commit waits for.

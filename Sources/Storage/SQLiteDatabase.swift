@@ -79,11 +79,27 @@ public final class SQLiteDatabase: SQLDatabase {
     /// None: one process keeps the database, so nobody else announces anything.
     public func announcements() -> AsyncStream<Announcement>? { nil }
 
-    /// Moves the write-ahead log into the database file.
+    public var dialect: SQLDialect { .sqlite }
+
+    /// Brings the statistics up to date, then moves the write-ahead log into the database file.
     public func flush() async throws(StorageError) {
         try await writer.run { [path] (lane: inout Lane) throws(StorageError) in
-            try Self.connection(&lane, path, writer: true).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            let connection = try Self.connection(&lane, path, writer: true)
+            try Self.optimize(connection)
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
+    }
+
+    public func optimize() async throws(StorageError) {
+        try await writer.run { [path] (lane: inout Lane) throws(StorageError) in
+            try Self.optimize(try Self.connection(&lane, path, writer: true))
+        }
+    }
+
+    /// `PRAGMA optimize` as SQLite advises: it analyses the tables whose statistics are missing
+    /// or stale, each from a sample (`analysis_limit`) so that a million rows take milliseconds.
+    private static func optimize(_ connection: SQLiteConnection) throws(StorageError) {
+        try connection.execute("PRAGMA analysis_limit = 1000; PRAGMA optimize;")
     }
 
     /// SQLite's own consistency check, which says "ok" alone when sound.

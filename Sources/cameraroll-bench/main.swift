@@ -12,10 +12,14 @@ import Storage
 //                              with the 256/512 thumbnails and a 1170x2532 display size, as
 //                              many at once as there are cores (as `cameraroll import`)
 //   hash ROUNDS FILE           MB/s hashing a file as the blob store does (libcrypto SHA-256)
+//   listings SIZE FILE...      a library of SIZE items cloned from FILE's row: milliseconds per
+//                              view, and seconds per import of the other files into it; on the
+//                              PostgreSQL database CAMERAROLL_BENCH_DATABASE names, if set
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let rounds = Int(arguments[1]), rounds > 0 else {
-    FileHandle.standardError.write(Data("usage: cameraroll-bench thumbnail|import|hash ROUNDS FILE...\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: cameraroll-bench thumbnail|display|import|hash ROUNDS FILE... | listings SIZE FILE...\n".utf8))
     exit(2)
 }
 let files = Array(arguments.dropFirst(2))
@@ -89,6 +93,10 @@ case "hash":
         rates.append(Double(size) / 1_000_000 / elapsed)
     }
     printJSON(["mbPerSecond": median(rates)])
+
+case "listings":
+    printJSON(
+        try await measureListings(size: rounds, files: files, database: ProcessInfo.processInfo.environment["CAMERAROLL_BENCH_DATABASE"]))
 
 default:
     FileHandle.standardError.write(Data("unknown measurement \(arguments[0])\n".utf8))

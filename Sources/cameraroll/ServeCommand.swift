@@ -51,10 +51,11 @@ enum ServeCommand {
 
         let housekeeping = Task.detached {
             // What has been in Recently Deleted for 30 days, expired unsaved captures and orphans
-            // are swept hourly, starting at once.
+            // are swept hourly, starting at once, and the planner's statistics kept current.
             while !Task.isCancelled {
                 _ = try? await library.purgeTrash()
                 _ = try? await library.collectGarbage()
+                _ = try? await library.optimize()
                 try? await Task.sleep(for: .seconds(3600))
             }
         }

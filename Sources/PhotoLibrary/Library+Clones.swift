@@ -1,0 +1,88 @@
+import Storage
+
+extension Library {
+    /// Fills the library with `count` copies of one asset's row, made in SQL, for benchmarks and
+    /// plan tests at the sizes people have (a million items takes a minute, not the hours its
+    /// imports would): ids and hashes numbered, capture dates one after another over twenty
+    /// years, import dates over the last five, and the views' members in the shares a family
+    /// library has (a favourite in 50, a movie in 10, a Live Photo's movie half in 31, a trashed
+    /// item in 97, an unsaved capture in 211). Only rows: the copies share the original's blob
+    /// and have none of their own, so they are for listings, never for pixels.
+    package func cloneRows(of source: String, count: Int, batch: Int = 50_000, progress: (Int) -> Void = { _ in })
+        async throws(LibraryError)
+    {
+        let dialect = database.dialect
+        let columns = try await read { connection throws(StorageError) in
+            try connection.query("SELECT * FROM assets WHERE id = ?", [source]).first?.columnNames
+        }
+        guard let columns else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        let varied: [(String, String)] = [
+            ("id", Self.cloneID("i", dialect)),
+            ("blob_hash", Self.hex("i", digits: 64, dialect)),
+            ("sort_date", Self.clock("1104537600 + i * (631152000 / \(count))", dialect, zone: "")),
+            ("imported_at", Self.clock("1640995200 + i * (157680000 / \(count))", dialect, zone: "Z")),
+            ("favorite", "CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END"),
+            ("unsaved", "CASE WHEN i % 211 = 0 THEN 1 ELSE 0 END"),
+            ("trashed_at", "CASE WHEN i % 97 = 0 THEN \(Self.clock("1764547200 + i", dialect, zone: "Z")) END"),
+            ("live_photo_of", "CASE WHEN i % 31 = 0 THEN \(Self.cloneID("i - 1", dialect)) END"),
+            ("media_type", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 'public.movie' ELSE 'public.image' END"),
+            ("format", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 'mp4' ELSE s.format END"),
+            ("mime_type", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 'video/mp4' ELSE s.mime_type END"),
+            ("duration", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 3.0 ELSE NULL END"),
+            ("original_filename", "'IMG_' || i || '.JPG'"),
+        ]
+        let kept = columns.filter { name in name != "search_rowid" && !varied.contains { $0.0 == name } }
+        let names = varied.map(\.0) + kept
+        let values = varied.map(\.1) + kept.map { "s.\($0)" }
+        let sql = """
+            WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+            INSERT INTO assets (\(names.joined(separator: ", ")))
+            SELECT \(values.joined(separator: ", ")) FROM n, assets s WHERE s.id = ?
+            """
+        var done = 0
+        while done < count {
+            let (first, last) = (done + 1, min(done + batch, count))
+            try await write { connection throws(StorageError) in try connection.run(sql, [first, last, source]) }
+            done = last
+            progress(done)
+        }
+    }
+
+    /// Puts the newest `count` of the library's items in an album (for benchmarks and tests).
+    package func fillAlbum(_ album: String, count: Int) async throws(LibraryError) {
+        try await write { connection throws(StorageError) in
+            try connection.run(
+                """
+                INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
+                SELECT ?, a.id, a.imported_at, a.sort_date FROM assets a
+                WHERE a.trashed_at IS NULL AND a.live_photo_of IS NULL AND a.unsaved = 0
+                ORDER BY a.sort_date DESC, a.id DESC LIMIT ?
+                ON CONFLICT DO NOTHING
+                """, [album, count])
+        }
+    }
+
+    /// Refreshes the planner's statistics at once, as a library that has run for a while has
+    /// them (`PRAGMA optimize`, autovacuum).
+    package func analyze() async throws(LibraryError) {
+        try await write { connection throws(StorageError) in try connection.execute("ANALYZE") }
+    }
+
+    /// The clone numbered `number` (SQL)'s id: 32 hex digits as the library's own ids are.
+    private static func cloneID(_ number: String, _ dialect: SQLDialect) -> String { hex(number, digits: 32, dialect) }
+
+    private static func hex(_ number: String, digits: Int, _ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: "printf('%0\(digits)x', \(number))"
+        case .postgreSQL: "lpad(to_hex(\(number)), \(digits), '0')"
+        }
+    }
+
+    /// Seconds since 1970 (SQL) as the library writes moments: ISO 8601 text, with `zone`.
+    private static func clock(_ seconds: String, _ dialect: SQLDialect, zone: String) -> String {
+        switch dialect {
+        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%S\(zone)', \(seconds), 'unixepoch')"
+        case .postgreSQL: "to_char(to_timestamp(\(seconds)) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\(zone)')"
+        }
+    }
+}

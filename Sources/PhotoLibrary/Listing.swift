@@ -1,0 +1,125 @@
+package import Storage
+
+/// A query as SQL: which rows it reads, in which order, and what they must meet (but the
+/// cursor). Every condition of a view is its partial index's own (`AssetCollection.membership`),
+/// so that both engines read a page as the first rows of that index, statistics or none.
+package struct Listing {
+    /// The FROM clause: the assets (`a`), or an album's entries (`m`) with their assets.
+    var rows: String
+    /// The order column and the id that breaks its ties, as the query names them.
+    var order: String
+    var id: String
+    var conditions: [String]
+    var arguments: [any SQLBindable]
+    /// The media types asked for when fewer than all.
+    var mediaTypes: [MediaType]?
+    var collection: AssetCollection
+    /// Whether anything beyond the collection and its media types narrows it (a search, a
+    /// filter of kinds, a period), so that its days are not a view's counted days.
+    var isFiltered = false
+
+    package init(_ query: AssetQuery, dialect: SQLDialect) throws(LibraryError) {
+        guard !query.mediaTypes.isEmpty else {
+            throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
+        }
+        let column = query.collection.orderColumn
+        collection = query.collection
+        conditions = query.collection.membership(of: "a")
+        if case .album(let album) = query.collection {
+            // The entries in their assets' order, from the album's own index: an album of 10,000
+            // is never read whole to find its newest.
+            (rows, order, id) = ("album_assets m JOIN assets a ON a.id = m.asset_id", "m.\(column)", "m.asset_id")
+            conditions.insert("m.album_id = ?", at: 0)
+            arguments = [album]
+        } else {
+            (rows, order, id) = ("assets a", "a.\(column)", "a.id")
+            arguments = []
+        }
+        let types = MediaType.allCases.filter(query.mediaTypes.contains)
+        if types.count < MediaType.allCases.count {
+            conditions.append("a.media_type IN (\(types.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += types.map(\.rawValue)
+            mediaTypes = types
+        }
+        if let search = query.search, !search.isEmpty {
+            guard search.count <= 100 else { throw LibraryError(.invalidRequest, "search: at most 100 characters.") }
+            let (condition, argument) = Self.matching(search, dialect: dialect)
+            conditions.append(condition)
+            arguments.append(argument)
+            isFiltered = true
+        }
+        if let period = query.startingAt {
+            guard let after = Library.periodAfter(period) else {
+                throw LibraryError(.invalidRequest, "month: a month as YYYY-MM, or day: a day as YYYY-MM-DD.")
+            }
+            conditions.append("\(order) < ?")
+            arguments.append(after)
+            isFiltered = true
+        }
+        if let kinds = query.kinds, kinds.count < AssetKind.all.count {
+            // Of no kind at all, a filter that admits nothing lists nothing.
+            let listed = AssetKind.all.filter(kinds.contains).map(\.condition)
+            conditions.append(listed.isEmpty ? "1 = 0" : "(\(listed.joined(separator: " OR ")))")
+            isFiltered = true
+        }
+    }
+
+    /// A statement and its arguments.
+    package struct Statement: Sendable {
+        package var sql: String
+        package var arguments: [any SQLBindable]
+    }
+
+    /// The statement for up to `limit` rows after `cursor` (from the top without one), nearest
+    /// first. A cursor is a row value, which both engines read as a range of the view's index:
+    /// the page 500,000 items down starts where the cursor is, not after reading what is before.
+    package func page(after cursor: Cursor?, direction: AssetQuery.Direction, limit: Int) -> Statement {
+        let newer = direction == .newer
+        var (conditions, arguments) = (conditions, arguments)
+        if let cursor {
+            conditions.append("(\(order), \(id)) \(newer ? ">" : "<") (?, ?)")
+            arguments += [cursor.key, cursor.id]
+        }
+        let sequence = newer ? "ASC" : "DESC"
+        return Statement(
+            sql: """
+                SELECT \(Asset.columns) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
+                """, arguments: arguments + [limit])
+    }
+
+    /// The statement for the listing's days and their counts, newest first: a view's from the
+    /// counts kept as its items come and go, anything else's from its rows.
+    package var days: Statement {
+        guard let name = collection.countedName, !isFiltered else {
+            let day = "substr(\(order), 1, 10)"
+            return Statement(
+                sql: """
+                    SELECT \(day) AS day, count(*) AS count FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
+                    GROUP BY \(day) ORDER BY day DESC
+                    """, arguments: arguments)
+        }
+        let types = mediaTypes.map { " AND media_type IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
+        return Statement(
+            sql: """
+                SELECT day, sum(items) AS count FROM day_counts WHERE listing = ?\(types)
+                GROUP BY day HAVING sum(items) > 0 ORDER BY day DESC
+                """, arguments: [name] + (mediaTypes ?? []).map(\.rawValue))
+    }
+
+    /// Assets whose file name or camera contains `search`, in any case, found through the index
+    /// of their words. SQLite's trigram index finds a phrase of three characters or more; a
+    /// shorter one is looked for in the index's own text, row by row.
+    private static func matching(_ search: String, dialect: SQLDialect) -> (String, any SQLBindable) {
+        let pattern = "%" + Library.likeEscaped(search.lowercased()) + "%"
+        switch dialect {
+        case .postgreSQL:
+            return ("lower(\(LibrarySchema.searchedWords(of: "a"))) LIKE ? ESCAPE '\\'", pattern)
+        case .sqlite where search.unicodeScalars.count >= 3:
+            let phrase = "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE asset_search MATCH ?)", phrase)
+        case .sqlite:
+            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE lower(words) LIKE ? ESCAPE '\\')", pattern)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PhotoLibrary
+import PostgreSQL
+import Storage
+
+/// The lifetime library's figures: a library of `size` items (one real import of `files[0]`,
+/// the rest its row cloned in SQL, `Library.cloneRows`), with an album of 10,000 (a tenth of a
+/// smaller library) and the planner's statistics on; then each view's first page, a deep page,
+/// the timeline's days, a month jump and searches, the median of five reads of each through the
+/// library's API (milliseconds), and the import of `files[1...]` into it (seconds per file).
+/// On PostgreSQL when `database` names one, else on SQLite in a data folder of its own.
+func measureListings(size: Int, files: [String], database url: String?) async throws -> [String: Any] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let data = DataFolder(folder)
+    let library: Library
+    if let url {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        library = try Library(
+            folder: data, database: try await PostgresDatabase(url: url, migrations: LibrarySchema.postgreSQL),
+            blobs: try FileBlobStore(root: data.blobs), partialUploads: try FilePartialUploads(root: data.uploads))
+    } else {
+        library = try Library(folder: data)
+    }
+    let source = try await library.importFile(at: files[0]).asset.id
+    let filling = try await seconds {
+        try await library.cloneRows(of: source, count: size - 1) { done in
+            FileHandle.standardError.write(Data("\rrows: \(done + 1) of \(size)".utf8))
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+    let album = try await library.createAlbum(title: "Ten thousand").id
+    try await library.fillAlbum(album, count: min(10_000, size / 10))
+    try await library.analyze()
+
+    func page(_ collection: AssetCollection, _ change: (inout AssetQuery) -> Void = { _ in }) -> AssetQuery {
+        var query = AssetQuery(limit: 60)
+        query.collection = collection
+        change(&query)
+        return query
+    }
+    // The cursor half a million items down (half the library in a smaller one).
+    var deep = page(.library)
+    var walked = 0
+    while walked < min(500_000, size / 2) {
+        var step = deep
+        step.limit = AssetQuery.maxLimit
+        guard let next = try await library.assets(step).nextCursor else { break }
+        deep.cursor = next
+        walked += AssetQuery.maxLimit
+    }
+    let views: [(String, AssetQuery)] = [
+        ("first page", page(.library)), ("deep page", deep), ("month jump", page(.library) { $0.startingAt = "2015-06" }),
+        ("favourites", page(.favorites)), ("recently added", page(.recentlyAdded)), ("recently deleted", page(.recentlyDeleted)),
+        ("album", page(.album(album))), ("search (a miss)", page(.library) { $0.search = "no such name" }),
+        ("search (a name)", page(.library) { $0.search = "IMG_4711." }),
+    ]
+    var figures: [String: Double] = [:]
+    for (name, query) in views {
+        _ = try await library.assets(query)
+        var times: [Double] = []
+        for _ in 0..<5 { times.append(try await seconds { _ = try await library.assets(query) } * 1000) }
+        figures[name] = median(times)
+    }
+    for (name, query) in [("timeline", page(.library)), ("album timeline", page(.album(album)))] {
+        _ = try await library.days(query)
+        var times: [Double] = []
+        for _ in 0..<5 { times.append(try await seconds { _ = try await library.days(query) } * 1000) }
+        figures[name] = median(times)
+    }
+    var imports: [Double] = []
+    for file in files.dropFirst() {
+        imports.append(try await seconds { _ = try await library.importFile(at: file) })
+    }
+    try await library.flush()
+    return [
+        "size": size, "engine": url == nil ? "sqlite" : "postgresql", "fillSeconds": filling, "milliseconds": figures,
+        "importSeconds": imports.isEmpty ? 0 : median(imports),
+    ]
+}

@@ -1,0 +1,197 @@
+import Foundation
+import PhotoLibrary
+import Storage
+import TestSupport
+import Testing
+
+/// Every listing's plan on both engines, with the planner's statistics on: each view's page is
+/// the first rows of its own index (or those after a cursor), never a scan of the table nor a
+/// sort of it, and its days are read from the counts kept for them. The library's rows are
+/// cloned from one real import in the shares a family library has (`Library.cloneRows`).
+@Suite(.serialized) struct ListingPlanTests {
+    static let size = 60_000
+
+    /// A library of `size` items, an album of a hundredth of them beside one of a fifth,
+    /// analysed: the shares of a library of a million with an album of 10,000.
+    func library(_ engine: Engine) async throws -> (LibraryFixture, album: String) {
+        let fixture = try await LibraryFixture(engine)
+        let source = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset.id
+        try await fixture.library.cloneRows(of: source, count: Self.size)
+        let album = try await fixture.library.createAlbum(title: "Holidays").id
+        try await fixture.library.fillAlbum(album, count: Self.size / 100)
+        try await fixture.library.fillAlbum(try await fixture.library.createAlbum(title: "Everything").id, count: Self.size / 5)
+        try await fixture.library.analyze()
+        return (fixture, album)
+    }
+
+    /// The plan's lines: SQLite's `EXPLAIN QUERY PLAN` details, PostgreSQL's `EXPLAIN` text.
+    func plan(_ library: Library, _ statement: Listing.Statement) async throws -> [String] {
+        let dialect = library.database.dialect
+        return try await library.database.read { connection throws(StorageError) in
+            switch dialect {
+            case .sqlite:
+                try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.arguments).map { row throws(StorageError) in
+                    try row.text("detail")
+                }
+            case .postgreSQL:
+                try connection.query("EXPLAIN " + statement.sql, statement.arguments).map { row throws(StorageError) in
+                    try row.text("QUERY PLAN")
+                }
+            }
+        }
+    }
+
+    /// What no listing may do: read the whole table of assets or of album entries, or sort what
+    /// it read. (The day counts hold a row per day, not per item: reading them all is allowed.)
+    func wholeTableWork(_ lines: [String], sorts: Bool = false) -> [String] {
+        lines.filter { line in
+            let scan =
+                line.range(of: #"Seq Scan on (assets|album_assets)\b"#, options: .regularExpression) != nil
+                || line.range(of: #"^SCAN (a|m|assets|album_assets)\b(?! USING)"#, options: .regularExpression) != nil
+            let sort =
+                line.contains("USE TEMP B-TREE") || line.range(of: #"(^|->\s*)(Incremental )?Sort\b"#, options: .regularExpression) != nil
+            return scan || (!sorts && sort)
+        }
+    }
+
+    func query(_ collection: AssetCollection, _ change: (inout AssetQuery) -> Void = { _ in }) -> AssetQuery {
+        var query = AssetQuery(limit: 60)
+        query.collection = collection
+        change(&query)
+        return query
+    }
+
+    @Test(arguments: Engine.withLocalBlobs) func everyViewIsReadThroughItsOwnIndex(engine: Engine) async throws {
+        let (fixture, album) = try await library(engine)
+        let library = fixture.library
+        let dialect = library.database.dialect
+        let views: [(AssetCollection, String)] = [
+            (.library, "assets_in_library"), (.favorites, "assets_in_favorites"), (.recentlyAdded, "assets_recently_added"),
+            (.unsavedCaptures, "assets_unsaved"), (.recentlyDeleted, "assets_in_trash"), (.album(album), "album_assets_in_order"),
+        ]
+        for (collection, index) in views {
+            // A cursor inside the view (the smallest holds 94 items).
+            let deep = try await library.assets(query(collection) { $0.limit = 40 }).nextCursor
+            let cursor = try #require(deep.flatMap(Cursor.init), "\(collection) has more than one page")
+            let listing = try Listing(query(collection), dialect: dialect)
+            let statements = [
+                ("first page", listing.page(after: nil, direction: .older, limit: 61)),
+                ("deep page", listing.page(after: cursor, direction: .older, limit: 61)),
+                ("newer page", listing.page(after: cursor, direction: .newer, limit: 61)),
+                (
+                    "month",
+                    try Listing(query(collection) { $0.startingAt = "2015-06" }, dialect: dialect).page(
+                        after: nil, direction: .older, limit: 61)
+                ),
+                (
+                    "movies",
+                    try Listing(query(collection) { $0.mediaTypes = [.movie] }, dialect: dialect).page(
+                        after: nil, direction: .older, limit: 61)
+                ),
+            ]
+            for (name, statement) in statements {
+                let lines = try await plan(library, statement)
+                // An album's movies may be sorted from its entries: the album, not the library.
+                let albumFilter = collection == .album(album) && name == "movies"
+                #expect(wholeTableWork(lines, sorts: albumFilter).isEmpty, "\(engine) \(collection) \(name): \(lines)")
+                #expect(lines.contains { $0.contains(index) }, "\(engine) \(collection) \(name) reads \(index): \(lines)")
+            }
+            let days = try await plan(library, listing.days)
+            if case .album = collection {
+                // PostgreSQL joins an album of 1% of the library to its assets by hashing the
+                // whole table (a day count per album, kept as the views' are, is still to come).
+                withKnownIssue("an album's days read every asset on PostgreSQL") {
+                    #expect(
+                        days.contains { $0.contains(index) } && wholeTableWork(days, sorts: true).isEmpty, "\(engine) album days: \(days)")
+                } when: {
+                    engine == .postgreSQL
+                }
+            } else {
+                #expect(
+                    days.contains { $0.contains("day_counts") } && !days.contains { $0.contains("assets") }
+                        && wholeTableWork(days, sorts: true).isEmpty,
+                    "\(engine) \(collection) days: \(days)")
+            }
+        }
+    }
+
+    @Test(arguments: Engine.withLocalBlobs) func searchReadsTheIndexOfWords(engine: Engine) async throws {
+        let (fixture, _) = try await library(engine)
+        let library = fixture.library
+        for text in ["IMG_1234", "no such name", "canon eos"] {
+            let listing = try Listing(query(.library) { $0.search = text }, dialect: library.database.dialect)
+            let lines = try await plan(library, listing.page(after: nil, direction: .older, limit: 61))
+            // What matches is sorted (a few rows), never the library.
+            #expect(wholeTableWork(lines, sorts: true).isEmpty, "\(engine) search \(text): \(lines)")
+            // A rare text is found through the words' index; one that every item has may be
+            // found by reading the library's order until the page is full.
+            if text != "canon eos" {
+                #expect(
+                    lines.contains { $0.contains("asset_search") || $0.contains("assets_by_words") }, "\(engine) search \(text): \(lines)")
+                #expect(
+                    !lines.contains { $0.contains("assets_in_library") }, "\(engine) search \(text) walks the library's order: \(lines)")
+            }
+        }
+        var query = query(.library)
+        query.search = "img_1234"
+        #expect(try await library.assets(query).assets.map(\.originalFilename).contains("IMG_1234.JPG"))
+        query.search = "Canon EOS 40D"
+        #expect(try await library.count(.photoLibrary) > 0)
+        #expect(try await library.assets(query).assets.count == 60, "every clone has the source's camera")
+    }
+}
+
+/// The days each view counts as items come and go are the days its rows have, whatever was done
+/// to them: imports of every kind, favourites, the trash and back, deletes, a capture saved.
+@Suite struct DayCountTests {
+    /// Each view's days as counted, and as its rows have them.
+    func both(_ library: Library) async throws -> [(String, counted: [DayCount], rows: [DayCount])] {
+        var found: [(String, [DayCount], [DayCount])] = []
+        for (name, collection) in [
+            ("library", AssetCollection.library), ("favorites", .favorites), ("recentlyAdded", .recentlyAdded),
+            ("unsavedCaptures", .unsavedCaptures), ("recentlyDeleted", .recentlyDeleted),
+        ] {
+            var query = AssetQuery(limit: AssetQuery.maxLimit)
+            query.collection = collection
+            let counted = try await library.days(query)
+            // A search for nothing in particular is filtered, so its days are its rows'.
+            query.search = "_"
+            let rows = try await library.days(query)
+            found.append((name, counted, rows))
+            query.search = nil
+            query.mediaTypes = [.movie]
+            let movies = try await library.days(query)
+            query.search = "_"
+            found.append(("\(name) movies", movies, try await library.days(query)))
+        }
+        return found
+    }
+
+    @Test(arguments: Engine.withLocalBlobs) func theCountedDaysAreTheRowsDays(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let library = fixture.library
+        var ids: [String] = []
+        for file in PhotosAppLibraryTests.dated.map(\.0) + ["videos/androidx-media__sample.mp4"] {
+            ids.append(try await fixture.importCorpus(file).asset.id)
+        }
+        let capture = try await fixture.importCorpus("photos/lychee__train.jpg", source: .camera).asset.id
+        // A capture nobody saved, in its own view.
+        try await fixture.importCorpus("photos/exifsamples__iphone_hdr_YES.jpg", source: .camera)
+        try await library.setFavorite(Array(ids.prefix(3)), true)
+        try await library.setTrashed(Array(ids[2...4]), true)
+        try await library.setTrashed([ids[3]], false)
+        try await library.setFavorite([ids[0]], false)
+        try await library.deleteFromTrash([ids[4]])
+        _ = try await library.saveToCameraRoll(capture)
+        for (name, counted, rows) in try await both(library) {
+            #expect(counted == rows, "\(engine) \(name)")
+        }
+        let all = try await both(library)
+        #expect(
+            all.first { $0.0 == "library" }?.counted.reduce(0) { $0 + $1.count } == ids.count - 1,
+            "one trashed, one deleted, one capture saved")
+        #expect(all.first { $0.0 == "recentlyDeleted" }?.counted.reduce(0) { $0 + $1.count } == 1)
+        #expect(all.first { $0.0 == "favorites" }?.counted.reduce(0) { $0 + $1.count } == 1, "one favourite left, one in the trash")
+        #expect(try await library.count(.photoLibrary) == ids.count - 1)
+    }
+}
