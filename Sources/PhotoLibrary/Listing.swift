@@ -43,6 +43,10 @@ package struct Listing {
         }
         if let search = query.search, !search.isEmpty {
             guard search.count <= 100 else { throw LibraryError(.invalidRequest, "search: at most 100 characters.") }
+            // No name holds them, and PostgreSQL's text ends at a NUL: "x\0y" would be "x".
+            guard !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw LibraryError(.invalidRequest, "search: no control characters.")
+            }
             let (condition, argument) = Self.matching(search, dialect: dialect)
             conditions.append(condition)
             arguments.append(argument)

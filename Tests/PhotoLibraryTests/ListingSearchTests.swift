@@ -45,4 +45,29 @@ import Testing
             #expect(Library.periodAfter(bad) == nil, "\(bad)")
         }
     }
+
+    /// Search text goes to an index of words (SQLite's FTS5 takes it as one quoted phrase), so
+    /// what is syntax there, quotes and all, is text to find; one or two characters are found too.
+    @Test(arguments: Engine.withLocalBlobs) func anyTextIsASearchAndShortOnesFind(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let canon = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        let iphone = try await fixture.importCorpus("photos/lychee__train.jpg").asset
+        func ids(_ search: String) async throws -> [String] {
+            var query = AssetQuery()
+            query.search = search
+            return try await fixture.library.assets(query).assets.map(\.id)
+        }
+        #expect(try await ids("40") == [canon.id])
+        #expect(try await ids("6S") == [iphone.id])
+        for text in [
+            "\"", "\"\"", "\"canon\"", "canon\"", "'", "*", "canon*", "NEAR(canon 40d)", "canon OR iphone", "^canon", "   ", "🙂🙂🙂", "a:b",
+            "(", "-canon",
+        ] {
+            #expect(try await ids(text).isEmpty, "\(engine) \(text.debugDescription)")
+        }
+        #expect(try await ids("EOS 40D") == [canon.id], "more than one word is one phrase")
+        for control in ["\u{0}x", "canon\n", "\t40"] {
+            await #expect(throws: LibraryError.self, "\(control.debugDescription)") { try await ids(control) }
+        }
+    }
 }
