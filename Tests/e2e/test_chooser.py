@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
@@ -111,6 +112,17 @@ def open_chooser(browser, site, **options):
     browser.find_element(By.ID, "choose").click()
     wait(browser).until(lambda driver: len(driver.window_handles) == 2)
     browser.switch_to.window(next(handle for handle in browser.window_handles if handle != opener))
+
+    # The popup opens blank and then navigates: a look at it in between is "aborted by navigation".
+    def loaded(driver):
+        try:
+            return driver.current_url != "about:blank" and driver.execute_script("return document.readyState") == "complete"
+        except WebDriverException as error:
+            if "aborted by navigation" in str(error):
+                return False
+            raise
+
+    wait(browser).until(loaded)
     return opener
 
 
