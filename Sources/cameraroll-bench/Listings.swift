@@ -10,8 +10,10 @@ import Storage
 /// library's API (milliseconds), and the import of `files[1...]` into it (seconds per file).
 /// On PostgreSQL when `database` names one, else on SQLite in a data folder of its own.
 func measureListings(size: Int, files: [String], database url: String?) async throws -> [String: Any] {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // CAMERAROLL_BENCH_KEEP names a folder to make the library in and leave, for a look after.
+    let kept = ProcessInfo.processInfo.environment["CAMERAROLL_BENCH_KEEP"]
+    let folder = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-bench-\(UUID().uuidString)").path
+    defer { if kept == nil { try? FileManager.default.removeItem(atPath: folder) } }
     let data = DataFolder(folder)
     let library: Library
     if let url {

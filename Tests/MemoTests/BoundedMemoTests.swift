@@ -107,3 +107,47 @@ import Testing
         #expect(KeptBytes([1, 2]) != KeptBytes([2, 1]))
     }
 }
+
+/// The memo lets go of what it was told longest ago, and stays a dictionary's speed however
+/// many values have come and gone.
+@Suite struct BoundedMemoOrderTests {
+    @Test func theOldestGoFirst() {
+        let memo = BoundedMemo<Int, Int>(capacity: 3)
+        for key in 0..<3 { memo.remember(key, for: key) }
+        memo.remember(10, for: 0)  // stored again: now the newest
+        memo.remember(3, for: 3)
+        #expect(memo[1] == nil, "the oldest went")
+        #expect(memo[0] == 10 && memo[2] == 2 && memo[3] == 3)
+        memo.forget(2)
+        memo.remember(4, for: 4)
+        #expect(memo.count == 3 && memo[0] == 10 && memo[3] == 3 && memo[4] == 4, "a forgotten key frees its room")
+    }
+
+    /// Half a million ids through a memo of 100,000, as a long scroll through a library of a
+    /// million remembers them; then 60 more must cost what the first 60 did. Counted in
+    /// comparisons of keys, not in time: a key type that counts its own `==`.
+    @Test func manyValuesComeAndGoWithoutSlowingIt() {
+        let compared = Mutex(0)
+        struct Counted: Hashable, Sendable {
+            var id: String
+            let comparisons: @Sendable () -> Void
+            static func == (left: Counted, right: Counted) -> Bool {
+                left.comparisons()
+                return left.id == right.id
+            }
+            func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        }
+        let memo = BoundedMemo<Counted, Int>(capacity: 100_000)
+        let key = { (number: Int) in
+            Counted(id: String(repeating: "0", count: 20) + String(number, radix: 16)) { compared.withLock { $0 += 1 } }
+        }
+        for number in 0..<500_000 { memo.remember(number, for: key(number)) }
+        compared.withLock { $0 = 0 }
+        for number in 1_000_000..<1_000_060 {
+            memo.remember(number, for: key(number))
+            _ = memo[key(number + 1_000)]
+        }
+        #expect(compared.withLock { $0 } < 60 * 20, "a few comparisons a lookup, not hundreds")
+        #expect(memo.count == 100_000)
+    }
+}
