@@ -41,14 +41,17 @@ public enum AssetCollection: Sendable, Equatable {
     }
 
     /// The views whose days are counted as items come and go (`day_counts`), by the name they
-    /// have there; an album's days are counted from its entries, which it holds few enough of.
+    /// have there; each album's are counted too, as `album:ID`.
     static let counted: [(name: String, collection: AssetCollection)] = [
         ("library", .library), ("favorites", .favorites), ("recentlyAdded", .recentlyAdded),
         ("unsavedCaptures", .unsavedCaptures), ("recentlyDeleted", .recentlyDeleted),
     ]
 
-    /// The collection's name in `day_counts`; nil for an album.
-    var countedName: String? { Self.counted.first { $0.collection == self }?.name }
+    /// The collection's name in `day_counts`.
+    var countedName: String {
+        if case .album(let id) = self { return "album:\(id)" }
+        return Self.counted.first { $0.collection == self }?.name ?? ""
+    }
 }
 
 extension LibrarySource {

@@ -92,10 +92,11 @@ package struct Listing {
                 """, arguments: arguments + [limit])
     }
 
-    /// The statement for the listing's days and their counts, newest first: a view's from the
-    /// counts kept as its items come and go, anything else's from its rows.
+    /// The statement for the listing's days and their counts, newest first: a view's or an
+    /// album's from the counts kept as its items come and go, a search's or a filter's from its
+    /// rows.
     package var days: Statement {
-        guard let name = collection.countedName, !isFiltered else {
+        guard !isFiltered else {
             let day = "substr(\(order), 1, 10)"
             return Statement(
                 sql: """
@@ -108,7 +109,7 @@ package struct Listing {
             sql: """
                 SELECT day, sum(items) AS count FROM day_counts WHERE listing = ?\(types)
                 GROUP BY day HAVING sum(items) > 0 ORDER BY day DESC
-                """, arguments: [name] + (mediaTypes ?? []).map(\.rawValue))
+                """, arguments: [collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
     }
 
     /// Assets whose file name or camera contains `search`, in any case, found through the index

@@ -62,8 +62,56 @@ extension LibrarySchema {
             );
             INSERT INTO day_counts (listing, day, media_type, items)
                 \(counts.joined(separator: "\n    UNION ALL "));
+            INSERT INTO day_counts (listing, day, media_type, items)
+                SELECT \(albumListing("m")), substr(m.sort_date, 1, 10), a.media_type, count(*)
+                FROM album_assets m JOIN assets a ON a.id = m.asset_id WHERE \(albumMember("a"))
+                GROUP BY m.album_id, substr(m.sort_date, 1, 10), a.media_type;
             \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
             """
+    }
+
+    /// An album's name in `day_counts` (`AssetCollection.countedName`), from its entry `entry`.
+    private static func albumListing(_ entry: String) -> String { "'album:' || \(entry).album_id" }
+
+    /// The conditions an asset `row` meets to be shown in its albums.
+    private static func albumMember(_ row: String) -> String {
+        AssetCollection.album("").membership(of: row).joined(separator: " AND ")
+    }
+
+    /// The asset `row` counted in its albums' days.
+    private static func countingInAlbums(_ row: String) -> String {
+        """
+        INSERT INTO day_counts (listing, day, media_type, items)
+                SELECT \(albumListing("m")), substr(m.sort_date, 1, 10), \(row).media_type, 1 FROM album_assets m
+                WHERE m.asset_id = \(row).id AND \(albumMember(row))
+                ON CONFLICT (listing, day, media_type) DO UPDATE SET items = day_counts.items + 1;
+        """
+    }
+
+    /// The asset `row` no longer counted in its albums' days: before its entries go with it.
+    private static func uncountingInAlbums(_ row: String) -> String {
+        """
+        UPDATE day_counts SET items = items - 1 WHERE media_type = \(row).media_type AND \(albumMember(row))
+                AND (listing, day) IN (SELECT \(albumListing("m")), substr(m.sort_date, 1, 10) FROM album_assets m WHERE m.asset_id = \(row).id);
+        """
+    }
+
+    /// An album's entry `entry` counted in its days, when its asset is shown.
+    private static func countingEntry(_ entry: String) -> String {
+        """
+        INSERT INTO day_counts (listing, day, media_type, items)
+                SELECT \(albumListing(entry)), substr(\(entry).sort_date, 1, 10), a.media_type, 1 FROM assets a
+                WHERE a.id = \(entry).asset_id AND \(albumMember("a"))
+                ON CONFLICT (listing, day, media_type) DO UPDATE SET items = day_counts.items + 1;
+        """
+    }
+
+    /// An entry no longer counted; one that goes with its asset was uncounted before.
+    private static func uncountingEntry(_ entry: String) -> String {
+        """
+        UPDATE day_counts SET items = items - 1 WHERE listing = \(albumListing(entry)) AND day = substr(\(entry).sort_date, 1, 10)
+                AND media_type = (SELECT a.media_type FROM assets a WHERE a.id = \(entry).asset_id AND \(albumMember("a")));
+        """
     }
 
     /// The views and days `row` is counted in, as rows of (listing, day).
@@ -103,6 +151,20 @@ extension LibrarySchema {
         CREATE TRIGGER assets_recounted AFTER UPDATE OF \(countedColumns) ON assets BEGIN
             \(uncounting("OLD"))
             \(counting("NEW"))
+            \(uncountingInAlbums("OLD"))
+            \(countingInAlbums("NEW"))
+        END;
+        CREATE TRIGGER assets_uncounted_in_albums BEFORE DELETE ON assets BEGIN
+            \(uncountingInAlbums("OLD"))
+        END;
+        CREATE TRIGGER album_entries_counted AFTER INSERT ON album_assets BEGIN
+            \(countingEntry("NEW"))
+        END;
+        CREATE TRIGGER album_entries_uncounted AFTER DELETE ON album_assets BEGIN
+            \(uncountingEntry("OLD"))
+        END;
+        CREATE TRIGGER albums_uncounted AFTER DELETE ON albums BEGIN
+            DELETE FROM day_counts WHERE listing = 'album:' || OLD.id;
         END;
         ALTER TABLE assets ADD COLUMN search_rowid INTEGER;
         UPDATE assets SET search_rowid = rowid;
@@ -134,10 +196,38 @@ extension LibrarySchema {
             IF TG_OP <> 'DELETE' THEN
                 \(counting("NEW"))
             END IF;
+            IF TG_OP = 'UPDATE' THEN
+                \(uncountingInAlbums("OLD"))
+                \(countingInAlbums("NEW"))
+            END IF;
             RETURN NULL;
         END $$;
         CREATE TRIGGER assets_counted AFTER INSERT OR DELETE OR UPDATE OF \(countedColumns) ON assets
             FOR EACH ROW EXECUTE FUNCTION count_asset_days();
+        CREATE FUNCTION uncount_asset_in_albums() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            \(uncountingInAlbums("OLD"))
+            RETURN OLD;
+        END $$;
+        CREATE TRIGGER assets_uncounted_in_albums BEFORE DELETE ON assets
+            FOR EACH ROW EXECUTE FUNCTION uncount_asset_in_albums();
+        CREATE FUNCTION count_album_entry_days() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                \(countingEntry("NEW"))
+            ELSE
+                \(uncountingEntry("OLD"))
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER album_entries_counted AFTER INSERT OR DELETE ON album_assets
+            FOR EACH ROW EXECUTE FUNCTION count_album_entry_days();
+        CREATE FUNCTION forget_album_days() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM day_counts WHERE listing = 'album:' || OLD.id;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER albums_uncounted AFTER DELETE ON albums FOR EACH ROW EXECUTE FUNCTION forget_album_days();
         CREATE EXTENSION IF NOT EXISTS pg_trgm;
         CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil)))) gin_trgm_ops);
         """
