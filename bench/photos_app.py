@@ -1,6 +1,6 @@
-"""The Photos app at 100,000 items, for make bench: a library of that size is generated (its rows
-written straight into the database, every item's thumbnails hard links to one real photo's, made
-by a real import), served by the release binary, and driven by Debian's Chromium:
+"""The Photos app at 1,000,000 items, for make bench: a library of that size is generated (its rows
+written straight into the database in SQL, every item's thumbnails hard links to one real photo's,
+made by a real import), served by the release binary, and driven by Debian's Chromium:
 
 - the API's first page and the timeline's day counts, in the server's own time (its access log);
 - the first thumbnails painted after the page loads (every tile on screen has its image), the
@@ -8,9 +8,10 @@ by a real import), served by the release binary, and driven by Debian's Chromium
 - scrubber jumps to months all over the library (until the tiles on screen have their images);
 - a scroll through 10,000 items: long tasks over 50 ms (the Long Tasks API), and the page's
   JavaScript heap and DOM before and after (collected, so garbage does not count);
-- and an import's time per photo into a library of 1,000 items beside one of 100,000.
+- and an import's time per photo into a library of 1,000 items beside the big one.
 
-Run alone: /usr/bin/python3 bench/photos_app.py (after `make build` or `make bench`, which build the release binaries)."""
+Run alone: /usr/bin/python3 bench/photos_app.py [SIZE] (after `make build` or `make bench`, which build the release
+binaries)."""
 import json
 import os
 import random
@@ -30,7 +31,7 @@ import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
-SIZE = 100_000
+SIZE = 1_000_000
 SMALL = 1_000
 IMPORTED = 200
 JUMPS = 12
@@ -39,8 +40,9 @@ LOADS = 5
 
 def generate(cameraroll, data, count, work):
     """A library of `count` items: one real import for the schema and a real thumbnail, then rows
-    dated every 45 minutes back from now (about eight years for 100,000), each with its own
-    content hash, whose thumbnails are hard links to the real ones."""
+    made in SQL, dated one after another back from now over at most twenty years (every 45
+    minutes for 100,000 items), each with its own content hash, whose thumbnails are hard links to
+    the real ones."""
     seed = work / "seed"
     seed.mkdir(exist_ok=True)
     shutil.copy(CORPUS / "photos/lychee__aarhus.jpg", seed / "seed.jpg")
@@ -48,21 +50,22 @@ def generate(cameraroll, data, count, work):
     database = sqlite3.connect(data / "library.sqlite")
     real_hash, = database.execute("SELECT blob_hash FROM assets").fetchone()
     thumbnails = {name: data / "derived" / real_hash[:2] / real_hash / name for name in ("thumb-256.webp", "thumb-512.webp")}
-    now = time.time()
-    rows = []
-    for index in range(count):
-        digest = f"{index:064x}"
-        taken = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now - 600 - index * 2700))
-        rows.append((f"bench{index:027d}", digest, 1_000_000 + index, f"IMG_{index:06d}.JPG", 4032, 3024, taken, taken, taken + "Z"))
-    database.executemany(
-        """INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
+    spacing = min(2700, 631_152_000 // count)
+    newest = int(time.time()) - 600
+    database.execute(
+        """WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+           INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
                orientation, capture_date, sort_date, source, unsaved, imported_at)
-           VALUES (?, 'public.image', ?, ?, 'jpeg', 'image/jpeg', ?, ?, ?, 1, ?, ?, 'import', 0, ?)""", rows)
+           SELECT printf('bench%027d', i), 'public.image', printf('%064x', i), 1000000 + i, 'jpeg', 'image/jpeg',
+               printf('IMG_%06d.JPG', i), 4032, 3024, 1, taken, taken, 'import', 0, taken || 'Z'
+           FROM (SELECT i, strftime('%Y-%m-%dT%H:%M:%S', ? - i * ?, 'unixepoch') AS taken FROM n)""",
+        (count - 1, newest, spacing))
     database.commit()
     database.close()
     # A file takes at most 65,000 links on ext4: a copy of the real thumbnail for every 50,000.
     copies = {}
-    for index, (_, digest, *_) in enumerate(rows):
+    for index in range(count):
+        digest = f"{index:064x}"
         folder = data / "derived" / digest[:2] / digest
         folder.mkdir(parents=True, exist_ok=True)
         for name, source in thumbnails.items():
@@ -167,13 +170,10 @@ def page_figures(base):
         driver.quit()
 
 
-def import_seconds_per_photo(cameraroll, size, work, photos):
-    """Seconds per photo uploaded one after another to a server whose library holds `size`
-    items: what a person adding photos waits for (a process started per import would also count
-    the start, which does not grow per photo)."""
-    data = work / f"import-{size}" / "data"
-    data.parent.mkdir()
-    generate(cameraroll, data, size, work)
+def import_seconds_per_photo(cameraroll, data, photos):
+    """Seconds per photo uploaded one after another to a server of the library in `data`: what a
+    person adding photos waits for (a process started per import would also count the start,
+    which does not grow per photo)."""
     served = serving.Served(cameraroll, data)
     try:
         time.sleep(10)
@@ -188,7 +188,7 @@ def import_seconds_per_photo(cameraroll, size, work, photos):
 
 
 def measure(cameraroll):
-    print("the Photos app at 100,000 items ...", flush=True)
+    print(f"the Photos app at {SIZE:,} items ...", flush=True)
     work = Path(tempfile.mkdtemp(prefix="cameraroll-photos-app-"))
     try:
         data = work / "library" / "data"
@@ -213,8 +213,11 @@ def measure(cameraroll):
             served.stop()
         photos = work / "photos"
         serving.distinct_jpeg_files(CORPUS / "photos/lychee__aarhus.jpg", photos, IMPORTED, scale=0.25, quality=85)
-        small = import_seconds_per_photo(cameraroll, SMALL, work, photos)
-        large = import_seconds_per_photo(cameraroll, SIZE, work, photos)
+        small_data = work / "small" / "data"
+        small_data.parent.mkdir()
+        generate(cameraroll, small_data, SMALL, work)
+        small = import_seconds_per_photo(cameraroll, small_data, photos)
+        large = import_seconds_per_photo(cameraroll, data, photos)
         return {"generated": generated, "api": statistics.median(api), "api_max": max(api),
                 "timeline": statistics.median(timeline), "page": page, "import_small": small, "import_large": large}
     finally:
@@ -260,5 +263,7 @@ def lines(figures):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        SIZE = int(sys.argv[1])
     binary = ROOT / ".build" / "release" / "cameraroll"
     print("\n".join(lines(measure(binary))))
