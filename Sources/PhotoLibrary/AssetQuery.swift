@@ -40,17 +40,20 @@ public enum AssetCollection: Sendable, Equatable {
         }
     }
 
-    /// The views whose days are counted as items come and go (`day_counts`), by the name they
-    /// have there; each album's are counted too, as `album:ID`.
-    static let counted: [(name: String, collection: AssetCollection)] = [
-        ("library", .library), ("favorites", .favorites), ("recentlyAdded", .recentlyAdded),
-        ("unsavedCaptures", .unsavedCaptures), ("recentlyDeleted", .recentlyDeleted),
+    /// The views (every collection but the albums), each with its name in `day_counts` and the
+    /// partial index it is read through: its order, newest first, over its members alone, so
+    /// that a page is the first rows of the index (or those after a cursor), whatever the
+    /// planner knows of the table. Each album's days are counted too, as `album:ID`.
+    static let views: [(name: String, index: String, collection: AssetCollection)] = [
+        ("library", "assets_in_library", .library), ("favorites", "assets_in_favorites", .favorites),
+        ("recentlyAdded", "assets_recently_added", .recentlyAdded), ("unsavedCaptures", "assets_unsaved", .unsavedCaptures),
+        ("recentlyDeleted", "assets_in_trash", .recentlyDeleted),
     ]
 
     /// The collection's name in `day_counts`.
     var countedName: String {
         if case .album(let id) = self { return "album:\(id)" }
-        return Self.counted.first { $0.collection == self }?.name ?? ""
+        return Self.views.first { $0.collection == self }?.name ?? ""
     }
 }
 

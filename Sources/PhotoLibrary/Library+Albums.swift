@@ -30,7 +30,7 @@ extension Library {
     public func albums() async throws(LibraryError) -> [Album] {
         try await read { connection throws(StorageError) in
             try connection.query(
-                "\(Self.albumColumns) GROUP BY al.id, al.title, al.builtin, al.cover_asset_id ORDER BY al.builtin DESC, al.title"
+                "\(Self.albumColumns) ORDER BY al.builtin DESC, al.title"
             )
             .map(Self.album)
         }
@@ -38,7 +38,7 @@ extension Library {
 
     public func album(_ id: String) async throws(LibraryError) -> Album {
         let found = try await read { connection throws(StorageError) in
-            try connection.query("\(Self.albumColumns) WHERE al.id = ? GROUP BY al.id, al.title, al.builtin, al.cover_asset_id", [id])
+            try connection.query("\(Self.albumColumns) WHERE al.id = ?", [id])
                 .first.map(Self.album)
         }
         guard let found else { throw LibraryError(.notFound, "There is no album with that id.") }
@@ -127,18 +127,17 @@ extension Library {
             """, [album, asset, date, asset])
     }
 
-    /// An album's row with its count and cover: the chosen one while it is still shown, else the
-    /// newest asset it shows.
+    /// An album's row with its count (the sum of its days, `day_counts`, not a walk through its
+    /// entries) and cover: the chosen one while it is still shown, else the newest asset it shows.
     private static let albumColumns = """
-        SELECT al.id, al.title, al.builtin, count(a.id) AS count,
+        SELECT al.id, al.title, al.builtin,
+            (SELECT coalesce(sum(d.items), 0) FROM day_counts d WHERE d.listing = \(LibrarySchema.albumListing("al.id"))) AS count,
             coalesce(
                 (SELECT c.id FROM assets c WHERE c.id = al.cover_asset_id AND c.trashed_at IS NULL),
                 (SELECT n.id FROM album_assets nm JOIN assets n ON n.id = nm.asset_id
                     WHERE nm.album_id = al.id AND n.trashed_at IS NULL AND n.live_photo_of IS NULL
                     ORDER BY nm.sort_date DESC, nm.asset_id DESC LIMIT 1)) AS cover
         FROM albums al
-        LEFT JOIN album_assets m ON m.album_id = al.id
-        LEFT JOIN assets a ON a.id = m.asset_id AND a.trashed_at IS NULL AND a.live_photo_of IS NULL
         """
 
     private static func album(_ row: Row) throws(StorageError) -> Album {

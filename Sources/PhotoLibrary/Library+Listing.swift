@@ -67,8 +67,8 @@ extension Library {
 
     /// How many assets a day holds in a collection, newest day first: what a timeline lays out
     /// (sections, scroll height, a scrubber) before any page is read. A day is the first ten
-    /// characters of the collection's order column (the capture's local date). A view's days
-    /// are read from the counts kept as its items come and go; an album's, a search's and a
+    /// characters of the collection's order column (the capture's local date). A view's and an
+    /// album's days are read from the counts kept as their items come and go; a search's and a
     /// filter's from their rows.
     public func days(_ query: AssetQuery) async throws(LibraryError) -> [DayCount] {
         let statement = try Listing(query, dialect: database.dialect).days
