@@ -1,6 +1,9 @@
 import Credentials
+import Dispatch
+import Foundation
 import IPAddress
 import PhotoLibrary
+import Synchronization
 
 extension FuzzTarget {
     static let libraryTargets: [FuzzTarget] = [
@@ -20,6 +23,20 @@ extension FuzzTarget {
             }
             guard let cursor = Cursor(given) else { return }
             require(Cursor(cursor.encoded) == cursor, "a cursor reads back as itself")
+        },
+        FuzzTarget(
+            "search", "a listing's search text (?search=), as SQLite's index of words reads it",
+            examples: ["IMG_0001", "\"canon\" OR nikon*", "NEAR(eos 40d)", "ab", "^x:y", "-(", "🙂🙂🙂"]
+        ) { bytes in
+            var asked = AssetQuery()
+            asked.search = text(bytes)
+            let query = asked
+            let found = blocking { () async throws(LibraryError) in try await searchable.assets(query) }
+            if case .failure(let error) = found {
+                require(
+                    error.code == .invalidRequest,
+                    "a search is found or refused as the client's, not \(error.code): \(error.message) \(error.detail ?? "")")
+            }
         },
         FuzzTarget(
             "file-name", "a file name a client gives (X-Filename, tus' filename), as kept and as downloaded",
@@ -71,3 +88,26 @@ extension FuzzTarget {
 }
 
 private let capabilities = CapabilityURLs()
+
+/// An empty library of this process's own: FTS5 parses a search whether or not anything matches.
+private let searchable: Library = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-fuzz-search-\(getpid())").path
+    return try! Library(folder: DataFolder(folder))
+}()
+
+/// An async call awaited on the calling thread, as libFuzzer's one-input function must.
+private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws(LibraryError) -> T) -> Result<T, LibraryError> {
+    let outcome = Mutex<Result<T, LibraryError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do throws(LibraryError) {
+            let value = try await body()
+            outcome.withLock { $0 = .success(value) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    return outcome.withLock { $0! }
+}

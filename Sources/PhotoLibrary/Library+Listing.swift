@@ -86,8 +86,18 @@ extension Library {
 
     /// Text matched as itself inside a LIKE pattern.
     static func likeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        escaping(text, ["\\": "\\\\", "%": "\\%", "_": "\\_"])
+    }
+
+    /// `text` with each scalar that `escapes` names replaced. String's own replacing compares
+    /// characters, and a quote followed by a combining mark is one character that is not a
+    /// quote: it would pass through unescaped.
+    static func escaping(_ text: String, _ escapes: [Unicode.Scalar: String]) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if let replacement = escapes[scalar] { escaped += replacement } else { escaped.unicodeScalars.append(scalar) }
+        }
+        return escaped
     }
 
     /// The start of the period after `YYYY-MM` or `YYYY-MM-DD`, as sort dates are written

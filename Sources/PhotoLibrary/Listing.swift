@@ -121,7 +121,7 @@ package struct Listing {
         case .postgreSQL:
             return ("lower(\(LibrarySchema.searchedWords(of: "a"))) LIKE ? ESCAPE '\\'", pattern)
         case .sqlite where search.unicodeScalars.count >= 3:
-            let phrase = "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let phrase = "\"" + Library.escaping(search, ["\"": "\"\""]) + "\""
             return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE asset_search MATCH ?)", phrase)
         case .sqlite:
             return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE lower(words) LIKE ? ESCAPE '\\')", pattern)

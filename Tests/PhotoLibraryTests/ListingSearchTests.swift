@@ -61,7 +61,7 @@ import Testing
         #expect(try await ids("6S") == [iphone.id])
         for text in [
             "\"", "\"\"", "\"canon\"", "canon\"", "'", "*", "canon*", "NEAR(canon 40d)", "canon OR iphone", "^canon", "   ", "🙂🙂🙂", "a:b",
-            "(", "-canon",
+            "(", "-canon", "\"\u{0730}", "canon\"\u{301} OR iphone", "%\u{301}", "_\u{301}",
         ] {
             #expect(try await ids(text).isEmpty, "\(engine) \(text.debugDescription)")
         }
