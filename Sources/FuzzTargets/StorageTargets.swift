@@ -20,6 +20,20 @@ extension FuzzTarget {
             require("\\x" + value.map { String(format: "%02x", $0) }.joined() == given.lowercased(), "bytes read back as their text")
         },
         FuzzTarget(
+            "postgres-moment", "a timestamp or timestamptz as libpq's text format gives it (DateStyle ISO, zone UTC)",
+            examples: ["2026-12-03 23:49:21.12+00", "2024-05-01 12:00:00", "infinity", "2024-05-01 12:00:00 BC"]
+        ) { bytes in
+            let given = text(bytes)
+            for (type, zoned) in [(ColumnType.timestamp, false), (ColumnType.timestamptz, true)] {
+                guard case .text(let moment)? = try? ColumnType.value(given, type: type, "fuzz") else { continue }
+                require(
+                    moment.prefix(10) == given.prefix(10) && moment.dropFirst(10).first == "T"
+                        && moment.dropFirst(11).prefix(8) == given.dropFirst(11).prefix(8),
+                    "a moment keeps its day and time")
+                require(!zoned || (moment.utf8.count == 24 && moment.hasSuffix("Z")), "a zoned moment is to the millisecond, in UTC")
+            }
+        },
+        FuzzTarget(
             "s3-listing", "a page of an object store's ListObjectsV2 answer",
             examples: [
                 "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>blobs/aa/bb/x</Key><LastModified>2026-12-01T10:00:00.000Z</LastModified></Contents><NextContinuationToken>t</NextContinuationToken></ListBucketResult>"

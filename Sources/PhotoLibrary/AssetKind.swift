@@ -24,7 +24,7 @@ public struct AssetKind: Hashable, Sendable {
         let fast = "coalesce(a.capture_frame_rate, 0) >= \(Self.highFrameRate)"
         return switch mediaType {
         case .image:
-            "(a.media_type = 'public.image' AND \(isLivePhoto ? "" : "NOT ")\(live) AND a.is_screenshot = \(isScreenshot ? 1 : 0))"
+            "(a.media_type = 'public.image' AND \(isLivePhoto ? "" : "NOT ")\(live) AND \(isScreenshot ? "" : "NOT ")a.is_screenshot)"
         case .movie: "(a.media_type = 'public.movie' AND \(isHighFrameRate ? "" : "NOT ")\(fast))"
         }
     }

@@ -32,10 +32,10 @@ public enum AssetCollection: Sendable, Equatable {
         let column = { (name: String) in row.map { "\($0).\(name)" } ?? name }
         let (kept, live) = ("\(column("trashed_at")) IS NULL", "\(column("live_photo_of")) IS NULL")
         return switch self {
-        case .library, .recentlyAdded: [kept, live, "\(column("unsaved")) = 0"]
+        case .library, .recentlyAdded: [kept, live, "NOT \(column("unsaved"))"]
         case .album: [kept, live]
-        case .favorites: [kept, live, "\(column("unsaved")) = 0", "\(column("favorite")) = 1"]
-        case .unsavedCaptures: [kept, live, "\(column("unsaved")) = 1"]
+        case .favorites: [kept, live, "NOT \(column("unsaved"))", column("favorite")]
+        case .unsavedCaptures: [kept, live, column("unsaved")]
         case .recentlyDeleted: ["\(column("trashed_at")) IS NOT NULL", live]
         }
     }
@@ -120,8 +120,8 @@ public struct DayCount: Sendable, Equatable, Codable {
     public var count: Int
 }
 
-/// A position in a listing's order (its order column, then id, both descending), opaque to
-/// clients.
+/// A position in a listing's order (its order column, a moment, then id, both descending),
+/// opaque to clients.
 package struct Cursor: Equatable {
     package var key: String
     package var id: String
@@ -144,7 +144,7 @@ package struct Cursor: Equatable {
             let decoded = String(data: data, encoding: .utf8)
         else { return nil }
         let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        guard parts.count == 2, !parts[1].isEmpty, Library.isMoment(String(parts[0])) else { return nil }
         self.init(key: String(parts[0]), id: String(parts[1]))
     }
 }

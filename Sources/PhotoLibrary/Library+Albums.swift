@@ -50,7 +50,7 @@ extension Library {
         let id = Self.newID()
         let now = Self.timestamp()
         try await write { connection throws(StorageError) in
-            try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES (?, ?, 0, ?)", [id, title, now])
+            try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES (?, ?, FALSE, ?)", [id, title, now])
         }
         return try await album(id)
     }

@@ -19,11 +19,11 @@ extension Library {
         let varied: [(String, String)] = [
             ("id", Self.cloneID("i", dialect)),
             ("blob_hash", Self.hex("i", digits: 64, dialect)),
-            ("sort_date", Self.clock("1104537600 + i * (631152000 / \(count))", dialect, zone: "")),
-            ("imported_at", Self.clock("1640995200 + i * (157680000 / \(count))", dialect, zone: "Z")),
-            ("favorite", "CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END"),
-            ("unsaved", "CASE WHEN i % 211 = 0 THEN 1 ELSE 0 END"),
-            ("trashed_at", "CASE WHEN i % 97 = 0 THEN \(Self.clock("1764547200 + i", dialect, zone: "Z")) END"),
+            ("sort_date", Self.clock("1104537600 + i * (631152000 / \(count))", dialect, zoned: false)),
+            ("imported_at", Self.clock("1640995200 + i * (157680000 / \(count))", dialect, zoned: true)),
+            ("favorite", "i % 50 = 0"),
+            ("unsaved", "i % 211 = 0"),
+            ("trashed_at", "CASE WHEN i % 97 = 0 THEN \(Self.clock("1764547200 + i", dialect, zoned: true)) END"),
             ("live_photo_of", "CASE WHEN i % 31 = 0 THEN \(Self.cloneID("i - 1", dialect)) END"),
             ("media_type", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 'public.movie' ELSE 'public.image' END"),
             ("format", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 'mp4' ELSE s.format END"),
@@ -55,7 +55,7 @@ extension Library {
                 """
                 INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
                 SELECT ?, a.id, a.imported_at, a.sort_date FROM assets a
-                WHERE a.trashed_at IS NULL AND a.live_photo_of IS NULL AND a.unsaved = 0
+                WHERE a.trashed_at IS NULL AND a.live_photo_of IS NULL AND NOT a.unsaved
                 ORDER BY a.sort_date DESC, a.id DESC LIMIT ?
                 ON CONFLICT DO NOTHING
                 """, [album, count])
@@ -78,11 +78,12 @@ extension Library {
         }
     }
 
-    /// Seconds since 1970 (SQL) as the library writes moments: ISO 8601 text, with `zone`.
-    private static func clock(_ seconds: String, _ dialect: SQLDialect, zone: String) -> String {
+    /// Seconds since 1970 (SQL) as the library keeps moments: ISO 8601 text on SQLite, in UTC
+    /// with a `Z` or as a clock reads; a `timestamptz` or a `timestamp` on PostgreSQL.
+    private static func clock(_ seconds: String, _ dialect: SQLDialect, zoned: Bool) -> String {
         switch dialect {
-        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%S\(zone)', \(seconds), 'unixepoch')"
-        case .postgreSQL: "to_char(to_timestamp(\(seconds)) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\(zone)')"
+        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%S\(zoned ? ".000Z" : "")', \(seconds), 'unixepoch')"
+        case .postgreSQL: "to_timestamp(\(seconds))\(zoned ? "" : " AT TIME ZONE 'UTC'")"
         }
     }
 }

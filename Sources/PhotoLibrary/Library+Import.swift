@@ -119,7 +119,7 @@ extension Library {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
-            if source != .camera { try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id]) }
+            if source != .camera { try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id]) }
             if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
             if let livePhotoOf {
                 try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ? AND live_photo_of IS NULL", [livePhotoOf, id])
@@ -244,7 +244,7 @@ extension Library {
 
     static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
         try addEntry(album: cameraRollID, asset: id, at: date, connection: connection)
-        try connection.run("UPDATE assets SET unsaved = 0 WHERE id = ?", [id])
+        try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
     }
 
     static func read(_ path: String) throws(LibraryError) -> [UInt8] {
@@ -297,7 +297,10 @@ struct AssetDraft {
     var importedAt: String
 
     func insert(into connection: any SQLConnection) throws(StorageError) {
-        let sortDate = analysis.captureDate.map { String($0.prefix(19)) } ?? String(importedAt.prefix(19))
+        // A camera's clock may say 30 February or hour 25: that stays the camera's words
+        // (capture_date), never an order that PostgreSQL would refuse and SQLite read otherwise.
+        let captured = analysis.captureDate.map { String($0.prefix(19)) }.flatMap { Library.isMoment($0) ? $0 : nil }
+        let sortDate = captured ?? String(importedAt.prefix(19))
         let exif = analysis.exif
         try connection.run(
             """

@@ -72,7 +72,7 @@ extension Library {
 
         var condition: String {
             switch self {
-            case .inLibrary: " AND trashed_at IS NULL AND unsaved = 0"
+            case .inLibrary: " AND trashed_at IS NULL AND NOT unsaved"
             case .notTrashed: " AND trashed_at IS NULL"
             case .any: ""
             }

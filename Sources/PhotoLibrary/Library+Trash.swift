@@ -106,7 +106,7 @@ extension Library {
     private func expireUnsavedCaptures(now: Date) async throws(LibraryError) -> Int {
         let cutoff = Self.timestamp(now.addingTimeInterval(-options.unsavedRetention))
         let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE unsaved = 1 AND imported_at < ?", [cutoff]).map { row throws(StorageError) in
+            try connection.query("SELECT id FROM assets WHERE unsaved AND imported_at < ?", [cutoff]).map { row throws(StorageError) in
                 try row.text("id")
             }
         }

@@ -97,7 +97,7 @@ package struct Listing {
     /// rows.
     package var days: Statement {
         guard !isFiltered else {
-            let day = "substr(\(order), 1, 10)"
+            let day = "date(\(order))"
             return Statement(
                 sql: """
                     SELECT \(day) AS day, count(*) AS count FROM \(rows) WHERE \(conditions.joined(separator: " AND "))

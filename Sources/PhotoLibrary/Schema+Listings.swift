@@ -28,26 +28,35 @@ extension LibrarySchema {
                 + view.collection.membership(of: nil).joined(separator: " AND ") + ";"
         }
         let counts = AssetCollection.views.map { view in
-            let day = "substr(\(view.collection.orderColumn), 1, 10)"
+            let day = "date(\(view.collection.orderColumn))"
             return "SELECT '\(view.name)', \(day), media_type, count(*) FROM assets WHERE "
                 + view.collection.membership(of: nil).joined(separator: " AND ") + " GROUP BY \(day), media_type"
         }
+        // SQLite kept a camera's clock's 30 February, hour 25 or year 0 as the sort date's text,
+        // which no cursor may carry (`Library.isMoment`): such an item is ordered by its import,
+        // as imports order it now (PostgreSQL's were, as it took its types). SQLite's clock
+        // functions take any day to 31 as written, but for a modifier, which counts it over.
+        let repair =
+            dialect == .sqlite
+            ? "UPDATE assets SET sort_date = substr(imported_at, 1, 19) WHERE substr(sort_date, 1, 4) = '0000' "
+                + "OR strftime('%Y-%m-%dT%H:%M:%S', sort_date, '+0 days') IS NOT substr(sort_date, 1, 19);" : ""
         return """
-            DROP INDEX assets_by_date;
-            DROP INDEX assets_by_import;
-            DROP INDEX assets_by_trash;
-            DROP INDEX assets_by_day;
+            \(repair)
+            DROP INDEX IF EXISTS assets_by_date;
+            DROP INDEX IF EXISTS assets_by_import;
+            DROP INDEX IF EXISTS assets_by_trash;
+            DROP INDEX IF EXISTS assets_by_day;
             DROP INDEX assets_by_live_photo;
             DROP INDEX assets_by_content_identifier;
             CREATE INDEX assets_by_live_photo ON assets (live_photo_of) WHERE live_photo_of IS NOT NULL;
             CREATE INDEX assets_by_content_identifier ON assets (content_identifier) WHERE content_identifier IS NOT NULL;
             \(indexes.joined(separator: "\n"))
-            ALTER TABLE album_assets ADD COLUMN sort_date TEXT;
+            ALTER TABLE album_assets ADD COLUMN sort_date \(dialect == .sqlite ? "TEXT" : "TIMESTAMP");
             UPDATE album_assets SET sort_date = (SELECT a.sort_date FROM assets a WHERE a.id = album_assets.asset_id);
             CREATE INDEX album_assets_in_order ON album_assets (album_id, sort_date DESC, asset_id DESC);
             CREATE TABLE day_counts (
                 listing TEXT NOT NULL,
-                day TEXT NOT NULL,
+                day \(dialect == .sqlite ? "TEXT" : "DATE") NOT NULL,
                 media_type TEXT NOT NULL,
                 items INTEGER NOT NULL,
                 PRIMARY KEY (listing, day, media_type)
@@ -55,9 +64,9 @@ extension LibrarySchema {
             INSERT INTO day_counts (listing, day, media_type, items)
                 \(counts.joined(separator: "\n    UNION ALL "));
             INSERT INTO day_counts (listing, day, media_type, items)
-                SELECT \(albumListing("m.album_id")), substr(m.sort_date, 1, 10), a.media_type, count(*)
+                SELECT \(albumListing("m.album_id")), date(m.sort_date), a.media_type, count(*)
                 FROM album_assets m JOIN assets a ON a.id = m.asset_id WHERE \(shownInAlbums("a"))
-                GROUP BY m.album_id, substr(m.sort_date, 1, 10), a.media_type;
+                GROUP BY m.album_id, date(m.sort_date), a.media_type;
             \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
             """
     }
@@ -87,7 +96,7 @@ extension LibrarySchema {
     /// The views and days `row` is counted in, as rows of (listing, day).
     private static func countedDays(of row: String) -> String {
         AssetCollection.views.map { view in
-            "SELECT '\(view.name)' AS listing, substr(\(row).\(view.collection.orderColumn), 1, 10) AS day WHERE "
+            "SELECT '\(view.name)' AS listing, date(\(row).\(view.collection.orderColumn)) AS day WHERE "
                 + view.collection.membership(of: row).joined(separator: " AND ")
         }.joined(separator: " UNION ALL ")
     }
@@ -104,13 +113,13 @@ extension LibrarySchema {
 
     /// The days of `row`'s entries in its albums, as rows of (listing, day).
     private static func albumDays(of row: String) -> String {
-        "SELECT \(albumListing("m.album_id")), substr(m.sort_date, 1, 10) FROM album_assets m WHERE m.asset_id = \(row).id"
+        "SELECT \(albumListing("m.album_id")), date(m.sort_date) FROM album_assets m WHERE m.asset_id = \(row).id"
     }
 
     /// The asset `row` counted in its albums' days.
     private static func countingInAlbums(_ row: String) -> String {
         adding(
-            "SELECT \(albumListing("m.album_id")), substr(m.sort_date, 1, 10), \(row).media_type, 1 FROM album_assets m "
+            "SELECT \(albumListing("m.album_id")), date(m.sort_date), \(row).media_type, 1 FROM album_assets m "
                 + "WHERE m.asset_id = \(row).id AND \(shownInAlbums(row))")
     }
 
@@ -122,14 +131,14 @@ extension LibrarySchema {
     /// An album's entry `entry` counted in its days, when its asset is shown.
     private static func countingEntry(_ entry: String) -> String {
         adding(
-            "SELECT \(albumListing("\(entry).album_id")), substr(\(entry).sort_date, 1, 10), a.media_type, 1 FROM assets a "
+            "SELECT \(albumListing("\(entry).album_id")), date(\(entry).sort_date), a.media_type, 1 FROM assets a "
                 + "WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a"))")
     }
 
     /// An entry no longer counted; one that goes with its asset was uncounted before.
     private static func uncountingEntry(_ entry: String) -> String {
         removing(
-            where: "listing = \(albumListing("\(entry).album_id")) AND day = substr(\(entry).sort_date, 1, 10) "
+            where: "listing = \(albumListing("\(entry).album_id")) AND day = date(\(entry).sort_date) "
                 + "AND media_type = (SELECT a.media_type FROM assets a WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a")))")
     }
 
@@ -169,11 +178,12 @@ extension LibrarySchema {
         """
     }
 
-    /// PostgreSQL keeps the counts with trigger functions, and searches the words through a
+    /// PostgreSQL keeps the counts with trigger functions (an import's and a trashing's day is
+    /// UTC's, whichever zone the writing session has), and searches the words through a
     /// trigram index on them (`pg_trgm`, a trusted extension the database's owner may create).
     private static var postgreSQLTriggers: String {
         """
-        CREATE FUNCTION count_asset_days() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION count_asset_days() RETURNS trigger LANGUAGE plpgsql SET TimeZone = 'UTC' AS $$
         BEGIN
             IF TG_OP <> 'INSERT' THEN
                 \(uncounting("OLD"))

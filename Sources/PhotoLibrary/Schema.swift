@@ -2,8 +2,10 @@ public import Storage
 
 /// The library's migrations for each engine, append-only: a shipped entry is never edited or
 /// removed. Both engines get one text with each engine's spelling of a few types, so their
-/// tables, columns and constraints stay the same; flags are 0/1 integers on both, dates ISO 8601
-/// text.
+/// tables, columns and constraints stay the same. SQLite keeps flags as 0/1 integers and moments
+/// as ISO 8601 text; PostgreSQL has had its own types since 0013 (`postgreSQLTypes`), which read
+/// back as SQLite's do (`ColumnType`), so SQL written for both says `NOT unsaved`, not
+/// `unsaved = 0`, and `date(sort_date)`, not its first ten characters.
 public enum LibrarySchema {
     public static let sqlite = migrations(
         Types(dialect: .sqlite, bigInteger: "INTEGER", real: "REAL", now: "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"))
@@ -216,7 +218,8 @@ public enum LibrarySchema {
             Migration(
                 "0012-timeline-days",
                 "CREATE INDEX assets_by_day ON assets ((substr(sort_date, 1, 10)), trashed_at, live_photo_of, unsaved)"),
-            Migration("0013-lifetime-listings", lifetimeListings(types.dialect)),
+            Migration("0013-postgresql-types", postgreSQLTypes(types.dialect)),
+            Migration("0014-lifetime-listings", lifetimeListings(types.dialect)),
         ]
     }
 }

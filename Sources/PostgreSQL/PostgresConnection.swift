@@ -31,7 +31,11 @@ public final class PostgresConnection: SQLConnection {
         }
         self.handle = handle
         let milliseconds = statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
-        try run("SELECT set_config('statement_timeout', ?, false)", ["\(milliseconds)"])
+        // Moments read back in UTC, whatever zone the server or the URL set: `ColumnType` writes
+        // them as the library does, and a day is a UTC day wherever the server is.
+        try run(
+            "SELECT set_config('statement_timeout', ?, false), set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO', false)",
+            ["\(milliseconds)"])
     }
 
     deinit {

@@ -36,7 +36,7 @@ import Testing
         for bad in ["2024-13", "2024-6", "june", "２０２４-01", "+202-01", "2024-+1"] {
             await #expect(throws: LibraryError.self, "\(bad)") { try await ids(month: bad) }
         }
-        #expect(Library.periodAfter("2024-12") == "2025-01" && Library.periodAfter("2024-06") == "2024-07")
+        #expect(Library.periodAfter("2024-12") == "2025-01-01" && Library.periodAfter("2024-06") == "2024-07-01")
         #expect(Library.periodAfter("9999-12") == nil, "no month after it is written in four digits")
         #expect(Library.periodAfter("2024-02-28") == "2024-02-29" && Library.periodAfter("2024-02-29") == "2024-03-01")
         #expect(Library.periodAfter("2023-02-29") == nil && Library.periodAfter("1900-02-29") == nil, "no such day")

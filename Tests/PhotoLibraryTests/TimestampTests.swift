@@ -4,7 +4,8 @@ import Testing
 @testable import PhotoLibrary
 
 /// The library's stored moments are written without Foundation's formatter; they must stay the
-/// text that formatter wrote, which the databases in the field hold and compare as text.
+/// text that formatter wrote, which the databases in the field hold and compare as text (and
+/// PostgreSQL reads as its own types).
 @Suite struct TimestampTests {
     @Test func aTimestampIsWhatISO8601FormatStyleWrote() {
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
@@ -23,6 +24,24 @@ import Testing
             let date = Date(timeIntervalSince1970: seconds)
             #expect(Library.timestamp(date) == date.formatted(style), "at \(seconds)")
         }
+    }
+
+    @Test func momentsAreDaysOfTheCalendarAndTimesOfDay() {
+        for seconds in [0, 951_782_400.001, 1_798_761_599.999, 4_102_444_800.5] {
+            #expect(Library.isMoment(Library.timestamp(Date(timeIntervalSince1970: seconds))))
+        }
+        for good in ["2024-05-01T12:00:00", "2024-02-29T23:59:59", "0001-01-01T00:00:00Z", "2026-12-03T23:49:21.123456Z"] {
+            #expect(Library.isMoment(good), "\(good)")
+        }
+        for bad in [
+            "2024-02-30T10:00:00", "2023-02-29T10:00:00", "2024-13-01T00:00:00", "2024-00-10T00:00:00", "2024-05-01T24:00:00",
+            "2024-05-01T12:60:00", "2024-05-01 12:00:00", "2024-05-01", "0000-01-01T00:00:00", "2024-05-01T12:00:00.",
+            "2024-05-01T12:00:00.1234567", "2024-05-01T12:00:00+02:00", "2024-05-01T12:00:00ZZ", "２０２４-05-01T12:00:00",
+        ] {
+            #expect(!Library.isMoment(bad), "\(bad)")
+        }
+        #expect(Cursor(Cursor(key: "2024-02-30T10:00:00", id: "a").encoded) == nil, "a cursor's key is a moment")
+        #expect(Cursor(Cursor(key: "2024-02-29T10:00:00", id: "a").encoded) != nil)
     }
 
     @Test func timestampsSortAsTheirMomentsDo() {

@@ -39,6 +39,35 @@ import Testing
         #expect(throws: StorageError.self) { try rows[1].integer("size") }
     }
 
+    @Test func momentsReadAsTheLibraryWritesThemInAnyZone() async throws {
+        // A server or database in another zone still gives UTC: the connection asks for it.
+        let url = try await ThrowawayPostgres.newDatabase()
+        try await PostgresDatabase(url: url, migrations: migrations).write { connection throws(StorageError) in
+            try connection.execute(
+                "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = %L', current_database(), 'Asia/Kolkata'); END $$")
+        }
+        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let row = try await database.read { connection throws(StorageError) in
+            try connection.query(
+                """
+                SELECT TIMESTAMPTZ '2026-12-03 23:49:21.12+02' AS fraction, TIMESTAMPTZ '2026-01-01 00:00:00Z' AS whole,
+                    CAST(? AS timestamptz) AS written, TIMESTAMP '2024-05-01 12:00:00' AS clock, DATE '2024-05-01' AS day,
+                    current_setting('TimeZone') AS zone
+                """, ["2026-12-03T23:49:21.123Z"])[0]
+        }
+        #expect(try row.text("zone") == "UTC")
+        #expect(try row.text("fraction") == "2026-12-03T21:49:21.120Z")
+        #expect(try row.text("whole") == "2026-01-01T00:00:00.000Z")
+        #expect(try row.text("written") == "2026-12-03T23:49:21.123Z", "a moment reads back as it was written")
+        #expect(try row.text("clock") == "2024-05-01T12:00:00", "a clock's time has no zone")
+        #expect(try row.text("day") == "2024-05-01")
+        for unreadable in ["TIMESTAMPTZ 'infinity'", "TIMESTAMP '2024-05-01 12:00:00 BC'", "TIMESTAMP '12024-05-01 12:00:00'"] {
+            await #expect(throws: StorageError.self, "\(unreadable)") {
+                try await database.read { connection throws(StorageError) in try connection.query("SELECT \(unreadable) AS moment") }
+            }
+        }
+    }
+
     @Test func aCachedCommitSkipsTheWALFlushForItsTransactionAlone() async throws {
         // The tests' cluster commits without waiting for its WAL everywhere; this database does.
         let url = try await ThrowawayPostgres.newDatabase()
