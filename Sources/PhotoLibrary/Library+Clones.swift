@@ -46,6 +46,19 @@ extension Library {
             done = last
             progress(done)
         }
+        try await recountDays()
+    }
+
+    /// The day counts made again from the rows, in a new file on PostgreSQL (TRUNCATE), as the
+    /// migration made them. A batch updates each of its days' counts over and over in one
+    /// transaction, which on PostgreSQL leaves a dead version of the row each time; a library
+    /// that grew import by import has a compact table (each update pruned in its page).
+    private func recountDays() async throws(LibraryError) {
+        let dialect = database.dialect
+        try await write { connection throws(StorageError) in
+            try connection.execute(dialect == .postgreSQL ? "TRUNCATE day_counts" : "DELETE FROM day_counts")
+            try connection.execute(LibrarySchema.everyDayCounted)
+        }
     }
 
     /// Puts the newest `count` of the library's items in an album (for benchmarks and tests).
@@ -60,6 +73,7 @@ extension Library {
                 ON CONFLICT DO NOTHING
                 """, [album, count])
         }
+        try await recountDays()
     }
 
     /// Refreshes the planner's statistics at once, as a library that has run for a while has

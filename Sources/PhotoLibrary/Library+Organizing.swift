@@ -45,11 +45,7 @@ extension Library {
     /// Deletes for good what has been in the trash longer than `trashRetention`; returns how many.
     public func purgeTrash(now: Date = Date()) async throws(LibraryError) -> Int {
         let cutoff = Self.timestamp(now.addingTimeInterval(-Self.trashRetention))
-        let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE trashed_at < ? AND live_photo_of IS NULL", [cutoff]).map {
-                row throws(StorageError) in try row.text("id")
-            }
-        }
+        let ids = try await expiring(.recentlyDeleted, before: cutoff)
         for id in ids { try await deletePermanently(id) }
         return ids.count
     }

@@ -46,15 +46,20 @@ extension Library {
         facts.forget(id)
     }
 
-    /// Deletes every trashed asset for good; returns how many.
+    /// Deletes every trashed asset for good; returns how many Recently Deleted showed.
     @discardableResult
     public func emptyTrash() async throws(LibraryError) -> Int {
-        let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE trashed_at IS NOT NULL").map { row throws(StorageError) in try row.text("id")
-            }
-        }
+        let ids = try await expiring(.recentlyDeleted, before: nil)
         for id in ids { try await deletePermanently(id) }
         return ids.count
+    }
+
+    /// The ids `Listing.expiring` names.
+    func expiring(_ collection: AssetCollection, before cutoff: String?) async throws(LibraryError) -> [String] {
+        let statement = Listing.expiring(collection, before: cutoff)
+        return try await read { connection throws(StorageError) in
+            try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in try row.text("id") }
+        }
     }
 
     /// Removes what nothing refers to: blobs without a row (left by a crash between a blob's
@@ -102,14 +107,11 @@ extension Library {
         return report
     }
 
-    /// Deletes camera captures nobody saved within the retention period.
+    /// Deletes camera captures nobody saved within the retention period (one in the trash
+    /// waits for the trash's own).
     private func expireUnsavedCaptures(now: Date) async throws(LibraryError) -> Int {
         let cutoff = Self.timestamp(now.addingTimeInterval(-options.unsavedRetention))
-        let ids = try await read { connection throws(StorageError) in
-            try connection.query("SELECT id FROM assets WHERE unsaved AND imported_at < ?", [cutoff]).map { row throws(StorageError) in
-                try row.text("id")
-            }
-        }
+        let ids = try await expiring(.unsavedCaptures, before: cutoff)
         for id in ids { try await deletePermanently(id) }
         return ids.count
     }

@@ -112,6 +112,15 @@ package struct Listing {
                 """, arguments: [collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
     }
 
+    /// The ids of a view's items whose order column is before `cutoff` (all of them without
+    /// one), under the view's own conditions so that its index serves: the trash's and the
+    /// unsaved captures' expiry, and Empty Trash. A Live Photo's movie goes with its still.
+    package static func expiring(_ collection: AssetCollection, before cutoff: String?) -> Statement {
+        let conditions = collection.membership(of: "a") + (cutoff == nil ? [] : ["a.\(collection.orderColumn) < ?"])
+        return Statement(
+            sql: "SELECT a.id FROM assets a WHERE " + conditions.joined(separator: " AND "), arguments: cutoff.map { [$0] } ?? [])
+    }
+
     /// Assets whose file name or camera contains `search`, in any case, found through the index
     /// of their words. SQLite's trigram index finds a phrase of three characters or more; a
     /// shorter one is looked for in the index's own text, row by row.

@@ -27,11 +27,6 @@ extension LibrarySchema {
             "CREATE INDEX \(view.index) ON assets (\(view.collection.orderColumn) DESC, id DESC) WHERE "
                 + view.collection.membership(of: nil).joined(separator: " AND ") + ";"
         }
-        let counts = AssetCollection.views.map { view in
-            let day = "date(\(view.collection.orderColumn))"
-            return "SELECT '\(view.name)', \(day), media_type, count(*) FROM assets WHERE "
-                + view.collection.membership(of: nil).joined(separator: " AND ") + " GROUP BY \(day), media_type"
-        }
         // SQLite kept a camera's clock's 30 February, hour 25 or year 0 as the sort date's text,
         // which no cursor may carry (`Library.isMoment`): such an item is ordered by its import,
         // as imports order it now (PostgreSQL's were, as it took its types). SQLite's clock
@@ -61,13 +56,25 @@ extension LibrarySchema {
                 items INTEGER NOT NULL,
                 PRIMARY KEY (listing, day, media_type)
             );
+            \(everyDayCounted)
+            \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
+            """
+    }
+
+    /// Every view's and album's days counted from the rows, into an empty `day_counts`.
+    static var everyDayCounted: String {
+        let views = AssetCollection.views.map { view in
+            let day = "date(\(view.collection.orderColumn))"
+            return "SELECT '\(view.name)', \(day), media_type, count(*) FROM assets WHERE "
+                + view.collection.membership(of: nil).joined(separator: " AND ") + " GROUP BY \(day), media_type"
+        }
+        return """
             INSERT INTO day_counts (listing, day, media_type, items)
-                \(counts.joined(separator: "\n    UNION ALL "));
+                \(views.joined(separator: "\n    UNION ALL "));
             INSERT INTO day_counts (listing, day, media_type, items)
                 SELECT \(albumListing("m.album_id")), date(m.sort_date), a.media_type, count(*)
                 FROM album_assets m JOIN assets a ON a.id = m.asset_id WHERE \(shownInAlbums("a"))
                 GROUP BY m.album_id, date(m.sort_date), a.media_type;
-            \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
             """
     }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// Every listing's plan on both engines, with the planner's statistics on: each view's page is
 /// the first rows of its own index (or those after a cursor), never a scan of the table nor a
-/// sort of it, and its days (an album's too) are read from the counts kept for them. The library's rows are
+/// sort of it, its days (an album's too) are read from the counts kept for them, and the sweeps
+/// that empty a view read it the same way. The library's rows are
 /// cloned from one real import in the shares a family library has (`Library.cloneRows`).
 @Suite(.serialized) struct ListingPlanTests {
     static let size = 60_000
@@ -92,7 +93,7 @@ import Testing
             let deep = try await library.assets(query(collection) { $0.limit = 40 }).nextCursor
             let cursor = try #require(deep.flatMap(Cursor.init), "\(collection) has more than one page")
             let listing = try Listing(query(collection), dialect: dialect)
-            let statements = [
+            var statements = [
                 ("first page", listing.page(after: nil, direction: .older, limit: 61)),
                 ("deep page", listing.page(after: cursor, direction: .older, limit: 61)),
                 ("newer page", listing.page(after: cursor, direction: .newer, limit: 61)),
@@ -107,6 +108,13 @@ import Testing
                         after: nil, direction: .older, limit: 61)
                 ),
             ]
+            if [.recentlyDeleted, .unsavedCaptures].contains(collection) {
+                // The hourly expiry and Empty Trash read the view they empty.
+                statements += [
+                    ("expiry", Listing.expiring(collection, before: "2025-12-01T08:00:00.000Z")),
+                    ("all of it", Listing.expiring(collection, before: nil)),
+                ]
+            }
             for (name, statement) in statements {
                 let lines = try await plan(library, statement)
                 // An album's movies may be sorted from its entries: the album, not the library.
