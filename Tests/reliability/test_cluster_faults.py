@@ -782,9 +782,11 @@ def test_requests_sent_once_postgresql_is_back_from_a_quiet_restart_succeed(clus
 RADOSGW_OUTAGES = {
     # (fault, healing, seconds away: quick, soak)
     "stopped": (Engines.stop_gateway, Engines.start_gateway, (4, 10)),
-    # Connections taken and never answered, as when an OSD behind radosgw is gone: past the S3
-    # client's 15 s stall deadline, so requests sent while it is frozen get their answer in it.
-    "frozen": (Engines.freeze_gateway, Engines.thaw_gateway, (20, 25)),
+    # Connections taken and never answered, as when an OSD behind radosgw is gone: past twice the
+    # S3 client's 15 s stall deadline, so that after an upload sent just before the freeze has
+    # waited its 15 s, the client's next one is sent and refused while it lasts (20 s left none
+    # in a loaded make test).
+    "frozen": (Engines.freeze_gateway, Engines.thaw_gateway, (36, 40)),
 }
 
 
