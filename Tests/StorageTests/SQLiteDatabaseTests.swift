@@ -23,6 +23,34 @@ import Testing
         #expect(settings.2 == .integer(1))
     }
 
+    @Test func statisticsOfATableTenTimesItsSizeAreMadeAgainAtOpen() async throws {
+        let path = directory.file("s.sqlite")
+        let counted = { (database: SQLiteDatabase) async throws -> SQLValue in
+            try await database.read { connection throws(StorageError) in
+                try connection.scalar("SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE idx = 'sqlite_autoindex_things_1'")
+            }
+        }
+        let small = try SQLiteDatabase(path: path, migrations: migrations)
+        try await small.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO things (name) VALUES ('one')")
+            try connection.execute("ANALYZE")
+        }
+        #expect(try await counted(small) == .integer(1))
+        // Rows written where no statistics are looked at (another process, a copy).
+        _ = try await small.write { connection throws(StorageError) in
+            try connection.run(
+                """
+                WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 30)
+                INSERT INTO things (name) SELECT 'n' || i FROM n
+                """)
+        }
+        #expect(try await counted(SQLiteDatabase(path: path, migrations: migrations)) == .integer(30))
+        _ = try await small.write { connection throws(StorageError) in try connection.run("DELETE FROM things WHERE id > 5") }
+        #expect(try await counted(SQLiteDatabase(path: path, migrations: migrations)) == .integer(30), "a third is not a tenth")
+        _ = try await small.write { connection throws(StorageError) in try connection.run("DELETE FROM things WHERE id > 2") }
+        #expect(try await counted(SQLiteDatabase(path: path, migrations: migrations)) == .integer(2))
+    }
+
     @Test func aCachedCommitSkipsTheSyncForItselfAlone() async throws {
         let database = try SQLiteDatabase(path: directory.file("c.sqlite"), migrations: migrations)
         let during = try await database.write(.cached) { connection throws(StorageError) in
