@@ -40,6 +40,25 @@ class Served:
                 time.sleep(0.1)
         raise RuntimeError("cameraroll serve did not become ready")
 
+    def wait_until_idle(self, limit=600):
+        """Waits until the server has used less than a tenth of a CPU second over two seconds: its
+        first hourly sweep (every blob and derivative folder of the library) is over, so what is
+        measured next is not measured beside it. Returns the seconds waited."""
+        started = time.time()
+
+        def used():
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        before = used()
+        while time.time() - started < limit:
+            time.sleep(2)
+            now = used()
+            if now - before < 0.1:
+                return time.time() - started
+            before = now
+        raise RuntimeError(f"cameraroll serve was still busy after {limit} s")
+
     def request(self, method, path, body=None, headers=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
         connection.request(method, path, body=body, headers=headers or {})

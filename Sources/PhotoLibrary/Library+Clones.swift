@@ -49,18 +49,6 @@ extension Library {
         try await recountDays()
     }
 
-    /// The day counts made again from the rows, in a new file on PostgreSQL (TRUNCATE), as the
-    /// migration made them. A batch updates each of its days' counts over and over in one
-    /// transaction, which on PostgreSQL leaves a dead version of the row each time; a library
-    /// that grew import by import has a compact table (each update pruned in its page).
-    private func recountDays() async throws(LibraryError) {
-        let dialect = database.dialect
-        try await write { connection throws(StorageError) in
-            try connection.execute(dialect == .postgreSQL ? "TRUNCATE day_counts" : "DELETE FROM day_counts")
-            try connection.execute(LibrarySchema.everyDayCounted)
-        }
-    }
-
     /// Puts the newest `count` of the library's items in an album (for benchmarks and tests).
     package func fillAlbum(_ album: String, count: Int) async throws(LibraryError) {
         try await write { connection throws(StorageError) in

@@ -38,6 +38,8 @@ extension Library {
         // Albums after the assets their covers name, and their entries last.
         try await copyRows("albums", into: target)
         try await copyRows("album_assets", into: target)
+        // The entries went in as one transaction, each counted in its album's days on its way.
+        try await target.recountDays()
         return report
     }
 
