@@ -17,6 +17,18 @@ import Testing
         try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: migrations)
     }
 
+    /// A new database whose own default of the server setting `name` is `value` (constants of
+    /// the tests, spliced), as its administrator may set one; opened again, so that every
+    /// connection starts with it.
+    func open(setting name: String, to value: String) async throws -> PostgresDatabase {
+        let url = try await ThrowawayPostgres.newDatabase()
+        try await PostgresDatabase(url: url, migrations: migrations).write { connection throws(StorageError) in
+            try connection.execute(
+                "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET \(name) = %L', current_database(), '\(value)'); END $$")
+        }
+        return try await PostgresDatabase(url: url, migrations: migrations)
+    }
+
     @Test func valuesComeBackAsTheyWentIn() async throws {
         let database = try await open()
         try await database.write { connection throws(StorageError) in
@@ -41,12 +53,7 @@ import Testing
 
     @Test func momentsReadAsTheLibraryWritesThemInAnyZone() async throws {
         // A server or database in another zone still gives UTC: the connection asks for it.
-        let url = try await ThrowawayPostgres.newDatabase()
-        try await PostgresDatabase(url: url, migrations: migrations).write { connection throws(StorageError) in
-            try connection.execute(
-                "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = %L', current_database(), 'Asia/Kolkata'); END $$")
-        }
-        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let database = try await open(setting: "TimeZone", to: "Asia/Kolkata")
         let row = try await database.read { connection throws(StorageError) in
             try connection.query(
                 """
@@ -70,12 +77,7 @@ import Testing
 
     @Test func aCachedCommitSkipsTheWALFlushForItsTransactionAlone() async throws {
         // The tests' cluster commits without waiting for its WAL everywhere; this database does.
-        let url = try await ThrowawayPostgres.newDatabase()
-        try await PostgresDatabase(url: url, migrations: migrations).write { connection throws(StorageError) in
-            try connection.execute(
-                "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END $$")
-        }
-        let database = try await PostgresDatabase(url: url, migrations: migrations)
+        let database = try await open(setting: "synchronous_commit", to: "on")
         let before = try await database.write { connection throws(StorageError) in try connection.scalar("SHOW synchronous_commit") }
         #expect(before == .text("on"))
         let during = try await database.write(.cached) { connection throws(StorageError) in
