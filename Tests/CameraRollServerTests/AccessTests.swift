@@ -78,6 +78,14 @@ import Testing
         #expect(reply.json["code"] as? String == "not_found")
     }
 
+    @Test func anUnreadablePasswordIsAConflictThatNamesNoFile() async throws {
+        let root = live.library.folder.root
+        try Data("not a password".utf8).write(to: URL(fileURLWithPath: root).appendingPathComponent("owner.json"))
+        let reply = try await signIn("anything at all")
+        #expect(reply.status == 409 && reply.json["code"] as? String == "unreadable_owner")
+        #expect(!String(decoding: reply.body, as: UTF8.self).contains(root), "the data folder's path is the server's own")
+    }
+
     @Test func signingInGivesACookieAndChangesNeedTheCSRFToken() async throws {
         let before = try await signIn("anything at all")
         #expect(before.status == 409 && before.json["code"] as? String == "no_password")
