@@ -201,7 +201,9 @@ def write_figures(rows, seconds):
               "render of what they read (Fuzz/crashes/edit-capability, thumbnail-batch, edit-request). A file name cut "
               "to 255 bytes could end in a space, a character joined to a dot hid that dot, and a dot before a long "
               "run of spaces was left alone once cut: names are now cut and trimmed scalar by scalar "
-              "(Fuzz/crashes/file-name).", ""]
+              "(Fuzz/crashes/file-name). A search for a quote followed by a combining mark (one Swift Character that "
+              "is not a quote) passed to FTS5 unescaped, which failed on an unterminated string, a 500: search phrases "
+              "and LIKE patterns are now escaped scalar by scalar (Fuzz/crashes/search).", ""]
     section = "\n".join(lines)
     with open(FIGURES, "w") as handle:
         handle.write(section)
