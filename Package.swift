@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Video", dependencies: ["ChildProcess", "Executors", "Memo"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
-        .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors"], swiftSettings: strict),
+        .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors", "UTCTime"], swiftSettings: strict),
         .target(
             name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime"],
             swiftSettings: strict),

@@ -4,8 +4,8 @@ import HTTPServer
 extension ClientError {
     /// How a credentials error answers: a list that could not be written is 507, the shared
     /// database out of reach a 503 to try again, a password file nobody can read a 409 (the
-    /// owner must set it again; where the file is, its error tells the server's own user, not
-    /// a client), anything else the request's fault.
+    /// owner must set it again), anything else the request's fault. The error's detail is not
+    /// a client's to read.
     init(_ error: CredentialsError) {
         switch error.code {
         case "write_failed": status = 507
@@ -15,9 +15,7 @@ extension ClientError {
         default: status = 400
         }
         code = error.code
-        message =
-            error.code == "unreadable_owner"
-            ? "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`." : error.message
+        message = error.message
     }
 }
 

@@ -22,7 +22,9 @@ public struct OwnerAccount: Sendable {
     public func passwordHash() throws(CredentialsError) -> PasswordHash? {
         guard let text = record.text() else { return nil }
         guard let hash = try? JSONDecoder().decode(PasswordHash.self, from: Data(text.utf8)) else {
-            throw CredentialsError("unreadable_owner", "\(location) cannot be read; set the password again with `cameraroll passwd`.")
+            throw CredentialsError(
+                "unreadable_owner", "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`.",
+                detail: location)
         }
         return hash
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import UTCTime
 
 extension Library {
     /// One asset by id, whatever its state (trashed and unsaved ones too).
@@ -68,8 +69,8 @@ extension Library {
     /// How many assets a day holds in a collection, newest day first: what a timeline lays out
     /// (sections, scroll height, a scrubber) before any page is read. A day is the date of the
     /// collection's order column: a capture's as its camera's clock read it, an import's or a
-    /// trashing's in UTC. A view's and an album's days are read from the counts kept as their items come and go; a search's and a
-    /// filter's from their rows.
+    /// trashing's in UTC. A view's and an album's days are read from the counts kept as their
+    /// items come and go; a search's and a filter's from their rows.
     public func days(_ query: AssetQuery) async throws(LibraryError) -> [DayCount] {
         let statement = try Listing(query, dialect: database.dialect).days
         return try await read { connection throws(StorageError) in
@@ -126,15 +127,10 @@ extension Library {
         else { return nil }
         let (nextYear, nextMonth) = month == 12 ? (year + 1, 1) : (year, month + 1)
         guard parts.count == 3, let day = Int(parts[2]) else { return String(format: "%04d-%02d-01", nextYear, nextMonth) }
-        let length = daysIn(month, of: year)
+        let length = WrittenMoment.daysIn(month, of: year)
         guard (1...length).contains(day) else { return nil }
         return day < length
             ? String(format: "%04d-%02d-%02d", year, month, day + 1) : String(format: "%04d-%02d-01", nextYear, nextMonth)
-    }
-
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
 
     /// Whether `text` is a moment as the library writes them (`timestamp`, a sort date): a day
@@ -142,20 +138,7 @@ extension Library {
     /// six digits, then perhaps `Z`. A cursor a client sends back carries one, and PostgreSQL
     /// refuses anything else with an error of the database's where the client's is due.
     package static func isMoment(_ text: String) -> Bool {
-        let utf8 = Array(text.utf8)
-        let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x54, 13: 0x3A, 16: 0x3A]
-        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
-        guard utf8.count >= 19,
-            utf8[..<19].enumerated().allSatisfy({ offset, byte in separators[offset].map { $0 == byte } ?? isDigit(byte) })
-        else { return false }
-        let number = { (range: Range<Int>) in utf8[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
-        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
-        guard year >= 1, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), number(11..<13) < 24,
-            number(14..<16) < 60, number(17..<19) < 60
-        else { return false }
-        var rest = utf8[19...]
-        if rest.last == 0x5A { rest = rest.dropLast() }
-        guard let point = rest.first else { return true }
-        return point == 0x2E && (2...7).contains(rest.count) && rest.dropFirst().allSatisfy(isDigit)
+        let written = { (ending: String) in WrittenMoment(text, separator: UInt8(ascii: "T"), ending: ending) }
+        return (written("Z") ?? written("")).map { $0.isOnTheCalendar && $0.fraction.count <= 6 } ?? false
     }
 }

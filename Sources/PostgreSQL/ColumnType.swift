@@ -1,4 +1,5 @@
 package import Storage
+import UTCTime
 
 /// How a column's text (libpq's text format) reads, by the column's type OID (the values are
 /// PostgreSQL's own, fixed in pg_type.dat). Integers and flags come back as integers, as SQLite's
@@ -39,26 +40,10 @@ package enum ColumnType {
     /// `Library.timestamp` writes it; "2026-12-03T23:49:21" without one, as a camera's clock
     /// reads. Years past 9999, BC and infinity are none of ours.
     private static func isoMoment(_ text: String, zoned: Bool) -> String? {
-        let digits: ClosedRange<UInt8> = 0x30...0x39
-        let (dash, space, colon) = (UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: ":"))
-        let separators: [Int: UInt8] = [4: dash, 7: dash, 10: space, 13: colon, 16: colon]
-        var utf8 = Array(text.utf8)
-        if zoned {
-            guard utf8.suffix(3).elementsEqual("+00".utf8) else { return nil }
-            utf8.removeLast(3)
-        }
-        guard utf8.count >= 19,
-            utf8[..<19].enumerated().allSatisfy({ offset, byte in separators[offset].map { $0 == byte } ?? digits.contains(byte) })
-        else { return nil }
-        var fraction = utf8[19...]
-        if let point = fraction.first {
-            guard point == UInt8(ascii: "."), fraction.count > 1, fraction.dropFirst().allSatisfy(digits.contains) else { return nil }
-            fraction = fraction.dropFirst()
-        }
-        let seconds = String(decoding: utf8[..<10], as: UTF8.self) + "T" + String(decoding: utf8[11..<19], as: UTF8.self)
-        guard zoned else { return fraction.isEmpty ? seconds : seconds + "." + String(decoding: fraction, as: UTF8.self) }
-        let milliseconds = String(decoding: fraction.prefix(3), as: UTF8.self)
-        return seconds + "." + milliseconds + String(repeating: "0", count: 3 - milliseconds.count) + "Z"
+        guard let moment = WrittenMoment(text, separator: UInt8(ascii: " "), ending: zoned ? "+00" : "") else { return nil }
+        guard zoned else { return moment.fraction.isEmpty ? moment.seconds : moment.seconds + "." + moment.fraction }
+        let milliseconds = moment.fraction.prefix(3)
+        return moment.seconds + "." + milliseconds + String(repeating: "0", count: 3 - milliseconds.count) + "Z"
     }
 
     /// bytea's text form: `\x` and two hex digits a byte.
