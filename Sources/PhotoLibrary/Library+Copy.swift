@@ -56,7 +56,7 @@ extension Library {
     }
 
     /// One asset: its original staged in the target and checked against its hash, then the blob
-    /// and the row under the blob's lock, as an import commits them. False when the target had
+    /// and the row, as an import stores them (`storeBlob`). False when the target had
     /// the row after all (another run, or the same bytes under another id).
     private func copy(_ row: Row, id: String, hash: String, into target: Library) async throws(LibraryError) -> Bool {
         let source = try await files { [blobs] () throws(StorageError) in try blobs.localFile(hash) }
@@ -67,10 +67,8 @@ extension Library {
         }
         let insert = Self.insertion("assets", row)
         do {
-            return try await target.write { [blobs = target.blobs] connection throws(StorageError) -> Bool in
-                try connection.lock(Self.blobLock(hash))
-                try blobs.put(staged)
-                return try connection.run(insert.sql, insert.values) == 1
+            return try await target.storeBlob(staged) { connection throws(StorageError) -> Bool in
+                try connection.run(insert.sql, insert.values) == 1
             }
         } catch {
             await target.work.run { [staging = target.staging] in staging.discard(staged) }

@@ -72,13 +72,8 @@ extension Library {
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
 
-        // The blob's commit and its row under the blob's lock, so that no delete or collection
-        // comes in between; a crash between them leaves an orphan blob, which collection removes.
-        let crashPoint = options.crashPoint
-        let inserted: Bool = try await write { [blobs] connection throws(StorageError) -> Bool in
-            try connection.lock(Self.blobLock(staged.hash))
-            try blobs.put(staged)
-            if crashPoint == .afterBlobCommit { _exit(70) }
+        // A crash between the blob and its row leaves an orphan blob, which collection removes.
+        let inserted: Bool = try await storeBlob(staged) { connection throws(StorageError) -> Bool in
             guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
                 return false
             }
@@ -113,6 +108,11 @@ extension Library {
     private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?)
         async throws(LibraryError) -> Asset?
     {
+        // Most imports are new bytes: they look without taking the writer.
+        let known = try await read { connection throws(StorageError) in
+            try !connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [hash]).isEmpty
+        }
+        guard known else { return nil }
         let now = Self.timestamp()
         let id: String? = try await write { connection throws(StorageError) -> String? in
             guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
@@ -235,9 +235,6 @@ extension Library {
         return poster
     }
 
-    /// The name a transaction locks to commit or delete the blob `hash` and its row.
-    static func blobLock(_ hash: String) -> String { "blob \(hash)" }
-
     static let thumbnailRequests = DerivativeKey.thumbnailSizes.map { size in
         RenderRequest(box: PixelSize(width: size, height: size), encoding: .webp(quality: 80))
     }
@@ -255,7 +252,7 @@ extension Library {
     }
 
     /// Dies on the spot if a crash test asked for this step: no cleanup, as in a real crash.
-    private func reach(_ step: ImportStep) {
+    func reach(_ step: ImportStep) {
         if options.crashPoint == step { _exit(70) }
     }
 }

@@ -61,12 +61,17 @@ extension Library {
         defer { renewing.cancel() }
         do throws(LibraryError) {
             let file = try await jobs.run(job.key, job.make)
-            let output = try await files { [blobs, staging] () throws(StorageError) -> String in
-                let staged = try staging.stage(copying: file.path)
-                try blobs.put(staged)
-                return staged.hash
+            let staged = try await files { [staging] () throws(StorageError) in try staging.stage(copying: file.path) }
+            let completed: Bool
+            do {
+                completed = try await storeBlob(staged) { connection throws(StorageError) in
+                    try RenditionQueue.complete(claim, output: staged.hash, connection)
+                }
+            } catch {
+                await work.run { [staging] in staging.discard(staged) }
+                throw error
             }
-            if try await storage({ () async throws(StorageError) in try await queue.complete(claim, output: output) }) == false {
+            if !completed {
                 options.log(
                     "rendition of asset \(asset.id): attempt \(claim.attempt) lost its claim before it was done; its output is not used")
             }

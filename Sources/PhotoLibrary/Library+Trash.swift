@@ -33,15 +33,15 @@ extension Library {
     public func deletePermanently(_ id: String) async throws(LibraryError) {
         let asset = try await asset(id)
         if let movie = asset.livePhotoMovie { try await deletePermanently(movie) }
-        // The row and the blob under the blob's lock: no import can point a new row at the blob
-        // in between.
-        try await write { [blobs] connection throws(StorageError) in
+        let token = Self.newID()
+        let removing = try await write { connection throws(StorageError) -> Bool in
             try connection.lock(Self.blobLock(asset.blobHash))
             try connection.run("DELETE FROM assets WHERE id = ?", [id])
             // Its renditions' outputs are then orphans, for collection.
             try connection.run("DELETE FROM rendition_jobs WHERE blob_hash = ?", [asset.blobHash])
-            try blobs.remove(asset.blobHash)
+            return try Self.claimRemoval(asset.blobHash, token, connection)
         }
+        if removing { await remove(asset.blobHash, claimedAs: token) }
         await work.run { [derived] in derived.removeAll(for: asset.blobHash) }
         facts.forget(id)
     }
@@ -63,15 +63,18 @@ extension Library {
     }
 
     /// Removes what nothing refers to: blobs without a row (left by a crash between a blob's
-    /// commit and its row's), derivatives of deleted originals, unsaved captures past their
-    /// retention, and resumable uploads and downloads past their expiry. Blobs younger than `grace` are left, as an import in another process
-    /// may be about to insert their row.
+    /// store and its row's commit, or by a removal that failed), derivatives of deleted
+    /// originals, unsaved captures past their retention, and resumable uploads and downloads
+    /// past their expiry. Blobs younger than `grace` are left, and so are claims on blobs
+    /// (`storeBlob`) younger than it: an import in another process may be about to commit.
     @discardableResult
     public func collectGarbage(grace: TimeInterval = 3600, now: Date = Date()) async throws(LibraryError) -> CollectionReport {
         var report = CollectionReport()
         report.expiredCaptures = try await expireUnsavedCaptures(now: now)
         report.expiredUploads = try await expireUploads(now: now)
         report.expiredDownloads = try await expireDownloads(now: now)
+        let cutoff = now.addingTimeInterval(-grace)
+        try await dropAbandonedClaims(before: cutoff)
         let (known, renditions) = try await read { connection throws(StorageError) in
             (
                 Set(try connection.query("SELECT blob_hash FROM assets").map { row throws(StorageError) in try row.text("blob_hash") }),
@@ -81,21 +84,17 @@ extension Library {
                     })
             )
         }
-        let cutoff = now.addingTimeInterval(-grace)
         let orphans = try await files { [blobs] () throws(StorageError) in
             try blobs.allBlobs().filter { !known.contains($0.hash) && !renditions.contains($0.hash) && $0.modified <= cutoff }.map(\.hash)
         }
         for hash in orphans {
-            // Checked again under the lock an import holds to commit a blob and its row.
-            try await write { [blobs] connection throws(StorageError) in
+            // Checked again under the lock a store takes to claim the blob or commit its row.
+            let token = Self.newID()
+            let removing = try await write { connection throws(StorageError) -> Bool in
                 try connection.lock(Self.blobLock(hash))
-                if try connection.query(
-                    "SELECT 1 FROM assets WHERE blob_hash = ? UNION ALL SELECT 1 FROM rendition_jobs WHERE output_hash = ?", [hash, hash]
-                ).isEmpty {
-                    try blobs.remove(hash)
-                }
+                return try Self.claimRemoval(hash, token, connection)
             }
-            report.blobsRemoved += 1
+            if removing, await remove(hash, claimedAs: token) { report.blobsRemoved += 1 }
         }
         let stale = await work.run { [derived] in
             derived.hashes().filter { !known.contains($0) }.map { hash in

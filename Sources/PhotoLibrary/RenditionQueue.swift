@@ -110,8 +110,8 @@ final class RenditionQueue: Sendable {
     }
 
     /// The job is done, its output in the blob store as `output`; false when the claim was lost.
-    func complete(_ claim: Claim, output: String) async throws(StorageError) -> Bool {
-        try await fenced(claim, "state = 'done', output_hash = ?, progress = 1, lease_until = NULL", [output], announce: true)
+    static func complete(_ claim: Claim, output: String, _ connection: any SQLConnection) throws(StorageError) -> Bool {
+        try fenced(claim, "state = 'done', output_hash = ?, progress = 1, lease_until = NULL", [output], announce: true, connection)
     }
 
     /// The job failed for good (until someone retries it); false when the claim was lost.
@@ -125,12 +125,18 @@ final class RenditionQueue: Sendable {
         -> Bool
     {
         try await database.write { connection throws(StorageError) -> Bool in
-            let changed = try connection.run(
-                "UPDATE rendition_jobs SET \(assignments) WHERE blob_hash = ? AND derivative = ? AND attempt = ? AND state = 'running'",
-                values + [claim.hash, claim.derivative, claim.attempt])
-            if changed == 1 && announce { try connection.announce("rendition \(claim.hash)") }
-            return changed == 1
+            try Self.fenced(claim, assignments, values, announce: announce, connection)
         }
+    }
+
+    private static func fenced(
+        _ claim: Claim, _ assignments: String, _ values: [any SQLBindable], announce: Bool, _ connection: any SQLConnection
+    ) throws(StorageError) -> Bool {
+        let changed = try connection.run(
+            "UPDATE rendition_jobs SET \(assignments) WHERE blob_hash = ? AND derivative = ? AND attempt = ? AND state = 'running'",
+            values + [claim.hash, claim.derivative, claim.attempt])
+        if changed == 1 && announce { try connection.announce("rendition \(claim.hash)") }
+        return changed == 1
     }
 
     /// Rings the doorbell at every announcement about renditions, and after a reconnection.

@@ -220,6 +220,19 @@ public enum LibrarySchema {
                 "CREATE INDEX assets_by_day ON assets ((substr(sort_date, 1, 10)), trashed_at, live_photo_of, unsaved)"),
             Migration("0013-postgresql-types", postgreSQLTypes(types.dialect)),
             Migration("0014-lifetime-listings", lifetimeListings(types.dialect)),
+            // Blobs being stored or removed (`BlobClaims`), so that no transaction stays open while
+            // the blob store works. `claimed_at` is in seconds since 1970.
+            Migration(
+                "0015-blob-claims",
+                """
+                CREATE TABLE blob_claims (
+                    token TEXT PRIMARY KEY,
+                    blob_hash TEXT NOT NULL,
+                    purpose TEXT NOT NULL CHECK (purpose IN ('store', 'remove')),
+                    claimed_at \(types.real) NOT NULL
+                );
+                CREATE INDEX blob_claims_by_hash ON blob_claims (blob_hash, purpose);
+                """),
         ]
     }
 }

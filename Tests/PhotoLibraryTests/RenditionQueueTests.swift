@@ -92,10 +92,16 @@ import Testing
         }
         #expect(try await living.claim()?.attempt == 2, "claimed again once the lease ran out")
         #expect(try await dead.renew(stale, progress: 0.5) == false)
-        #expect(try await dead.complete(stale, output: String(repeating: "cd", count: 32)) == false, "the stale completion is refused")
+        let completeStale = try await database.write { connection throws(StorageError) in
+            try RenditionQueue.complete(stale, output: String(repeating: "cd", count: 32), connection)
+        }
+        #expect(completeStale == false, "the stale completion is refused")
         #expect(try await dead.fail(stale, LibraryError(.timeout, "late")) == false)
         let current = RenditionQueue.Claim(hash: hash, derivative: DerivativeKey.playable, attempt: 2)
-        #expect(try await living.complete(current, output: String(repeating: "ef", count: 32)))
+        #expect(
+            try await database.write { connection throws(StorageError) in
+                try RenditionQueue.complete(current, output: String(repeating: "ef", count: 32), connection)
+            })
         #expect(try await living.standing(hash, DerivativeKey.playable) == .done(output: String(repeating: "ef", count: 32)))
     }
 

@@ -1,0 +1,111 @@
+import Foundation
+import Storage
+
+/// How originals and renditions go into the blob store and out of it with no transaction open
+/// while the store works: an S3 upload of 4 GiB held one of the cluster's writer connections
+/// for its whole length when the put ran inside the row's transaction.
+///
+/// A row in `blob_claims` says that a blob is being stored or being removed. Each claim is taken
+/// in a short transaction under the blob's lock (`blobLock`), which serialises it against the
+/// other kind: a removal is not claimed while a store is under way or a row or a rendition
+/// names the blob, and a store waits for a removal under way to end before it writes bytes the
+/// removal would delete. A process that dies leaves its claim behind: a removal's lapses after
+/// `removalLease`, and collection drops a store's after its grace, its blob then an orphan.
+extension Library {
+    /// How long a removal may take before a store waiting on it takes it for abandoned: one
+    /// delete in the blob store, which answers or times out well within it.
+    static let removalLease: TimeInterval = 120
+
+    /// Stores `staged` in the blob store and then runs `commit` (the row that names the blob) in
+    /// a short write transaction under the blob's lock. A failure after the store leaves the blob
+    /// an orphan for collection; the caller discards `staged` if this throws.
+    func storeBlob<T: Sendable>(
+        _ staged: StagedFile, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
+    ) async throws(LibraryError) -> T {
+        let token = Self.newID()
+        try await claimStore(staged.hash, token)
+        do {
+            try await files { [blobs] () throws(StorageError) in try blobs.put(staged) }
+            reach(.afterBlobCommit)
+            return try await write { connection throws(StorageError) -> T in
+                try connection.lock(Self.blobLock(staged.hash))
+                let result = try commit(connection)
+                try Self.release(token, connection)
+                return result
+            }
+        } catch {
+            try? await write { connection throws(StorageError) in try Self.release(token, connection) }
+            throw error
+        }
+    }
+
+    /// Claims the store of `hash`, after any removal of it under way.
+    private func claimStore(_ hash: String, _ token: String) async throws(LibraryError) {
+        while true {
+            let now = Date().timeIntervalSince1970
+            let claimed = try await write { connection throws(StorageError) -> Bool in
+                try connection.lock(Self.blobLock(hash))
+                try connection.run(
+                    "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?", [hash, now - Self.removalLease])
+                guard try connection.query("SELECT 1 FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove'", [hash]).isEmpty else {
+                    return false
+                }
+                try connection.run(
+                    "INSERT INTO blob_claims (token, blob_hash, purpose, claimed_at) VALUES (?, ?, 'store', ?)", [token, hash, now])
+                return true
+            }
+            if claimed { return }
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                throw LibraryError(.storageUnavailable, "The original was being removed; try again.")
+            }
+        }
+    }
+
+    /// Inside a transaction holding the blob's lock: claims the removal of `hash` unless an
+    /// asset, a rendition or a store under way (or another removal) names it. True when the
+    /// caller is to remove the blob (`remove(_:claimedAs:)`) once this transaction commits.
+    static func claimRemoval(_ hash: String, _ token: String, _ connection: any SQLConnection) throws(StorageError) -> Bool {
+        let named = try connection.query(
+            """
+            SELECT 1 FROM assets WHERE blob_hash = ?
+            UNION ALL SELECT 1 FROM rendition_jobs WHERE output_hash = ?
+            UNION ALL SELECT 1 FROM blob_claims WHERE blob_hash = ?
+            """, [hash, hash, hash])
+        guard named.isEmpty else { return false }
+        try connection.run(
+            "INSERT INTO blob_claims (token, blob_hash, purpose, claimed_at) VALUES (?, ?, 'remove', ?)",
+            [token, hash, Date().timeIntervalSince1970])
+        return true
+    }
+
+    /// Removes a blob whose removal `token` claimed, then the claim. A store that fails leaves
+    /// the blob to collection, which finds it named by nothing: the rows are gone already.
+    @discardableResult
+    func remove(_ hash: String, claimedAs token: String) async -> Bool {
+        var removed = true
+        do {
+            try await files { [blobs] () throws(StorageError) in try blobs.remove(hash) }
+        } catch {
+            options.log("removing blob \(hash) failed, left for collection: \(error)")
+            removed = false
+        }
+        try? await write { connection throws(StorageError) in try Self.release(token, connection) }
+        return removed
+    }
+
+    /// Drops the claims of processes that died before they finished, `grace` after they began.
+    func dropAbandonedClaims(before cutoff: Date) async throws(LibraryError) {
+        try await write { connection throws(StorageError) in
+            try connection.run("DELETE FROM blob_claims WHERE claimed_at < ?", [cutoff.timeIntervalSince1970])
+        }
+    }
+
+    private static func release(_ token: String, _ connection: any SQLConnection) throws(StorageError) {
+        try connection.run("DELETE FROM blob_claims WHERE token = ?", [token])
+    }
+
+    /// The name a transaction locks to claim a blob's store or removal, or to commit its row.
+    static func blobLock(_ hash: String) -> String { "blob \(hash)" }
+}
