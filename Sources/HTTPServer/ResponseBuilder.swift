@@ -28,9 +28,6 @@ struct ResponseBuilder {
         self.requestHeaders = requestHeaders
     }
 
-    /// Headers a 304 keeps (RFC 9110, 15.4.5); the rest describe a body that is not sent.
-    private static let notModifiedHeaders: Set<String> = ["etag", "cache-control", "last-modified", "vary", "expires", "content-location"]
-
     /// nil when libmicrohttpd cannot allocate the response (the connection is then closed).
     ///
     /// It runs for every response, so the handler's headers are read only when the request's
@@ -45,43 +42,13 @@ struct ResponseBuilder {
         {
             return Built(handle: handle, status: 200, bodyBytes: body.bytes.count, stream: nil, isOurs: false)
         }
-        var (response, content) = Self.open(original)
-        var offset = 0
-        var length = content.size
-        var server = ServerHeaders()
-        if response.status == 200, method == "GET" || method == "HEAD", conditions.ifNoneMatch != nil || conditions.ifModifiedSince != nil,
-            conditions.isNotModified(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
-        {
-            response = Response(
-                status: 304, headers: Headers(response.headers.filter { Self.notModifiedHeaders.contains($0.name.lowercased()) }),
-                body: .empty)
-        } else if response.status == 200, content.isRangeable {
-            server.acceptRanges = true
-            if method == "GET", let range = requestHeaders["Range"],
-                conditions.ifRange == nil
-                    || conditions.allowsRange(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
-            {
-                switch RangeRequest(header: range, total: content.size) {
-                case .whole:
-                    break
-                case .part(let start, let count):
-                    response.status = 206
-                    server.contentRange = "bytes \(start)-\(start + count - 1)/\(content.size)"
-                    offset = start
-                    length = count
-                case .unsatisfiable:
-                    let refusal = HTTPError(416, "range_not_satisfiable", "The requested range is outside the content.").response
-                    server = ServerHeaders(acceptRanges: false, contentRange: "bytes */\(content.size)")
-                    content.close()
-                    (response, content) = Self.open(refusal)
-                    length = content.size
-                }
-            }
-        }
-        let sendsBody = method != "HEAD" && response.status != 304 && response.status != 204 && response.status >= 200
-        guard let handle = content.makeResponse(offset: offset, length: length, sent: sendsBody) else { return nil }
-        Self.add(response.headers, server, to: handle)
-        return Built(handle: handle, status: response.status, bodyBytes: sendsBody ? length : 0, stream: sendsBody ? content.stream : nil)
+        let shape = ResponseShape(original, method: method, requestHeaders: requestHeaders, conditions: conditions, open: Self.open)
+        let server = ServerHeaders(acceptRanges: shape.acceptRanges, contentRange: shape.contentRange)
+        guard let handle = shape.content.makeResponse(offset: shape.offset, length: shape.length, sent: shape.sendsBody) else { return nil }
+        Self.add(shape.response.headers, server, to: handle)
+        return Built(
+            handle: handle, status: shape.response.status, bodyBytes: shape.sendsBody ? shape.length : 0,
+            stream: shape.sendsBody ? shape.content.stream : nil)
     }
 
     private static func add(_ headers: Headers, _ server: ServerHeaders, to handle: OpaquePointer) {
@@ -134,7 +101,7 @@ private struct ServerHeaders {
 /// A response body: bytes we copy into MHD, kept bytes MHD sends from where they are, an open
 /// file (or a range of it) MHD sends with sendfile and closes, or a pipe MHD reads as its
 /// producer fills it.
-private enum Content {
+private enum Content: ShapedContent {
     case bytes([UInt8], rangeable: Bool)
     case kept(StableBytes)
     /// The bytes from `start` of a file, `size` of them.
@@ -164,8 +131,6 @@ private enum Content {
         }
     }
 
-    /// Only real content takes part in ranges; an empty body or an error body does not, nor a
-    /// stream, which is made from its start.
     var isRangeable: Bool {
         switch self {
         case .bytes(_, let rangeable): rangeable

@@ -13,7 +13,7 @@ extension ServerCore {
             return start(connection, context, url: url, method: method, version: version)
         case .accepted(let route):
             guard let request = context.state.withLock({ $0.request }) else { return .NO }
-            if let fast = route.fast, let response = respondNow(to: request, with: fast) {
+            if let fast = route.fast, let response = responder.respondNow(to: request, with: fast) {
                 return answer(response, on: connection, context)
             }
             return runHandler(route.handler, for: request, on: connection, context)
@@ -62,18 +62,10 @@ extension ServerCore {
         return .YES
     }
 
-    private enum Decision {
-        /// Answer with an error: `now` when a body follows, so libmicrohttpd skips it and closes
-        /// the connection; otherwise on the next call, which keeps the connection open.
-        case refuse(Response, now: Bool)
-        case run(Router.Route, Request)
-        case receive(Request, Router.Route, maxBytes: Int, length: Int?)
-    }
-
     private func decide(
         _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: String, version: UnsafePointer<CChar>?,
         headers: Headers
-    ) -> Decision {
+    ) -> Responder.Decision {
         let lengths = headers.values("Content-Length")
         let encodings = headers.values("Transfer-Encoding")
         let bodyFollows = !encodings.isEmpty || lengths.contains { $0 != "0" }
@@ -97,45 +89,16 @@ extension ServerCore {
             } catch {
                 return .refuse(error.response, now: bodyFollows)
             }
-            switch router.match(method: method, path: uri.path) {
-            case .notFound:
-                return .refuse(HTTPError.notFound().response, now: bodyFollows)
-            case .methodNotAllowed(let allowed):
-                var response = HTTPError(405, "method_not_allowed", "This address does not accept \(method).").response
-                response.headers["Allow"] = allowed.joined(separator: ", ")
+            switch responder.route(method: method, uri: uri) {
+            case .refused(let response):
                 return .refuse(response, now: bodyFollows)
-            case .found(let route, let parameters):
-                routed = RoutedTargets.Routed(uri: uri, route: route, parameters: parameters)
+            case .routed(let found):
+                routed = found
                 routedTargets.keep(routed, for: key)
             }
         }
-        let route = routed.route
         let client = client(connection, headers)
-        let request = Request(
-            method: method, path: routed.uri.path, query: routed.uri.query, headers: headers, remoteAddress: client.address,
-            throughProxy: client.throughProxy, parameters: routed.parameters)
-        if let refusal = router.gate?(request, route) {
-            return .refuse(finished(refusal, for: request), now: bodyFollows)
-        }
-        let accepted: Decision
-        switch route.body {
-        case .none:
-            guard !bodyFollows else {
-                return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
-            }
-            accepted = .run(route, request)
-        case .file(let maxBytes):
-            // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
-            let length = lengths.first.map { Int($0) ?? Int.max }
-            guard length ?? 0 <= maxBytes else {
-                return .refuse(Self.tooLarge(maxBytes).response, now: true)
-            }
-            accepted = .receive(request, route, maxBytes: maxBytes, length: length)
-        }
-        if let refusal = route.check?(request) {
-            return .refuse(finished(refusal, for: request), now: bodyFollows)
-        }
-        return accepted
+        return responder.admit(routed, method: method, headers: headers, client: client, lengths: lengths, bodyFollows: bodyFollows)
     }
 
     /// Requests whose length two parts of the chain could read differently (request smuggling).
@@ -163,10 +126,6 @@ extension ServerCore {
         return response
     }
 
-    static func tooLarge(_ maxBytes: Int) -> HTTPError {
-        HTTPError(413, "too_large", "The request body is larger than \(maxBytes) bytes.")
-    }
-
     /// Suspends the connection and runs the handler on the cooperative pool, never on an MHD
     /// thread; the response comes back through `RequestContext.deliver`.
     ///
@@ -183,34 +142,10 @@ extension ServerCore {
             return answer(Self.shuttingDown, on: connection, context)
         }
         let task = Task(priority: .high) { [self] in
-            context.deliver(await respond(to: request, with: handler))
+            context.deliver(await responder.respond(to: request, with: handler))
         }
         context.state.withLock { $0.task = task }
         return .YES
-    }
-
-    private func respond(to request: Request, with handler: Router.Handler) async -> Response {
-        do {
-            return finished(try await handler(request), for: request)
-        } catch {
-            return finished(failure(error, of: request), for: request)
-        }
-    }
-
-    private func finished(_ response: Response, for request: Request) -> Response {
-        guard let finish = router.finish else { return response }
-        var response = response
-        finish(request, &response)
-        return response
-    }
-
-    /// The fast handler's answer, right here on libmicrohttpd's thread; nil when it leaves the request to the handler.
-    private func respondNow(to request: Request, with fast: Router.FastHandler) -> Response? {
-        do {
-            return try fast(request).map { finished($0, for: request) }
-        } catch {
-            return finished(failure(error, of: request), for: request)
-        }
     }
 
     /// The client's address: the socket's peer, or, behind proxies the operator named, the client
@@ -219,13 +154,6 @@ extension ServerCore {
         let peer = connection.clientAddress
         guard !configuration.forwardedFor.proxies.isEmpty else { return ForwardedFor.Client(address: peer, throughProxy: false) }
         return configuration.forwardedFor.client(peer: peer, forwarded: headers.values("X-Forwarded-For"))
-    }
-
-    /// What a handler's error becomes: its own answer, or a 500 with the detail only in the log.
-    private func failure(_ error: any Error, of request: Request) -> Response {
-        if let error = error as? any HTTPResponseError { return error.response }
-        configuration.log("\(request.method) \(RawURI.loggable(ArraySlice(request.path.utf8))) failed: \(error)")
-        return HTTPError(500, "internal", "Something went wrong on the server.").response
     }
 
     /// Queues a response; a request can be answered this way right after its headers or after its body.

@@ -29,7 +29,7 @@ extension ServerCore {
         let failure: HTTPError? = context.state.withLock { state in
             guard let size = state.body?.size else { return HTTPError(500, "internal", "Something went wrong on the server.") }
             // Chunked bodies announce no length, so the limit is enforced as they arrive.
-            guard size + data.count <= maxBytes else { return Self.tooLarge(maxBytes) }
+            guard size + data.count <= maxBytes else { return Responder.tooLarge(maxBytes) }
             do throws(BodyFile.Failure) {
                 try state.body?.append(data)
             } catch {

@@ -10,7 +10,7 @@ internal import Synchronization
 /// the shared lock is taken only for requests whose connection is suspended for a handler.
 final class ServerCore: Sendable {
     let configuration: Configuration
-    let router: Router
+    let responder: Responder
     let routedTargets = RoutedTargets()
     /// Requests between their request line and their completion.
     private let inFlight = Atomic(0)
@@ -26,7 +26,7 @@ final class ServerCore: Sendable {
 
     init(configuration: Configuration, router: Router) {
         self.configuration = configuration
-        self.router = router
+        responder = Responder(router: router, log: configuration.log)
         admission = Mutex(
             ConnectionAdmission(
                 untrustedLimit: min(configuration.untrustedConnectionLimit, configuration.connectionLimit),

@@ -46,7 +46,8 @@ extension Library {
             let claimed = try await write { connection throws(StorageError) -> Bool in
                 try connection.lock(Self.blobLock(hash))
                 try connection.run(
-                    "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?", [hash, now - Self.removalLease])
+                    "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?",
+                    [hash, now - Self.removalLease])
                 guard try connection.query("SELECT 1 FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove'", [hash]).isEmpty else {
                     return false
                 }

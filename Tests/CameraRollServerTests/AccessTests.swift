@@ -231,12 +231,13 @@ import Testing
     /// Browsers write an origin one way; another spelling of an allowed site is no browser's, and
     /// gets nothing of that site's (two `Origin` headers neither).
     @Test func onlyTheOriginABrowserWritesIsTheAllowedSite() async throws {
+        let live = try LiveServer(live.directory, library: live.library, transport: .socket)
         try await AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(
             try WebOrigin("https://blog.example"), name: "Blog")
         func create(_ origins: [String]) async throws -> (Int, String?) {
             var head = "POST /api/picker/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n"
             for origin in origins { head += "Origin: \(origin)\r\n" }
-            let reply = await (try await RawConnection.open(port: live.server.port, sending: Array((head + "\r\n{}").utf8))).readReply()
+            let reply = await (try await RawConnection.open(port: live.port, sending: Array((head + "\r\n{}").utf8))).readReply()
             return (reply?.status ?? 0, reply?.headers["Access-Control-Allow-Origin"])
         }
         #expect(try await create(["https://blog.example"]) == (201, "https://blog.example"))

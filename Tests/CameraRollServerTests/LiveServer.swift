@@ -9,17 +9,26 @@ import TestSupport
     import FoundationNetworking
 #endif
 
-/// The web app on a real loopback port over a library in a temp folder.
+/// The web app over a library in a temp folder, asked in process (`InProcessClient`: the
+/// server's routing, gate, body policy and response shaping, without a socket) or, for what only
+/// a connection shows, on a real loopback port.
 final class LiveServer: Sendable {
+    enum Transport: Sendable {
+        case inProcess
+        case socket
+    }
+
     let directory: TemporaryDirectory
     let library: Library
     let app: WebApp
-    let server: Server
+    /// The server on its port; nil in process.
+    let server: Server?
+    private let client: InProcessClient
     let session: URLSession
 
-    convenience init() throws {
+    convenience init(_ transport: Transport = .inProcess) throws {
         let directory = TemporaryDirectory("cameraroll-server")
-        try self.init(directory, library: try Library(folder: DataFolder(directory.path)))
+        try self.init(directory, library: try Library(folder: DataFolder(directory.path)), transport: transport)
     }
 
     /// Over a library of the caller's, whose data folder is `directory`.
@@ -28,7 +37,7 @@ final class LiveServer: Sendable {
     /// `shared`: the sign-in state servers sharing the library keep together.
     init(
         _ directory: TemporaryDirectory, library: Library, capabilityKey: CapabilityKey? = nil, shared: SharedCredentials? = nil,
-        forwardedFor: ForwardedFor = ForwardedFor(proxies: [])
+        forwardedFor: ForwardedFor = ForwardedFor(proxies: []), transport: Transport = .inProcess
     ) throws {
         self.directory = directory
         self.library = library
@@ -41,8 +50,15 @@ final class LiveServer: Sendable {
         configuration.headTimeout = .seconds(600)
         configuration.connectionTimeout = .seconds(600)
         app = try WebApp(library: library, capabilityKey: capabilityKey, shared: shared)
-        server = Server(configuration: configuration, router: app.router)
-        try server.start()
+        client = InProcessClient(router: app.router, bodyDirectory: library.temporaryFolder, forwardedFor: forwardedFor)
+        switch transport {
+        case .inProcess:
+            server = nil
+        case .socket:
+            let server = Server(configuration: configuration, router: app.router)
+            try server.start()
+            self.server = server
+        }
         let settings = URLSessionConfiguration.ephemeral
         settings.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         // As long as the server's own connection timeout in tests: at the start of the whole suite
@@ -52,7 +68,10 @@ final class LiveServer: Sendable {
         session = URLSession(configuration: settings)
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(server.port)\(path)")! }
+    /// The port of a server started with `.socket`.
+    var port: Int { server?.port ?? 0 }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     struct Reply: Sendable {
         let status: Int
@@ -66,10 +85,30 @@ final class LiveServer: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    /// `timeout`: seconds without an answer before the request fails (by default the session's).
+    /// `timeout`: seconds without an answer before the request fails (by default the session's;
+    /// in process, none).
     func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval? = nil)
         async throws -> Reply
     {
+        guard server != nil else {
+            var fields = Headers(headers.map { ($0.key, $0.value) })
+            if fields["Host"] == nil { fields["Host"] = "127.0.0.1" }
+            let reply = try await withThrowingTaskGroup(of: InProcessClient.Reply?.self) { [client, fields] group in
+                group.addTask { try await client.send(method, path, headers: fields, body: body.map { Array($0) }) }
+                if let timeout {
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(timeout))
+                        return nil
+                    }
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let reply = first else { throw URLError(.timedOut) }
+                return reply
+            }
+            var merged: [String: String] = [:]
+            for field in reply.headers { merged[field.name] = merged[field.name].map { "\($0), \(field.value)" } ?? field.value }
+            return Reply(status: reply.status, headers: merged, body: Data(reply.body))
+        }
         var request = URLRequest(url: url(path))
         if let timeout { request.timeoutInterval = timeout }
         request.httpMethod = method
@@ -100,7 +139,7 @@ final class LiveServer: Sendable {
 
     deinit {
         // Not awaited: a deinit cannot wait without holding a thread the stop may need.
-        let server = server
+        guard let server else { return }
         Task.detached { await server.stop() }
     }
 }

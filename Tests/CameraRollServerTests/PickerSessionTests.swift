@@ -420,7 +420,7 @@ import Testing
             let assetID = try #require(try await before.upload("photos/recurser__Landscape_1.jpg").json["id"] as? String)
             let id = try await create(before, #"{"sourceType":"photoLibrary","mediaTypes":["public.image"]}"#)
             #expect(try await send(before, id, "open").status == 200)
-            await before.server.stop()
+            await before.server?.stop()
             try await before.library.flush()
             return (id, assetID)
         }()

@@ -22,7 +22,7 @@ import Testing
 
     /// A live server whose library holds `hevcMovie`, the folder it was made in, and the upload's answer.
     func liveServerWithHEVCMovie() async throws -> (LiveServer, TemporaryDirectory, LiveServer.Reply) {
-        let live = try LiveServer()
+        let live = try LiveServer(.socket)
         let directory = TemporaryDirectory()
         let uploaded = try await live.request(
             "POST", "/api/assets", body: try await hevcMovie(in: directory), headers: ["X-Filename": "hevc.mov"])
