@@ -70,7 +70,7 @@ extension Library {
         let now = Self.timestamp()
         let draft = AssetDraft(
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
-            source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now)
+            source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf)
 
         // A crash between the blob and its row leaves an orphan blob, which collection removes.
         let inserted: Bool = try await storeBlob(staged) { connection throws(StorageError) -> Bool in
@@ -78,9 +78,7 @@ extension Library {
                 return false
             }
             try draft.insert(into: connection)
-            if let livePhotoOf {
-                try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ?", [livePhotoOf, id])
-            } else if let identifier = analysis.contentIdentifier {
+            if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
                 try LivePhoto.pair(id, analysis.mediaType, identifier, connection)
             }
             if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
@@ -292,29 +290,28 @@ struct AssetDraft {
     var source: AssetSource
     var unsaved: Bool
     var importedAt: String
+    /// The still whose motion this movie is (an upload that names it).
+    var livePhotoOf: String?
+
+    /// The new asset: what analysis found, as the row is inserted.
+    var asset: Asset {
+        Asset(
+            id: id, mediaType: analysis.mediaType, blobHash: staged.hash, byteSize: staged.size, format: analysis.format,
+            mimeType: analysis.mimeType, originalFilename: originalFilename, width: analysis.width, height: analysis.height,
+            duration: analysis.duration, orientation: analysis.orientation, captureDate: analysis.captureDate,
+            cameraMake: analysis.cameraMake, cameraModel: analysis.cameraModel, hasGPS: analysis.hasGPS, isScreenshot: isScreenshot,
+            exif: analysis.exif, captureFrameRate: analysis.captureFrameRate, source: source, isUnsaved: unsaved, importDate: importedAt,
+            isFavorite: false, trashedDate: nil, inCameraRoll: false, edit: nil, isBrowserPlayable: analysis.browserPlayable,
+            livePhotoMovie: nil, livePhotoStill: livePhotoOf)
+    }
 
     func insert(into connection: any SQLConnection) throws(StorageError) {
         // A camera's clock may say 30 February or hour 25: that stays the camera's words
         // (capture_date), never an order that PostgreSQL would refuse and SQLite read otherwise.
         let captured = analysis.captureDate.map { String($0.prefix(19)) }.flatMap { Library.isMoment($0) ? $0 : nil }
         let sortDate = captured ?? String(importedAt.prefix(19))
-        let exif = analysis.exif
-        try connection.run(
-            """
-            INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
-                duration, orientation, capture_date, sort_date, camera_make, camera_model, has_gps, browser_playable,
-                source, unsaved, imported_at, content_identifier, is_screenshot, capture_frame_rate,
-                lens_model, f_number, exposure_time, iso, focal_length, latitude, longitude)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                id, analysis.mediaType.rawValue, staged.hash, staged.size, analysis.format.rawValue, analysis.mimeType,
-                originalFilename, analysis.width, analysis.height, analysis.duration, analysis.orientation,
-                analysis.captureDate, sortDate, analysis.cameraMake, analysis.cameraModel, analysis.hasGPS,
-                analysis.browserPlayable, source.rawValue, unsaved, importedAt, analysis.contentIdentifier, isScreenshot,
-                analysis.captureFrameRate, exif.lensModel, exif.fNumber, exif.exposureTime, exif.iso, exif.focalLength, exif.latitude,
-                exif.longitude,
-            ])
+        try connection.insert(
+            asset, into: "assets", adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier)])
     }
 
     /// A screenshot by what it says or by its name, as Android, macOS and Windows name them

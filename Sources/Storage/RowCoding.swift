@@ -1,0 +1,288 @@
+import Foundation
+
+/// A value kept as one row of a table, as GRDB's records are: each of its coding keys is a
+/// column, so the row is spelled once, by the type, for reading (`Row.decode`) and for writing
+/// (`SQLConnection.insert`).
+///
+/// A column is named by the snake_case of its key (`blobHash` in `blob_hash`, `hasGPS` in
+/// `has_gps`) unless `columnNames` names it otherwise. A nested value that is `RowColumns` keeps
+/// its fields in columns of the same row; one that is `JSONColumn` is JSON text in its column;
+/// any other (a `RawRepresentable` enum) is the one value of its column.
+public protocol RowRecord: Codable {
+    /// Columns whose name is not the snake_case of their key: key to column.
+    static var columnNames: [String: String] { get }
+    /// Columns a query computes, which the table does not have: an insert leaves them out.
+    static var computedColumns: Set<String> { get }
+}
+
+extension RowRecord {
+    public static var columnNames: [String: String] { [:] }
+    public static var computedColumns: Set<String> { [] }
+}
+
+/// A nested value whose fields are columns of its record's row.
+public protocol RowColumns: Codable {}
+
+/// A nested value kept as JSON text in one column.
+public protocol JSONColumn: Codable {
+    /// What the column holds, for the message about a damaged one ("an edit").
+    static var columnDescription: String { get }
+}
+
+/// How a record's keys become column names.
+struct ColumnNaming: Sendable {
+    let overrides: [String: String]
+
+    func column(_ key: any CodingKey) -> String {
+        overrides[key.stringValue] ?? Self.snakeCase(key.stringValue)
+    }
+
+    /// `captureFrameRate` as `capture_frame_rate`; a run of capitals is one word (`hasGPS` as `has_gps`).
+    static func snakeCase(_ key: String) -> String {
+        let characters = Array(key)
+        var words: [String] = []
+        var word = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, !word.isEmpty {
+                let afterCapital = characters[index - 1].isUppercase
+                let beforeSmall = index + 1 < characters.count && characters[index + 1].isLowercase
+                if !afterCapital || beforeSmall {
+                    words.append(word)
+                    word = ""
+                }
+            }
+            word.append(character)
+        }
+        words.append(word)
+        return words.map { $0.lowercased() }.joined(separator: "_")
+    }
+}
+
+extension Row {
+    /// The record this row holds, read strictly: a column that is missing, NULL where the type
+    /// says it is not optional, of another type, or naming a value the type does not know is
+    /// damage (`corruptRow`), never a default.
+    public func decode<T: RowRecord>(_ type: T.Type) throws(StorageError) -> T {
+        do {
+            return try T(from: RowDecoding(row: self, naming: ColumnNaming(overrides: T.columnNames)))
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(.corruptRow, "A row of the library is damaged: \(error).")
+        }
+    }
+}
+
+extension SQLConnection {
+    /// Inserts `record` into `table`, its computed columns left out and `adding` columns that
+    /// only the table has (what the record is sorted by, say); `ON CONFLICT DO NOTHING` with
+    /// `ignoringConflicts`. The number of rows inserted.
+    @discardableResult
+    public func insert<T: RowRecord>(
+        _ record: T, into table: String, adding: [(String, any SQLBindable)] = [], ignoringConflicts: Bool = false
+    ) throws(StorageError) -> Int {
+        let encoding = RowEncoding(naming: ColumnNaming(overrides: T.columnNames))
+        do {
+            try record.encode(to: encoding)
+        } catch {
+            throw StorageError(.corruptRow, "A row cannot be written: \(error).")
+        }
+        let columns = encoding.columns.values.filter { !T.computedColumns.contains($0.0) } + adding.map { ($0.0, $0.1.sqlValue) }
+        let sql = """
+            INSERT INTO \(table) (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))\
+            \(ignoringConflicts ? " ON CONFLICT DO NOTHING" : "")
+            """
+        return try run(sql, columns.map(\.1))
+    }
+}
+
+// MARK: Reading
+
+private struct RowDecoding: Decoder {
+    let row: Row
+    let naming: ColumnNaming
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowColumnsDecoding(row: row, naming: naming))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw StorageError(.corruptRow, "A row holds no list.")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw StorageError(.corruptRow, "A row holds no single value.")
+    }
+}
+
+private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let row: Row
+    let naming: ColumnNaming
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { [] }
+
+    /// Every key is a column the row must have: `decodeNil` finds a missing one damaged, so an
+    /// optional field never reads a missing column as NULL.
+    func contains(_ key: Key) -> Bool { true }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        let column = naming.column(key)
+        guard row.columns[column] != nil else { throw Row.damaged(column, "is missing") }
+        return row[column] == .null
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.flag(naming.column(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.text(naming.column(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.real(naming.column(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.integer(naming.column(key)) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let column = naming.column(key)
+        if T.self is any RowColumns.Type {
+            return try T(from: RowDecoding(row: row, naming: ColumnNaming(overrides: [:])))
+        }
+        if let json = T.self as? any JSONColumn.Type {
+            do {
+                return try JSONDecoder().decode(T.self, from: Data(try row.text(column).utf8))
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw Row.damaged(column, "is not \(json.columnDescription)")
+            }
+        }
+        do {
+            return try T(from: ColumnDecoding(row: row, column: column))
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw Row.damaged(column, "names nothing this version knows")
+        }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        KeyedDecodingContainer(RowColumnsDecoding<NestedKey>(row: row, naming: ColumnNaming(overrides: [:])))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw Row.damaged(naming.column(key), "is not a list")
+    }
+
+    func superDecoder() throws -> any Decoder { RowDecoding(row: row, naming: naming) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { RowDecoding(row: row, naming: naming) }
+}
+
+/// One column as a single value, for the enums a column names.
+private struct ColumnDecoding: Decoder, SingleValueDecodingContainer {
+    let row: Row
+    let column: String
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw Row.damaged(column, "is not a record")
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Row.damaged(column, "is not a list") }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { row[column] == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try row.flag(column) }
+    func decode(_ type: String.Type) throws -> String { try row.text(column) }
+    func decode(_ type: Double.Type) throws -> Double { try row.real(column) }
+    func decode(_ type: Int.Type) throws -> Int { try row.integer(column) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+}
+
+// MARK: Writing
+
+/// The columns a record encodes to, in the order of its keys.
+private final class EncodedColumns {
+    var values: [(String, SQLValue)] = []
+}
+
+private struct RowEncoding: Encoder {
+    let naming: ColumnNaming
+    let columns: EncodedColumns
+
+    init(naming: ColumnNaming, columns: EncodedColumns = EncodedColumns()) {
+        self.naming = naming
+        self.columns = columns
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RowColumnsEncoding(naming: naming, columns: columns))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("a row holds no list") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { preconditionFailure("a row holds no single value") }
+}
+
+private struct RowColumnsEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let naming: ColumnNaming
+    let columns: EncodedColumns
+    var codingPath: [any CodingKey] { [] }
+
+    private func put(_ value: SQLValue, _ key: Key) { columns.values.append((naming.column(key), value)) }
+
+    mutating func encodeNil(forKey key: Key) { put(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) { put(value.sqlValue, key) }
+    mutating func encode(_ value: String, forKey key: Key) { put(value.sqlValue, key) }
+    mutating func encode(_ value: Double, forKey key: Key) { put(value.sqlValue, key) }
+    mutating func encode(_ value: Int, forKey key: Key) { put(value.sqlValue, key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if value is any RowColumns {
+            try value.encode(to: RowEncoding(naming: ColumnNaming(overrides: [:]), columns: columns))
+        } else if value is any JSONColumn {
+            put(.text(String(decoding: try JSONEncoder().encode(value), as: UTF8.self)), key)
+        } else {
+            let single = ColumnEncoding()
+            try value.encode(to: single)
+            put(single.value, key)
+        }
+    }
+
+    /// An absent value is a NULL the insert says, not a column it leaves to the table's default.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { put(value?.sqlValue ?? .null, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) { put(value?.sqlValue ?? .null, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { put(value?.sqlValue ?? .null, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { put(value?.sqlValue ?? .null, key) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(RowColumnsEncoding<NestedKey>(naming: ColumnNaming(overrides: [:]), columns: columns))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { preconditionFailure("a row holds no list") }
+    mutating func superEncoder() -> any Encoder { RowEncoding(naming: naming, columns: columns) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { RowEncoding(naming: naming, columns: columns) }
+}
+
+/// One column's value, for the enums a column names.
+private final class ColumnEncoding: Encoder, SingleValueEncodingContainer {
+    var value = SQLValue.null
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        preconditionFailure("a column holds no record")
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("a column holds no list") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() { value = .null }
+    func encode(_ value: Bool) { self.value = value.sqlValue }
+    func encode(_ value: String) { self.value = value.sqlValue }
+    func encode(_ value: Double) { self.value = value.sqlValue }
+    func encode(_ value: Int) { self.value = value.sqlValue }
+    func encode<T: Encodable>(_ value: T) throws { try value.encode(to: self) }
+}
