@@ -7,7 +7,7 @@ package import PhotoLibrary
 package enum StreamFile: Equatable, Sendable {
     case playlist
     case segment(Int)
-    case part(Int, Library.StreamPart)
+    case part(Int, MediaJobs.StreamPart)
 
     package init?(_ name: String) {
         if name == "index.m3u8" {

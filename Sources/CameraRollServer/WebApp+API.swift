@@ -8,7 +8,7 @@ extension WebApp {
         router.get("/api/capabilities") { _ in .json(capabilities) }
         router.get("/api/assets") { request in try await listAssets(request) }
         router.get("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.asset(request.parameter("id")))) }
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.catalog.asset(request.parameter("id")))) }
         }
         router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes)) { request in try await upload(request) }
         router.post("/api/assets/:id/albums/:album") { request in
@@ -16,28 +16,28 @@ extension WebApp {
                 throw HTTPError.notFound("There is no album with that id; the Camera Roll is \"\(Library.cameraRollID)\".")
             }
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try await library.saveToCameraRoll(request.parameter("id"))))
+                .json(AssetJSON(try await library.catalog.saveToCameraRoll(request.parameter("id"))))
             }
         }
         router.put("/api/assets/:id/edit", body: .file(maxBytes: 64 * 1024)) { request in
             let edit = try EditRequest.parse(request.body)
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try await library.setEdit(edit, for: request.parameter("id"))))
+                .json(AssetJSON(try await library.catalog.setEdit(edit, for: request.parameter("id"))))
             }
         }
         router.delete("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.trash(request.parameter("id")))) }
+            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.catalog.trash(request.parameter("id")))) }
         }
         router.get("/api/assets/:id/rendition") { request in
             let id = request.parameter("id")
-            let rendition = try await answering { () throws(LibraryError) in try await library.renditionStatus(of: id) }
+            let rendition = try await answering { () throws(LibraryError) in try await library.mediaJobs.renditionStatus(of: id) }
             return .json(RenditionJSON(rendition, id: id))
         }
         // Only a person asks for this (the pages' Try again): it forgets a failure, which
         // polling never does.
         router.post("/api/assets/:id/rendition") { request in
             let id = request.parameter("id")
-            let rendition = try await answering { () throws(LibraryError) in try await library.retryRendition(of: id) }
+            let rendition = try await answering { () throws(LibraryError) in try await library.mediaJobs.retryRendition(of: id) }
             return rendition == .ready ? .json(RenditionJSON(rendition, id: id)) : try Self.unfinished(rendition, id: id)
         }
     }
@@ -58,7 +58,7 @@ extension WebApp {
 
     private func listAssets(_ request: Request) async throws -> Response {
         let query = try AssetQuery(request)
-        let page = try await answering { () throws(LibraryError) in try await library.assets(query) }
+        let page = try await answering { () throws(LibraryError) in try await library.catalog.assets(query) }
         return .json(
             AssetsPage(
                 assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor, days: page.days))
@@ -81,7 +81,7 @@ extension WebApp {
         }
         let name = request.headers["X-Filename"].map { $0.removingPercentEncoding ?? $0 }
         let result = try await answering { () throws(LibraryError) in
-            try await library.importUpload(
+            try await library.ingest.importUpload(
                 temporaryFile: body.path, originalFilename: name, source: source, saveToCameraRoll: album != nil)
         }
         var response = Response.json(AssetJSON(result.asset), status: result.isDuplicate ? 200 : 201)

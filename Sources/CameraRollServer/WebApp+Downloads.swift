@@ -10,20 +10,22 @@ extension WebApp {
         // 10,000 ids of 32 digits, quoted, with commas, fit in half of this.
         router.post("/api/downloads", body: .file(maxBytes: 1 << 20)) { request in
             let selection = try Self.decode(DownloadSelection.self, request.body)
-            let download = try await answering { () throws(LibraryError) in try await library.createDownload(of: selection.ids) }
+            let download = try await answering { () throws(LibraryError) in try await library.downloads.createDownload(of: selection.ids) }
             var response = Response.json(DownloadJSON(download), status: 201)
             response.headers["Location"] = DownloadJSON.path(download)
             return response
         }
         router.get("/api/downloads/:token") { request in
-            let download = try await answering { () throws(LibraryError) in try await library.download(request.parameter("token")) }
+            let download = try await answering { () throws(LibraryError) in try await library.downloads.download(request.parameter("token"))
+            }
             return Response(
                 headers: Headers([
                     ("Content-Type", "application/zip"),
                     ("Content-Disposition", ContentDisposition.attachment(download.filename)),
                     ("Cache-Control", "no-store"),
                 ]),
-                body: .stream(StreamedBody(size: download.size) { [library] writer in try await library.write(download, to: writer.write) })
+                body: .stream(
+                    StreamedBody(size: download.size) { [library] writer in try await library.downloads.write(download, to: writer.write) })
             )
         }
     }

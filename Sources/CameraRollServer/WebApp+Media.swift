@@ -13,7 +13,7 @@ extension WebApp {
         router.get("/media/:id/display", fast: readyDisplay, { request in try await display(request, edited: false) })
         router.get("/media/:id/edited") { request in try await edited(request) }
         router.get("/media/:id/poster") { request in
-            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.poster(of: id) }
+            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.derivatives.poster(of: id) }
         }
         router.get("/media/:id/video") { request in
             // For its holder, a capability's asset must still be in the library.
@@ -21,12 +21,12 @@ extension WebApp {
             return try await video(request)
         }
         router.get("/media/:id/strip") { request in
-            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.scrubStrip(of: id) }
+            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.mediaJobs.scrubStrip(of: id) }
         }
         router.get("/media/:id/stream") { request in
             _ = try await capability(request, kind: "video")
             return try await answering { () throws(LibraryError) in
-                .json(try await library.streamLayout(of: request.parameter("id")))
+                .json(try await library.mediaJobs.streamLayout(of: request.parameter("id")))
             }
         }
         router.get("/media/:id/stream/:file") { request in
@@ -48,8 +48,8 @@ extension WebApp {
         return try await answering { () throws(LibraryError) in
             let made =
                 asset.mediaType == .image
-                ? try await library.redactedImage(of: asset, removingLocation: removes.location, captions: removes.captions)
-                : try await library.rendition(of: asset.id)
+                ? try await library.derivatives.redactedImage(of: asset, removingLocation: removes.location, captions: removes.captions)
+                : try await library.mediaJobs.rendition(of: asset.id)
             return Self.serve(made, immutable: true)
         }
     }
@@ -60,7 +60,8 @@ extension WebApp {
         let asset = try await heldOrOwnedAsset(request, kind: "compatible")
         return try await answering { () throws(LibraryError) in
             let made =
-                asset.mediaType == .movie ? try await library.rendition(of: asset.id) : try await library.compatibleImage(of: asset)
+                asset.mediaType == .movie
+                ? try await library.mediaJobs.rendition(of: asset.id) : try await library.derivatives.compatibleImage(of: asset)
             return Self.serve(made, immutable: true)
         }
     }
@@ -80,7 +81,7 @@ extension WebApp {
     /// and an edit's media as it was when the URL was made, to whoever holds it.
     private func capability(_ request: Request, kind: String) async throws -> Capability? {
         guard access.holdsCapability(request, kind: kind) else { return nil }
-        let asset = try await answering { () throws(LibraryError) in try await library.assetInLibrary(request.parameter("id")) }
+        let asset = try await answering { () throws(LibraryError) in try await library.catalog.assetInLibrary(request.parameter("id")) }
         return Capability(asset: asset, edit: request.query["edit"].flatMap(Edit.init(capabilityText:)))
     }
 
@@ -97,7 +98,7 @@ extension WebApp {
             throw HTTPError.badRequest(Self.badEdit.code, Self.badEdit.message)
         }
         let asset = try await answering { () throws(LibraryError) in
-            let asset = try await library.asset(request.parameter("id"))
+            let asset = try await library.catalog.asset(request.parameter("id"))
             try edit.validate(for: asset)
             return asset
         }
@@ -108,7 +109,7 @@ extension WebApp {
     /// through without one) the asset the path names, trashed or not.
     private func heldOrOwnedAsset(_ request: Request, kind: String) async throws -> Asset {
         if let held = try await capability(request, kind: kind) { return held.asset }
-        return try await answering { () throws(LibraryError) in try await library.asset(request.parameter("id")) }
+        return try await answering { () throws(LibraryError) in try await library.catalog.asset(request.parameter("id")) }
     }
 
     private static let badEdit = HTTPError.badRequest(
@@ -130,7 +131,7 @@ extension WebApp {
     private func readyThumbnail(_ request: Request) throws -> Response? {
         let size = try request.integer("size") ?? 256
         let edit = try Self.thumbnailEdit(request)
-        return library.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map(Self.serveKept)
+        return library.derivatives.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map(Self.serveKept)
     }
 
     /// A derivative whose bytes the library keeps in memory is answered as it was the first time:
@@ -148,13 +149,15 @@ extension WebApp {
         let size = try request.integer("size") ?? 256
         let edit = try Self.thumbnailEdit(request)
         return try await derivative(request, immutable: true) { id throws(LibraryError) in
-            try await library.thumbnail(of: id, size: size, edit: edit)
+            try await library.derivatives.thumbnail(of: id, size: size, edit: edit)
         }
     }
 
     private func readyDisplay(_ request: Request) throws -> Response? {
         let box = try DisplayBox(request)
-        return library.readyDisplay(of: request.parameter("id"), box: box.pixels, fit: box.fit).map { Self.serve($0, immutable: true) }
+        return library.derivatives.readyDisplay(of: request.parameter("id"), box: box.pixels, fit: box.fit).map {
+            Self.serve($0, immutable: true)
+        }
     }
 
     /// The original never needs making: a database read finds it.
@@ -172,7 +175,7 @@ extension WebApp {
         let box = try DisplayBox(request)
         // An edited render changes when the edit does, so it is revalidated; the others never change.
         return try await derivative(request, immutable: !edited) { id throws(LibraryError) in
-            try await library.display(of: id, box: box.pixels, fit: box.fit, edited: edited)
+            try await library.derivatives.display(of: id, box: box.pixels, fit: box.fit, edited: edited)
         }
     }
 
@@ -184,7 +187,8 @@ extension WebApp {
         guard case .image(let edit)? = capability.edit else { throw Self.noEdit }
         let box = try DisplayBox(request)
         return try await answering { () throws(LibraryError) in
-            Self.serve(try await library.display(of: capability.asset, edit: edit, box: box.pixels, fit: box.fit), immutable: true)
+            Self.serve(
+                try await library.derivatives.display(of: capability.asset, edit: edit, box: box.pixels, fit: box.fit), immutable: true)
         }
     }
 
@@ -195,10 +199,10 @@ extension WebApp {
         if let capability = try await heldOrNamedEdit(request, kind: "trimmed") {
             guard case .trim(let start, let end)? = capability.edit else { throw Self.noEdit }
             movie = try await answering { () throws(LibraryError) in
-                try await library.trimmedVideo(of: capability.asset, start: start, end: end)
+                try await library.mediaJobs.trimmedVideo(of: capability.asset, start: start, end: end)
             }
         } else {
-            movie = try await answering { () throws(LibraryError) in try await library.trimmedVideo(of: request.parameter("id")) }
+            movie = try await answering { () throws(LibraryError) in try await library.mediaJobs.trimmedVideo(of: request.parameter("id")) }
         }
         return Response.file(movie.path, contentType: movie.mimeType, etag: movie.etag, cacheControl: "no-cache")
     }
@@ -229,9 +233,9 @@ extension WebApp {
         return try await answering { () throws(LibraryError) in
             // Asking starts the rendition in the background (never one that failed: only an
             // explicit retry does); the client polls the rendition URL meanwhile.
-            let rendition = try await library.startRendition(of: id)
+            let rendition = try await library.mediaJobs.startRendition(of: id)
             guard rendition == .ready else { return try Self.unfinished(rendition, id: id) }
-            let video = try await library.playableVideo(of: id)
+            let video = try await library.mediaJobs.playableVideo(of: id)
             return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }
     }
@@ -248,16 +252,16 @@ extension WebApp {
         return try await answering { () throws(LibraryError) in
             switch file {
             case .playlist:
-                let layout = try await library.streamLayout(of: id)
+                let layout = try await library.mediaJobs.streamLayout(of: id)
                 let carried = ["cap", "app"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
                 var response = Response(body: .bytes(Array(HLSPlaylist(layout: layout, carried: carried).text.utf8)))
                 response.headers["Content-Type"] = HLSPlaylist.contentType
                 response.headers["Cache-Control"] = "no-cache"
                 return response
             case .segment(let index):
-                return Self.serve(try await library.streamSegment(of: id, index: index), immutable: true)
+                return Self.serve(try await library.mediaJobs.streamSegment(of: id, index: index), immutable: true)
             case .part(let index, let part):
-                return Self.serve(try await library.streamSegment(of: id, index: index, part: part), immutable: true)
+                return Self.serve(try await library.mediaJobs.streamSegment(of: id, index: index, part: part), immutable: true)
             }
         }
     }

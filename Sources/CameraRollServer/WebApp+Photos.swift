@@ -10,25 +10,25 @@ extension WebApp {
     func addPhotosRoutes(to router: inout Router) {
         router.get("/api/timeline") { request in
             let query = try AssetQuery(request)
-            let days = try await answering { () throws(LibraryError) in try await library.days(query) }
+            let days = try await answering { () throws(LibraryError) in try await library.catalog.days(query) }
             return .json(TimelineJSON(days: days, count: days.reduce(0) { $0 + $1.count }))
         }
         router.post("/api/assets/favorite", body: Self.changeBody) { request in
             let change = try Self.decode(Change.self, request.body)
             guard let favorite = change.favorite else { throw HTTPError.badRequest("invalid_json", "favorite: true or false.") }
-            try await answering { () throws(LibraryError) in try await library.setFavorite(change.ids, favorite) }
+            try await answering { () throws(LibraryError) in try await library.catalog.setFavorite(change.ids, favorite) }
             return .json(Changed(changed: change.ids.count))
         }
         for (path, trashed) in [("trash", true), ("restore", false)] {
             router.post("/api/assets/\(path)", body: Self.changeBody) { request in
                 let change = try Self.decode(Change.self, request.body)
-                try await answering { () throws(LibraryError) in try await library.setTrashed(change.ids, trashed) }
+                try await answering { () throws(LibraryError) in try await library.catalog.setTrashed(change.ids, trashed) }
                 return .json(Changed(changed: change.ids.count))
             }
         }
         router.post("/api/assets/delete", body: Self.changeBody) { request in
             let change = try Self.decode(Change.self, request.body)
-            try await answering { () throws(LibraryError) in try await library.deleteFromTrash(change.ids) }
+            try await answering { () throws(LibraryError) in try await library.ingest.deleteFromTrash(change.ids) }
             return .json(Changed(changed: change.ids.count))
         }
         router.get("/api/thumbnails") { request in
@@ -45,7 +45,7 @@ extension WebApp {
             var parts: [(id: String, made: (mimeType: String, bytes: StableBytes)?)] = []
             for item in items {
                 // One that cannot be made (gone since the page read it, say) is left out, not the batch.
-                parts.append((item.id, try? await library.thumbnailBytes(of: item.id, size: size, edit: item.edit)))
+                parts.append((item.id, try? await library.derivatives.thumbnailBytes(of: item.id, size: size, edit: item.edit)))
             }
             var response = Response.bytes(ThumbnailBatch.body(parts), contentType: "application/vnd.cameraroll.thumbnails")
             response.headers["Cache-Control"] = "no-store"
@@ -56,37 +56,38 @@ extension WebApp {
 
     private func addAlbumRoutes(to router: inout Router) {
         router.get("/api/albums") { _ in
-            .json(["albums": try await answering { () throws(LibraryError) in try await library.albums() }.map(AlbumJSON.init)])
+            .json(["albums": try await answering { () throws(LibraryError) in try await library.catalog.albums() }.map(AlbumJSON.init)])
         }
         router.post("/api/albums", body: .file(maxBytes: 4096)) { request in
             let title = try Self.decode(AlbumChange.self, request.body).title ?? ""
-            let album = try await answering { () throws(LibraryError) in try await library.createAlbum(title: title) }
+            let album = try await answering { () throws(LibraryError) in try await library.catalog.createAlbum(title: title) }
             var response = Response.json(AlbumJSON(album), status: 201)
             response.headers["Location"] = "/api/albums/\(album.id)"
             return response
         }
         router.get("/api/albums/:id") { request in
-            .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.album(request.parameter("id")) }))
+            .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.catalog.album(request.parameter("id")) }))
         }
         router.add("PATCH", "/api/albums/:id", body: .file(maxBytes: 4096)) { request in
             let id = request.parameter("id")
             let change = try Self.decode(AlbumChange.self, request.body)
             return try await answering { () throws(LibraryError) in
-                var album = try await library.album(id)
-                if let title = change.title { album = try await library.renameAlbum(id, to: title) }
-                if let cover = change.coverAssetID { album = try await library.setAlbumCover(id, to: cover) }
+                var album = try await library.catalog.album(id)
+                if let title = change.title { album = try await library.catalog.renameAlbum(id, to: title) }
+                if let cover = change.coverAssetID { album = try await library.catalog.setAlbumCover(id, to: cover) }
                 return .json(AlbumJSON(album))
             }
         }
         router.delete("/api/albums/:id") { request in
-            try await answering { () throws(LibraryError) in try await library.deleteAlbum(request.parameter("id")) }
+            try await answering { () throws(LibraryError) in try await library.catalog.deleteAlbum(request.parameter("id")) }
             return Response(status: 204)
         }
         for (path, adds) in [("assets", true), ("assets/remove", false)] {
             router.post("/api/albums/:id/\(path)", body: Self.changeBody) { request in
                 let (id, ids) = (request.parameter("id"), try Self.decode(Change.self, request.body).ids)
                 let album = try await answering { () throws(LibraryError) in
-                    adds ? try await library.addToAlbum(id, assets: ids) : try await library.removeFromAlbum(id, assets: ids)
+                    adds
+                        ? try await library.catalog.addToAlbum(id, assets: ids) : try await library.catalog.removeFromAlbum(id, assets: ids)
                 }
                 return .json(AlbumJSON(album))
             }

@@ -142,7 +142,7 @@ extension WebApp {
     /// not the movie half of a Live Photo. Any other is, to this picker, not there, whatever a
     /// page says. (A media type it does not offer is the session's to refuse.)
     private func offered(_ id: String, by configuration: PickerConfiguration) async throws -> Asset {
-        let asset = try await answering { () throws(LibraryError) in try await library.asset(id) }
+        let asset = try await answering { () throws(LibraryError) in try await library.catalog.asset(id) }
         let inSource =
             switch configuration.sourceType {
             case .photoLibrary: !asset.isUnsaved

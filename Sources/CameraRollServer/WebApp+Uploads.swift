@@ -30,7 +30,7 @@ extension WebApp {
         router.delete("/api/uploads/:id") { request in
             try await tus(request) {
                 let id = try uploadID(request)
-                try await answering { () async throws(LibraryError) in try await library.terminateUpload(id) }
+                try await answering { () async throws(LibraryError) in try await library.uploads.terminateUpload(id) }
                 return Response(status: 204)
             }
         }
@@ -64,7 +64,7 @@ extension WebApp {
         let declared = { (name: String) in (try? TusHeaders.field(request, name))?.flatMap { try? TusHeaders.count($0, name) } }
         guard let offset = request.method == "POST" ? 0 : declared("Upload-Offset") else { return nil }
         do throws(LibraryError) {
-            try library.checkFits(pieceAt: offset, size: declared("Content-Length") ?? 0, length: declared("Upload-Length"))
+            try library.uploads.checkFits(pieceAt: offset, size: declared("Content-Length") ?? 0, length: declared("Upload-Length"))
             return nil
         } catch {
             guard var response = ClientError(error)?.response else { return nil }
@@ -99,9 +99,10 @@ extension WebApp {
             length: length, originalFilename: try TusHeaders.text(metadata, "filename"), source: source,
             saveToCameraRoll: album != nil, client: request.remoteAddress)
         let piece = try piece(of: request)
-        var upload = try await answering { () async throws(LibraryError) in try await library.createUpload(new) }
+        var upload = try await answering { () async throws(LibraryError) in try await library.uploads.createUpload(new) }
         if let piece {
-            upload = try await answering { () async throws(LibraryError) in try await library.appendToUpload(upload.id, at: 0, piece: piece)
+            upload = try await answering { () async throws(LibraryError) in
+                try await library.uploads.appendToUpload(upload.id, at: 0, piece: piece)
             }
         }
         var response = Response(status: 201)
@@ -113,7 +114,7 @@ extension WebApp {
     /// HEAD is tus' question of where an upload is; GET adds its state as JSON.
     private func uploadStatus(_ request: Request) async throws -> Response {
         let id = try uploadID(request)
-        let upload = try await answering { () async throws(LibraryError) in try await library.upload(id) }
+        let upload = try await answering { () async throws(LibraryError) in try await library.uploads.upload(id) }
         var response = Response.json(UploadJSON(upload))
         if let length = upload.length {
             response.headers["Upload-Length"] = String(length)
@@ -127,7 +128,7 @@ extension WebApp {
     private func appendPiece(_ request: Request) async throws -> Response {
         let piece = try pieceRequest(request)
         let upload = try await answering { () async throws(LibraryError) in
-            try await library.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
+            try await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
         }
         var response = Response(status: 204)
         describe(upload, in: &response)
@@ -139,7 +140,7 @@ extension WebApp {
     /// piece again and again. Not a piece sent with a checksum, which its part cannot match.
     private func keepCutPiece(_ request: Request) async {
         guard request.headers["Upload-Checksum"] == nil, speaksOurVersion(request), let piece = try? pieceRequest(request) else { return }
-        _ = try? await library.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
+        _ = try? await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
     }
 
     /// What a PATCH says of its piece: the upload, where the piece goes, its bytes, and the

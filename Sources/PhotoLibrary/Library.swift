@@ -12,10 +12,12 @@ public import Video
 /// the whole program; it is safe to share. By default both stores are the data folder's own
 /// (SQLite and files).
 ///
-/// Its API is async and its blocking work (SQL, libvips, files, the blob store) runs on
-/// executors of its own: the database's connection threads and `work`, so a caller never blocks
-/// a thread of the cooperative pool or of the server.
-public final class Library: Sendable {
+/// Its work is split by kind, each part owning its state and its executor lane, and callers
+/// talk to the parts: `catalog` (assets, albums, the trash, listings), `derivatives`
+/// (thumbnails, display sizes, exports), `mediaJobs` (video renditions, streams, scrub strips),
+/// `ingest` (originals in and out), `uploads` (resumable uploads) and `downloads` (archives).
+/// Their blocking work never runs on a thread of the cooperative pool or of the server.
+public final class Library: FileWorking {
     public struct Options: Sendable {
         /// The most pixels an image may have.
         public var maxPixels = Imaging.defaultMaxPixels
@@ -81,28 +83,15 @@ public final class Library: Sendable {
     /// Where the rows are; servers sharing the library keep what else they share there too
     /// (sign-in, see Credentials.SharedCredentials).
     public let database: any SQLDatabase
-    let blobs: any BlobStore
-    /// The pieces of resumable uploads still coming in (see Library+Uploads).
-    let partialUploads: any PartialUploadStore
-    /// One request at a time changes an upload, on this server (across servers its row decides).
-    let uploadLocks = KeyedLock<String>()
-    /// This process's folder for work files, inside `folder.temporary`.
-    let workFolder: WorkFolder
-    let staging: StagingArea
-    let imaging: Imaging
-    let derived: DerivativeCache
-    /// Decodes, encodes and file work, `options.imageWorkers` at once.
-    let work: BlockingExecutor<Void>
-    let jobs = VideoJobs()
-    /// The rendition jobs servers sharing the database make for each other; nil for a database
-    /// one process keeps, whose renditions are `jobs` alone.
-    let queue: RenditionQueue?
-    /// This server's worker on `queue`, and what follows the queue's announcements.
-    private let queueTasks = Mutex<[Task<Void, Never>]>([])
-    /// What never changes about an asset (its original's hash, format and size), by id, so that
-    /// serving a ready thumbnail needs no database read.
-    /// A bound on memory; entries are tiny and cheap to find again.
-    let facts = BoundedMemo<String, AssetFacts>(capacity: 100_000)
+    public let catalog: Catalog
+    public let derivatives: Derivatives
+    public let mediaJobs: MediaJobs
+    public let ingest: Ingest
+    public let uploads: Uploads
+    public let downloads: Downloads
+    let stores: LibraryStores
+    /// Reading originals for export and checks.
+    let lane: BlockingExecutor<Void>
 
     /// Opens (or creates) the library in `folder`, running any pending migrations and clearing
     /// what crashed processes left in the temp folder. The folder is its owner's alone (0700,
@@ -138,12 +127,13 @@ public final class Library: Sendable {
         self.folder = folder
         self.options = options
         self.database = database
-        self.blobs = blobs
-        self.partialUploads = partialUploads
+        let imaging: Imaging
         do {
             for path in [folder.root, folder.derived, folder.temporary] { try PrivateFolder.prepare(path) }
-            workFolder = try WorkFolder.claim(in: folder.temporary)
-            staging = try StagingArea(folder: workFolder.path)
+            let workFolder = try WorkFolder.claim(in: folder.temporary)
+            stores = LibraryStores(
+                folder: folder, options: options, database: database, blobs: blobs, workFolder: workFolder,
+                staging: try StagingArea(folder: workFolder.path))
             imaging = try Imaging(maxPixels: options.maxPixels)
         } catch let error as StorageError {
             throw LibraryError(error)
@@ -152,40 +142,21 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError(.io, "The library cannot be opened.")
         }
-        derived = DerivativeCache(
-            root: folder.derived, limit: options.derivedCacheBytes, encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
-        work = BlockingExecutor(name: "imaging", threads: options.imageWorkers)
-        // The cache's size, counted once in the background: until then nothing is trimmed.
-        Task { [work, derived] in await work.run { derived.countUsage() } }
-        let announcements = database.announcements()
-        queue = announcements.map { _ in RenditionQueue(database: database, lease: options.renditionLease) }
-        if let queue, let announcements {
-            let following = queue.follow(announcements)
-            // Weak between jobs, so that a library nobody holds stops working.
-            let working = Task { [weak self] in
-                while !Task.isCancelled && self != nil {
-                    let seen = queue.news.rings
-                    if let claim = try? await queue.claim() {
-                        await self?.make(claim, on: queue)
-                    } else {
-                        await queue.news.wait(after: seen, timeout: RenditionQueue.pollInterval)
-                    }
-                }
-            }
-            queueTasks.withLock { $0 = [following, working] }
-        }
-    }
-
-    deinit {
-        for task in queueTasks.withLock({ $0 }) { task.cancel() }
+        lane = BlockingExecutor(name: "originals", threads: 2)
+        catalog = Catalog(stores)
+        derivatives = Derivatives(stores, catalog: catalog, imaging: imaging)
+        mediaJobs = MediaJobs(stores, catalog: catalog, derivatives: derivatives)
+        ingest = Ingest(stores, catalog: catalog, derivatives: derivatives, mediaJobs: mediaJobs, imaging: imaging)
+        uploads = Uploads(stores, ingest: ingest, partialUploads: partialUploads)
+        downloads = Downloads(stores, catalog: catalog)
     }
 
     /// Where this process's request bodies go: its own work folder, swept after a crash.
-    public var temporaryFolder: String { workFolder.path }
+    public var temporaryFolder: String { stores.workFolder.path }
 
     /// A file on this machine with the original's bytes, unchanged since import.
     public func originalFile(of asset: Asset) async throws(LibraryError) -> String {
-        try await files { [blobs] () throws(StorageError) in try blobs.localFile(asset.blobHash) }
+        try await original(of: asset)
     }
 
     /// The database's own check and, for every asset, that its blob is there.
@@ -215,36 +186,6 @@ public final class Library: Sendable {
     /// hourly, and `flush` at the end.
     public func optimize() async throws(LibraryError) {
         try await storage { () async throws(StorageError) in try await database.optimize() }
-    }
-
-    /// Storage work, its errors as library errors.
-    @discardableResult
-    func storage<T>(_ body: () async throws(StorageError) -> T) async throws(LibraryError) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw LibraryError(error)
-        }
-    }
-
-    /// A read transaction, its errors as library errors.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T) async throws(LibraryError) -> T {
-        try await storage { () async throws(StorageError) in try await database.read(body) }
-    }
-
-    /// A write transaction, its errors as library errors. A body that commits a blob and
-    /// inserts its row, or deletes a row and its blob, locks the blob's name first
-    /// (`SQLConnection.lock`), so that it never interleaves with another touching the same blob.
-    @discardableResult
-    func write<T: Sendable>(_ commit: Commit = .durable, _ body: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T)
-        async throws(LibraryError) -> T
-    {
-        try await storage { () async throws(StorageError) in try await database.write(commit, body) }
-    }
-
-    /// File work on `work`, its errors as library errors.
-    func files<T: Sendable>(_ body: @escaping @Sendable () throws(StorageError) -> T) async throws(LibraryError) -> T {
-        try await storage { () async throws(StorageError) in try await work.run(body) }
     }
 
     /// A video tool's failure as callers see it; what the tool said goes to `log` alone.

@@ -93,7 +93,7 @@ enum ImportCommand {
     private static func importOne(_ library: Library, _ path: String, _ saveToCameraRoll: Bool) async -> Result<ImportResult, LibraryError>
     {
         do throws(LibraryError) {
-            return .success(try await library.importFile(at: path, saveToCameraRoll: saveToCameraRoll))
+            return .success(try await library.ingest.importFile(at: path, saveToCameraRoll: saveToCameraRoll))
         } catch {
             return .failure(error)
         }

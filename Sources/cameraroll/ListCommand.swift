@@ -15,7 +15,7 @@ enum ListCommand {
         var assets: [Asset] = []
         var cursor: String?
         repeat {
-            let page = try await library.assets(
+            let page = try await library.catalog.assets(
                 AssetQuery(source: source, mediaTypes: mediaTypes, limit: AssetQuery.maxLimit, cursor: cursor))
             assets += page.assets
             cursor = page.nextCursor

@@ -9,7 +9,7 @@ enum MaintenanceCommand {
         let library = try await context.openLibrary()
         if command == "gc" {
             guard arguments.positional.isEmpty else { throw UsageError("gc takes no arguments.") }
-            let purged = try await library.purgeTrash()
+            let purged = try await library.ingest.purgeTrash()
             let report = try await library.collectGarbage()
             Terminal.out(
                 "Deleted \(purged) items 30 days in Recently Deleted. Removed \(report.blobsRemoved) unreferenced originals, \(report.derivativeFoldersRemoved) derivative folders, "
@@ -20,9 +20,9 @@ enum MaintenanceCommand {
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }
         for id in arguments.positional {
             switch command {
-            case "trash": _ = try await library.trash(id)
-            case "restore": _ = try await library.restore(id)
-            default: try await library.deletePermanently(id)
+            case "trash": _ = try await library.catalog.trash(id)
+            case "restore": _ = try await library.catalog.restore(id)
+            default: try await library.ingest.deletePermanently(id)
             }
         }
         try await library.flush()

@@ -38,7 +38,7 @@ enum MigrateCommand {
         let (source, target) = to != nil ? (embedded, cluster) : (cluster, embedded)
 
         let bar = Mutex(ProgressBar(total: 0))
-        let report = try await source.copyEverything(into: target) { done, total in
+        let report = try await source.ingest.copyEverything(into: target) { done, total in
             bar.withLock { bar in
                 if bar.total != total { bar = ProgressBar(total: total) }
                 bar.update(done: done, rejected: 0, current: "")

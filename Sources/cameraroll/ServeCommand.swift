@@ -37,7 +37,7 @@ enum ServeCommand {
         // Servers sharing a database share the key their picked items' links are signed with.
         let key: CapabilityKey? =
             context.database == nil
-            ? nil : try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
+            ? nil : try await CapabilityKey.shared { offered in try await library.catalog.sharedRecord("capability-key", orElse: offered) }
         let app = try WebApp(
             library: library, authorityFile: listening.authorityFile, names: listening.extraNames, capabilityKey: key,
             shared: shared)
@@ -53,7 +53,7 @@ enum ServeCommand {
             // What has been in Recently Deleted for 30 days, expired unsaved captures and orphans
             // are swept hourly, starting at once, and the planner's statistics kept current.
             while !Task.isCancelled {
-                _ = try? await library.purgeTrash()
+                _ = try? await library.ingest.purgeTrash()
                 _ = try? await library.collectGarbage()
                 _ = try? await library.optimize()
                 try? await Task.sleep(for: .seconds(3600))
@@ -62,7 +62,7 @@ enum ServeCommand {
         let streams = Task.detached {
             // A recording streamed while it was shot, whose page is gone, becomes an asset soon.
             while !Task.isCancelled {
-                _ = try? await library.finishAbandonedStreams(idle: streamIdle)
+                _ = try? await library.uploads.finishAbandonedStreams(idle: streamIdle)
                 try? await Task.sleep(for: .seconds(max(1, min(5, streamIdle / 2))))
             }
         }

@@ -78,7 +78,8 @@ import Testing
             let client = S3Client(bucket: bucket)
             let blobs = try S3BlobStore(client: client, cacheFolder: folder.originalsCache)
             let library = try Library(folder: folder, database: database, blobs: blobs, partialUploads: S3PartialUploads(client: client))
-            let key = try await CapabilityKey.shared { offered in try await library.sharedRecord("capability-key", orElse: offered) }
+            let key = try await CapabilityKey.shared { offered in try await library.catalog.sharedRecord("capability-key", orElse: offered)
+            }
             let shared = try await SharedCredentials.open(database: database)
             let server = try LiveServer(
                 directory, library: library, capabilityKey: key, shared: shared,

@@ -46,7 +46,7 @@ import Testing
         #expect(try await live.get("/api/assets/\(discarded.asset)").status == 404)
 
         let kept = try await finishedStream(live)
-        _ = try await live.library.saveToCameraRoll(kept.asset)
+        _ = try await live.library.catalog.saveToCameraRoll(kept.asset)
         #expect(try await live.request("DELETE", kept.path, headers: Route.tus).status == 204)
         #expect(try await live.get("/api/assets/\(kept.asset)").json["inCameraRoll"] as? Bool == true, "a saved capture stays")
 
@@ -65,7 +65,7 @@ import Testing
             headers: Route.tus.merging(["Upload-Defer-Length": "1", "Upload-Metadata": Route.metadata([("source", "camera")])]) { $1 })
         let path = try #require(created.header("Location"))
         #expect(try await Route.patch(live, path, offset: 0, try Route.bytes(Self.recording)).status == 204)
-        #expect(try await live.library.finishAbandonedStreams(idle: 1, now: Date().addingTimeInterval(2)) == 1)
+        #expect(try await live.library.uploads.finishAbandonedStreams(idle: 1, now: Date().addingTimeInterval(2)) == 1)
         let asset = try #require(try await live.get(path).json["assetID"] as? String)
         #expect(try await live.get("/api/assets/\(asset)").json["unsaved"] as? Bool == true)
         return (path, asset)

@@ -27,9 +27,9 @@ import Testing
         let watched = WatchedBlobs(try FileBlobStore(root: folder.blobs), database: database, engine: engine)
         let library = try Library(
             folder: folder, database: database, blobs: watched, partialUploads: try FilePartialUploads(root: folder.uploads))
-        let imported = try await library.importFile(at: Corpus.path(Self.photo))
+        let imported = try await library.ingest.importFile(at: Corpus.path(Self.photo))
         #expect(watched.seen.withLock { $0 } == ["no transaction"])
-        try await library.deletePermanently(imported.asset.id)
+        try await library.ingest.deletePermanently(imported.asset.id)
         #expect(watched.seen.withLock { $0 } == ["no transaction", "no transaction"])
         #expect(try await claims(database).isEmpty)
     }
@@ -56,7 +56,7 @@ import Testing
         #expect(fixture.files(in: "blobs").count == 1)
         #expect(try await claims(fixture.library.database).isEmpty)
 
-        try await fixture.library.deletePermanently(imported.asset.id)
+        try await fixture.library.ingest.deletePermanently(imported.asset.id)
         try await claim(hash, "remove", at: Date(timeIntervalSinceNow: -3600), fixture.library.database)
         _ = try await fixture.importCorpus(Self.photo)
         #expect(fixture.files(in: "blobs").count == 1, "an abandoned removal keeps nobody waiting")
@@ -69,7 +69,7 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let imported = try await fixture.importCorpus(Self.photo)
         try await claim(imported.asset.blobHash, "store", at: Date(), fixture.library.database)
-        try await fixture.library.deletePermanently(imported.asset.id)
+        try await fixture.library.ingest.deletePermanently(imported.asset.id)
         #expect(fixture.files(in: "blobs").count == 1, "another import may be about to name it")
         #expect(try await fixture.library.collectGarbage(grace: 3600).blobsRemoved == 0)
         #expect(fixture.files(in: "blobs").count == 1)

@@ -12,7 +12,7 @@ import Testing
         #expect(!first.isDuplicate && second.isDuplicate)
         #expect(first.asset.id == second.asset.id)
         #expect(fixture.files(in: "blobs").count == 1)
-        #expect(try await fixture.library.count(.photoLibrary) == 1)
+        #expect(try await fixture.library.catalog.count(.photoLibrary) == 1)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func concurrentImportsOfTheSameBytesMakeOneAsset(engine: Engine) async throws {
@@ -32,13 +32,13 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let files = Array(importablePhotos.prefix(12)) + ["videos/androidx-media__sample.mp4", "videos/pigallery2__video_rotate.mp4"]
         for file in files { try await fixture.importCorpus(file) }
-        let everything = try await fixture.library.assets(AssetQuery(limit: 100)).assets
+        let everything = try await fixture.library.catalog.assets(AssetQuery(limit: 100)).assets
         #expect(everything.count == files.count)
 
         var paged: [Asset] = []
         var cursor: String?
         repeat {
-            let page = try await fixture.library.assets(AssetQuery(limit: 5, cursor: cursor))
+            let page = try await fixture.library.catalog.assets(AssetQuery(limit: 5, cursor: cursor))
             #expect(page.assets.count <= 5)
             paged += page.assets
             cursor = page.nextCursor
@@ -48,16 +48,16 @@ import Testing
         let dates = everything.map { String(($0.captureDate ?? $0.importDate).prefix(19)) }
         #expect(dates == dates.sorted(by: >))
 
-        let movies = try await fixture.library.assets(AssetQuery(mediaTypes: [.movie])).assets
+        let movies = try await fixture.library.catalog.assets(AssetQuery(mediaTypes: [.movie])).assets
         #expect(movies.count == 2 && movies.allSatisfy { $0.mediaType == .movie })
-        #expect(try await fixture.library.count(.photoLibrary, mediaTypes: [.image]) == 12)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, mediaTypes: [.image]) == 12)
     }
 
     @Test(arguments: Engine.allCases) func badQueriesAreRefusedByName(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         for query in [AssetQuery(limit: 0), AssetQuery(limit: 501), AssetQuery(mediaTypes: []), AssetQuery(cursor: "not a cursor!")] {
             do {
-                _ = try await fixture.library.assets(query)
+                _ = try await fixture.library.catalog.assets(query)
                 Issue.record("accepted \(query)")
             } catch {
                 #expect(error.code == .invalidRequest)
@@ -69,20 +69,20 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let capture = try await fixture.importCorpus("photos/exifsamples__Nikon_D70.jpg", source: .camera).asset
         #expect(capture.isUnsaved && !capture.inCameraRoll)
-        #expect(try await fixture.library.count(.photoLibrary) == 0)
-        #expect(try await fixture.library.count(.savedPhotosAlbum) == 0)
+        #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 0)
 
-        let saved = try await fixture.library.saveToCameraRoll(capture.id)
+        let saved = try await fixture.library.catalog.saveToCameraRoll(capture.id)
         #expect(!saved.isUnsaved && saved.inCameraRoll)
-        #expect(try await fixture.library.count(.photoLibrary) == 1)
-        #expect(try await fixture.library.count(.savedPhotosAlbum) == 1)
+        #expect(try await fixture.library.catalog.count(.photoLibrary) == 1)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
 
         let imported = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
         #expect(!imported.inCameraRoll)
-        #expect(try await fixture.library.count(.savedPhotosAlbum) == 1)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
         let direct = try await fixture.importCorpus("photos/exifsamples__Pentax_K10D.jpg", source: .camera, saveToCameraRoll: true).asset
         #expect(direct.inCameraRoll && !direct.isUnsaved)
-        #expect(try await fixture.library.albums().first { $0.id == Library.cameraRollID }?.count == 2)
+        #expect(try await fixture.library.catalog.albums().first { $0.id == Library.cameraRollID }?.count == 2)
     }
 
     @Test(arguments: Engine.allCases) func unsavedCapturesExpire(engine: Engine) async throws {
@@ -94,31 +94,31 @@ import Testing
         #expect(try await fixture.library.collectGarbage(grace: 0).expiredCaptures == 0)
         let report = try await fixture.library.collectGarbage(grace: 0, now: Date().addingTimeInterval(120))
         #expect(report.expiredCaptures == 1)
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.asset(capture.id) }
-        #expect(try await fixture.library.asset(kept.id).inCameraRoll)
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(capture.id) }
+        #expect(try await fixture.library.catalog.asset(kept.id).inCameraRoll)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func trashRestoreAndDeleteForGood(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg", saveToCameraRoll: true).asset
-        _ = try await fixture.library.trash(asset.id)
-        #expect(try await fixture.library.count(.photoLibrary) == 0)
-        #expect(try await fixture.library.count(.savedPhotosAlbum) == 0)
-        #expect(try await fixture.library.asset(asset.id).trashedDate != nil)
-        _ = try await fixture.library.restore(asset.id)
-        #expect(try await fixture.library.count(.savedPhotosAlbum) == 1)
+        _ = try await fixture.library.catalog.trash(asset.id)
+        #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 0)
+        #expect(try await fixture.library.catalog.asset(asset.id).trashedDate != nil)
+        _ = try await fixture.library.catalog.restore(asset.id)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
 
         // Importing trashed bytes again brings the asset back rather than making a second one.
-        _ = try await fixture.library.trash(asset.id)
+        _ = try await fixture.library.catalog.trash(asset.id)
         let again = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
         #expect(again.isDuplicate && again.asset.id == asset.id && again.asset.trashedDate == nil)
 
-        _ = try await fixture.library.trash(asset.id)
-        #expect(try await fixture.library.emptyTrash() == 1)
+        _ = try await fixture.library.catalog.trash(asset.id)
+        #expect(try await fixture.library.ingest.emptyTrash() == 1)
         #expect(fixture.files(in: "blobs").isEmpty)
         #expect(fixture.files(in: "derived").isEmpty)
-        #expect(try await fixture.library.albums().first?.count == 0)
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.asset(asset.id) }
+        #expect(try await fixture.library.catalog.albums().first?.count == 0)
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(asset.id) }
     }
 
     /// A ready answer comes from memory alone (a server's poll thread asks): none until the
@@ -126,15 +126,15 @@ import Testing
     @Test func readyThumbnailsCarryTheFileBytesUntilTheAssetGoes() async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
-        #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == nil, "not asked for yet: the database is not read")
-        let served = try await fixture.library.thumbnail(of: asset.id, size: 256)
-        let ready = try #require(fixture.library.readyThumbnail(of: asset.id, size: 256))
+        #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256) == nil, "not asked for yet: the database is not read")
+        let served = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256))
         #expect(ready.kept?.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: ready.path))))
         #expect(ready.etag == served.etag && ready.path == served.path)
 
-        _ = try await fixture.library.trash(asset.id)
-        #expect(try await fixture.library.emptyTrash() == 1)
-        #expect(fixture.library.readyThumbnail(of: asset.id, size: 256) == nil)
+        _ = try await fixture.library.catalog.trash(asset.id)
+        #expect(try await fixture.library.ingest.emptyTrash() == 1)
+        #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256) == nil)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func garbageCollectionRemovesOnlyWhatNothingUses(engine: Engine) async throws {
@@ -189,14 +189,14 @@ import Testing
         let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
         try await damage(fixture, "UPDATE assets SET \(change) WHERE id = '\(asset.id)'")
         do {
-            _ = try await fixture.library.asset(asset.id)
+            _ = try await fixture.library.catalog.asset(asset.id)
             Issue.record("a damaged row was read as an asset")
         } catch {
             #expect(error.code == .database && error.message.contains(problem), "\(error)")
             #expect(!error.message.contains(fixture.folder.root), "no paths in messages")
         }
         await #expect(throws: LibraryError.self) {
-            _ = try await fixture.library.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil))
+            _ = try await fixture.library.catalog.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil))
         }
     }
 }
@@ -239,8 +239,8 @@ import Testing
         do {
             let fixture = try LibraryFixture()
             let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
-            _ = try await fixture.library.thumbnail(of: asset.id, size: 512)
-            _ = try await fixture.library.assets(AssetQuery())
+            _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 512)
+            _ = try await fixture.library.catalog.assets(AssetQuery())
             _ = try await fixture.library.collectGarbage()
             dropped = fixture.library
         }
@@ -260,10 +260,10 @@ import Testing
         #expect(fixture.workFiles.isEmpty)
         let local = try await fixture.library.originalFile(of: asset)
         #expect(try Data(contentsOf: URL(fileURLWithPath: local)) == Data(contentsOf: URL(fileURLWithPath: file)))
-        _ = try await fixture.library.thumbnail(of: asset.id, size: 256)
+        _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
         #expect(try await fixture.library.verify().isEmpty)
-        _ = try await fixture.library.trash(asset.id)
-        #expect(try await fixture.library.emptyTrash() == 1)
+        _ = try await fixture.library.catalog.trash(asset.id)
+        #expect(try await fixture.library.ingest.emptyTrash() == 1)
         #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 0, "the delete took the blob; nothing is left over")
         await #expect(throws: LibraryError.self) { _ = try await fixture.library.originalFile(of: asset) }
     }
@@ -275,13 +275,13 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let library = fixture.library
         let kept = try await withThrowingTaskGroup(of: String.self) { group in
-            for offer in 0..<8 { group.addTask { try await library.sharedRecord("key", orElse: "offer \(offer)") } }
+            for offer in 0..<8 { group.addTask { try await library.catalog.sharedRecord("key", orElse: "offer \(offer)") } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(kept.count == 1)
         let first = try #require(kept.first)
         #expect(first.hasPrefix("offer "))
-        #expect(try await library.sharedRecord("key", orElse: "later") == first)
-        #expect(try await library.sharedRecord("other", orElse: "later") == "later")
+        #expect(try await library.catalog.sharedRecord("key", orElse: "later") == first)
+        #expect(try await library.catalog.sharedRecord("other", orElse: "later") == "later")
     }
 }

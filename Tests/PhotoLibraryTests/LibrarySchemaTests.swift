@@ -55,19 +55,19 @@ import Testing
             folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs),
             partialUploads: try FilePartialUploads(root: folder.uploads))
 
-        let page = try await library.assets(AssetQuery(limit: 1))
+        let page = try await library.catalog.assets(AssetQuery(limit: 1))
         #expect(page.assets.map(\.id) == ["a2"], "an impossible capture date orders by the import")
-        let rest = try await library.assets(AssetQuery(limit: 5, cursor: page.nextCursor))
+        let rest = try await library.catalog.assets(AssetQuery(limit: 5, cursor: page.nextCursor))
         #expect(rest.assets.map(\.id) == ["a1"], "a cursor read back from the database pages on")
         let first = try #require(rest.assets.first)
         #expect(first.importDate == rows[0].importedAt && first.isFavorite && first.hasGPS && first.isBrowserPlayable == nil)
         #expect(page.assets.first?.importDate.prefix(19) == "2025-01-03T00:00:00")
-        #expect(try await library.days(AssetQuery()).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
+        #expect(try await library.catalog.days(AssetQuery()).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
         var trash = AssetQuery()
         trash.collection = .recentlyDeleted
-        #expect(try await library.assets(trash).assets.map(\.trashedDate) == [rows[2].trashedAt])
-        #expect(try await library.days(trash).map { "\($0.day) \($0.count)" } == ["2025-02-01 1"])
-        #expect(try await library.albums().first { $0.id == "trip" }.map { [$0.count, $0.isBuiltIn ? 1 : 0] } == [1, 0])
+        #expect(try await library.catalog.assets(trash).assets.map(\.trashedDate) == [rows[2].trashedAt])
+        #expect(try await library.catalog.days(trash).map { "\($0.day) \($0.count)" } == ["2025-02-01 1"])
+        #expect(try await library.catalog.albums().first { $0.id == "trip" }.map { [$0.count, $0.isBuiltIn ? 1 : 0] } == [1, 0])
         guard engine == .postgreSQL else { return }
         let types = try await database.read { connection throws(StorageError) in
             try connection.query(

@@ -17,12 +17,13 @@ import Testing
     func library(_ engine: Engine, optimized: Bool = false) async throws -> (LibraryFixture, album: String) {
         let fixture = try await LibraryFixture(engine)
         let source = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset.id
-        try await fixture.library.cloneRows(of: source, count: Self.size)
-        let album = try await fixture.library.createAlbum(title: "Holidays").id
-        try await fixture.library.fillAlbum(album, count: Self.size / 100)
-        try await fixture.library.fillAlbum(try await fixture.library.createAlbum(title: "Everything").id, count: Self.size / 5)
+        try await fixture.library.catalog.cloneRows(of: source, count: Self.size)
+        let album = try await fixture.library.catalog.createAlbum(title: "Holidays").id
+        try await fixture.library.catalog.fillAlbum(album, count: Self.size / 100)
+        try await fixture.library.catalog.fillAlbum(
+            try await fixture.library.catalog.createAlbum(title: "Everything").id, count: Self.size / 5)
         // The statistics a running library keeps (`PRAGMA optimize` at a clean stop), or all of them.
-        if optimized { try await fixture.library.flush() } else { try await fixture.library.analyze() }
+        if optimized { try await fixture.library.flush() } else { try await fixture.library.catalog.analyze() }
         return (fixture, album)
     }
 
@@ -90,7 +91,7 @@ import Testing
         ]
         for (collection, index) in views {
             // A cursor inside the view (the smallest holds 94 items).
-            let deep = try await library.assets(query(collection) { $0.limit = 40 }).nextCursor
+            let deep = try await library.catalog.assets(query(collection) { $0.limit = 40 }).nextCursor
             let cursor = try #require(deep.flatMap(Cursor.init), "\(collection) has more than one page")
             let listing = try Listing(query(collection), dialect: dialect)
             var statements = [
@@ -150,10 +151,10 @@ import Testing
         }
         var query = query(.library)
         query.search = "img_1234"
-        #expect(try await library.assets(query).assets.map(\.originalFilename).contains("IMG_1234.JPG"))
+        #expect(try await library.catalog.assets(query).assets.map(\.originalFilename).contains("IMG_1234.JPG"))
         query.search = "Canon EOS 40D"
-        #expect(try await library.count(.photoLibrary) > 0)
-        #expect(try await library.assets(query).assets.count == 60, "every clone has the source's camera")
+        #expect(try await library.catalog.count(.photoLibrary) > 0)
+        #expect(try await library.catalog.assets(query).assets.count == 60, "every clone has the source's camera")
     }
 }
 
@@ -170,16 +171,16 @@ import Testing
         for (name, collection) in views + albums.map({ ("album \($0)", AssetCollection.album($0)) }) {
             var query = AssetQuery(limit: AssetQuery.maxLimit)
             query.collection = collection
-            let counted = try await library.days(query)
+            let counted = try await library.catalog.days(query)
             // A search for nothing in particular is filtered, so its days are its rows'.
             query.search = "_"
-            let rows = try await library.days(query)
+            let rows = try await library.catalog.days(query)
             found.append((name, counted, rows))
             query.search = nil
             query.mediaTypes = [.movie]
-            let movies = try await library.days(query)
+            let movies = try await library.catalog.days(query)
             query.search = "_"
-            found.append(("\(name) movies", movies, try await library.days(query)))
+            found.append(("\(name) movies", movies, try await library.catalog.days(query)))
         }
         return found
     }
@@ -192,22 +193,22 @@ import Testing
             ids.append(try await fixture.importCorpus(file).asset.id)
         }
         let capture = try await fixture.importCorpus("photos/lychee__train.jpg", source: .camera).asset.id
-        let holidays = try await library.createAlbum(title: "Holidays").id
-        let gone = try await library.createAlbum(title: "Gone").id
-        _ = try await library.addToAlbum(holidays, assets: Array(ids[1...6]))
-        _ = try await library.addToAlbum(gone, assets: Array(ids[0...3]))
+        let holidays = try await library.catalog.createAlbum(title: "Holidays").id
+        let gone = try await library.catalog.createAlbum(title: "Gone").id
+        _ = try await library.catalog.addToAlbum(holidays, assets: Array(ids[1...6]))
+        _ = try await library.catalog.addToAlbum(gone, assets: Array(ids[0...3]))
         // A capture nobody saved, in its own view.
         try await fixture.importCorpus("photos/exifsamples__iphone_hdr_YES.jpg", source: .camera)
-        try await library.setFavorite(Array(ids.prefix(3)), true)
-        try await library.setTrashed(Array(ids[2...4]), true)
-        try await library.setTrashed([ids[3]], false)
-        try await library.setFavorite([ids[0]], false)
-        try await library.deleteFromTrash([ids[4]])
-        _ = try await library.saveToCameraRoll(capture)
-        _ = try await library.removeFromAlbum(holidays, assets: [ids[5]])
-        _ = try await library.addToAlbum(holidays, assets: [ids[5], ids[7]])
-        _ = try await library.removeFromAlbum(holidays, assets: [ids[6]])
-        try await library.deleteAlbum(gone)
+        try await library.catalog.setFavorite(Array(ids.prefix(3)), true)
+        try await library.catalog.setTrashed(Array(ids[2...4]), true)
+        try await library.catalog.setTrashed([ids[3]], false)
+        try await library.catalog.setFavorite([ids[0]], false)
+        try await library.ingest.deleteFromTrash([ids[4]])
+        _ = try await library.catalog.saveToCameraRoll(capture)
+        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[5]])
+        _ = try await library.catalog.addToAlbum(holidays, assets: [ids[5], ids[7]])
+        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[6]])
+        try await library.catalog.deleteAlbum(gone)
         let all = try await both(library, albums: [holidays, Library.cameraRollID])
         for (name, counted, rows) in all {
             #expect(counted == rows, "\(engine) \(name)")
@@ -217,11 +218,11 @@ import Testing
             "one trashed, one deleted, one capture saved")
         #expect(all.first { $0.0 == "recentlyDeleted" }?.counted.reduce(0) { $0 + $1.count } == 1)
         #expect(all.first { $0.0 == "favorites" }?.counted.reduce(0) { $0 + $1.count } == 1, "one favourite left, one in the trash")
-        #expect(try await library.count(.photoLibrary) == ids.count - 1)
+        #expect(try await library.catalog.count(.photoLibrary) == ids.count - 1)
         // 1 to 6, less 5 and 6 taken out, 5 and 7 put back; 2 in the trash, 4 deleted.
         #expect(all.first { $0.0 == "album \(holidays)" }?.counted.reduce(0) { $0 + $1.count } == 4)
-        #expect(try await library.album(holidays).count == 4)
-        #expect(try await library.days(AssetQuery(source: .savedPhotosAlbum)).reduce(0) { $0 + $1.count } == 1, "the capture saved")
+        #expect(try await library.catalog.album(holidays).count == 4)
+        #expect(try await library.catalog.days(AssetQuery(source: .savedPhotosAlbum)).reduce(0) { $0 + $1.count } == 1, "the capture saved")
         let left = try await library.database.read { connection throws(StorageError) in
             try connection.scalar("SELECT count(*) FROM day_counts WHERE listing = ?", ["album:" + gone])
         }

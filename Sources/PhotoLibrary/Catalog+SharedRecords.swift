@@ -1,6 +1,6 @@
 import Storage
 
-extension Library {
+extension Catalog {
     /// The record `name` that every server over this library's database shares (the key picked
     /// items' links are signed with): the one stored, or `offered` when there is none yet. Servers
     /// asking at the same moment all get the first one stored, whichever it was.

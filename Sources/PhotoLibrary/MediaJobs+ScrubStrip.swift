@@ -2,12 +2,12 @@ import Foundation
 import Storage
 import Video
 
-extension Library {
+extension MediaJobs {
     /// The movie's scrub strip (`VideoTools.scrubStrip`): made at import, and made here for a movie
     /// imported before strips were, or whose strip the cache let go.
     public func scrubStrip(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
-        let container = try Self.container(of: asset)
+        let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.scrubStrip) { source, output, _ throws(VideoError) in
             try await self.options.video.scrubStrip(source, format: container, to: output)
         }
@@ -25,9 +25,9 @@ extension Library {
         do throws(VideoError) {
             try await options.video.scrubStrip(path, format: container, to: strip)
         } catch {
-            _ = Self.reported(error, "a movie's scrub strip", options.log)
+            _ = Library.reported(error, "a movie's scrub strip", options.log)
             return nil
         }
-        return try? await work.run { () throws(LibraryError) in try Self.read(strip) }
+        return try? await lane.run { () throws(LibraryError) in try Library.read(strip) }
     }
 }

@@ -11,30 +11,26 @@ import Storage
 /// names the blob, and a store waits for a removal under way to end before it writes bytes the
 /// removal would delete. A process that dies leaves its claim behind: a removal's lapses after
 /// `removalLease`, and collection drops a store's after its grace, its blob then an orphan.
-extension Library {
-    /// How long a removal may take before a store waiting on it takes it for abandoned: one
-    /// delete in the blob store, which answers or times out well within it.
-    static let removalLease: TimeInterval = 120
-
+extension FileWorking {
     /// Stores `staged` in the blob store and then runs `commit` (the row that names the blob) in
     /// a short write transaction under the blob's lock. A failure after the store leaves the blob
     /// an orphan for collection; the caller discards `staged` if this throws.
     func storeBlob<T: Sendable>(
         _ staged: StagedFile, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
     ) async throws(LibraryError) -> T {
-        let token = Self.newID()
+        let token = Library.newID()
         try await claimStore(staged.hash, token)
         do {
             try await files { [blobs] () throws(StorageError) in try blobs.put(staged) }
             reach(.afterBlobCommit)
             return try await write { connection throws(StorageError) -> T in
-                try connection.lock(Self.blobLock(staged.hash))
+                try connection.lock(Library.blobLock(staged.hash))
                 let result = try commit(connection)
-                try Self.release(token, connection)
+                try Library.releaseClaim(token, connection)
                 return result
             }
         } catch {
-            try? await write { connection throws(StorageError) in try Self.release(token, connection) }
+            try? await write { connection throws(StorageError) in try Library.releaseClaim(token, connection) }
             throw error
         }
     }
@@ -44,10 +40,10 @@ extension Library {
         while true {
             let now = Date().timeIntervalSince1970
             let claimed = try await write { connection throws(StorageError) -> Bool in
-                try connection.lock(Self.blobLock(hash))
+                try connection.lock(Library.blobLock(hash))
                 try connection.run(
                     "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?",
-                    [hash, now - Self.removalLease])
+                    [hash, now - Library.removalLease])
                 guard try connection.query("SELECT 1 FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove'", [hash]).isEmpty else {
                     return false
                 }
@@ -63,6 +59,34 @@ extension Library {
             }
         }
     }
+
+    /// Removes a blob whose removal `token` claimed, then the claim. A store that fails leaves
+    /// the blob to collection, which finds it named by nothing: the rows are gone already.
+    @discardableResult
+    func remove(_ hash: String, claimedAs token: String) async -> Bool {
+        var removed = true
+        do {
+            try await files { [blobs] () throws(StorageError) in try blobs.remove(hash) }
+        } catch {
+            options.log("removing blob \(hash) failed, left for collection: \(error)")
+            removed = false
+        }
+        try? await write { connection throws(StorageError) in try Library.releaseClaim(token, connection) }
+        return removed
+    }
+
+    /// Drops the claims of processes that died before they finished, `grace` after they began.
+    func dropAbandonedClaims(before cutoff: Date) async throws(LibraryError) {
+        try await write { connection throws(StorageError) in
+            try connection.run("DELETE FROM blob_claims WHERE claimed_at < ?", [cutoff.timeIntervalSince1970])
+        }
+    }
+}
+
+extension Library {
+    /// How long a removal may take before a store waiting on it takes it for abandoned: one
+    /// delete in the blob store, which answers or times out well within it.
+    static let removalLease: TimeInterval = 120
 
     /// Inside a transaction holding the blob's lock: claims the removal of `hash` unless an
     /// asset, a rendition or a store under way (or another removal) names it. True when the
@@ -81,29 +105,7 @@ extension Library {
         return true
     }
 
-    /// Removes a blob whose removal `token` claimed, then the claim. A store that fails leaves
-    /// the blob to collection, which finds it named by nothing: the rows are gone already.
-    @discardableResult
-    func remove(_ hash: String, claimedAs token: String) async -> Bool {
-        var removed = true
-        do {
-            try await files { [blobs] () throws(StorageError) in try blobs.remove(hash) }
-        } catch {
-            options.log("removing blob \(hash) failed, left for collection: \(error)")
-            removed = false
-        }
-        try? await write { connection throws(StorageError) in try Self.release(token, connection) }
-        return removed
-    }
-
-    /// Drops the claims of processes that died before they finished, `grace` after they began.
-    func dropAbandonedClaims(before cutoff: Date) async throws(LibraryError) {
-        try await write { connection throws(StorageError) in
-            try connection.run("DELETE FROM blob_claims WHERE claimed_at < ?", [cutoff.timeIntervalSince1970])
-        }
-    }
-
-    private static func release(_ token: String, _ connection: any SQLConnection) throws(StorageError) {
+    static func releaseClaim(_ token: String, _ connection: any SQLConnection) throws(StorageError) {
         try connection.run("DELETE FROM blob_claims WHERE token = ?", [token])
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Storage
 import UTCTime
 
-extension Library {
+extension Catalog {
     /// One asset by id, whatever its state (trashed and unsaved ones too).
     public func asset(_ id: String) async throws(LibraryError) -> Asset {
         let row = try await read { connection throws(StorageError) in
@@ -100,6 +100,9 @@ extension Library {
     }
 
     /// Text matched as itself inside a LIKE pattern.
+}
+
+extension Library {
     static func likeEscaped(_ text: String) -> String {
         escaping(text, ["\\": "\\\\", "%": "\\%", "_": "\\_"])
     }

@@ -1,15 +1,63 @@
+import Executors
 import Foundation
 import Storage
+import Synchronization
 import Video
 
-extension Library {
+/// Video made from originals: playable renditions, trims, stream segments and scrub strips,
+/// made by ffmpeg once for everyone who asks (`VideoJobs`), through the rendition queue when
+/// servers share the database (`RenditionQueue`). Its file work runs on its own lane; ffmpeg
+/// runs in child processes.
+public final class MediaJobs: FileWorking {
+    let stores: LibraryStores
+    let catalog: Catalog
+    let derivatives: Derivatives
+    let jobs = VideoJobs()
+    /// The rendition jobs servers sharing the database make for each other; nil for a database
+    /// one process keeps, whose renditions are `jobs` alone.
+    let queue: RenditionQueue?
+    /// This server's worker on `queue`, and what follows the queue's announcements.
+    private let queueTasks = Mutex<[Task<Void, Never>]>([])
+    let lane: BlockingExecutor<Void>
+
+    init(_ stores: LibraryStores, catalog: Catalog, derivatives: Derivatives) {
+        self.stores = stores
+        self.catalog = catalog
+        self.derivatives = derivatives
+        lane = BlockingExecutor(name: "media", threads: 2)
+        let database = stores.database
+        let announcements = database.announcements()
+        queue = announcements.map { _ in RenditionQueue(database: database, lease: stores.options.renditionLease) }
+        if let queue, let announcements {
+            let following = queue.follow(announcements)
+            // Weak between jobs, so that a library nobody holds stops working.
+            let working = Task { [weak self] in
+                while !Task.isCancelled && self != nil {
+                    let seen = queue.news.rings
+                    if let claim = try? await queue.claim() {
+                        await self?.make(claim, on: queue)
+                    } else {
+                        await queue.news.wait(after: seen, timeout: RenditionQueue.pollInterval)
+                    }
+                }
+            }
+            queueTasks.withLock { $0 = [following, working] }
+        }
+    }
+
+    deinit {
+        for task in queueTasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    var cache: DerivativeCache { derivatives.cache }
+
     /// A file browsers can play: the original when they play it as it is, else an H.264/AAC MP4
     /// rendition, made on first request (this waits for it) and cached. A rendition that failed
     /// throws its failure at once until `retryRendition`.
     public func playableVideo(of id: String) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
         if asset.isBrowserPlayable == true {
-            return Derivative(path: try await originalFile(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
+            return Derivative(path: try await original(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
         }
         let file: DerivativeCache.CachedFile
         if let queue {
@@ -33,7 +81,7 @@ extension Library {
 
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try await asset(id)
+        let asset = try await catalog.asset(id)
         guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id) }
         return try await trimmedVideo(of: asset, start: start, end: end)
     }
@@ -42,7 +90,7 @@ extension Library {
     /// for that range serves.
     public func trimmedVideo(of asset: Asset, start: Double, end: Double) async throws(LibraryError) -> Derivative {
         try Edit.trim(start: start, end: end).validate(for: asset)
-        let container = try Self.container(of: asset)
+        let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.trimmed(start: start, end: end)) { source, output, progress throws(VideoError) in
             try await self.options.video.trim(source, format: container, start: start, end: end, to: output, progress: progress)
         }
@@ -88,21 +136,15 @@ extension Library {
     }
 
     func movie(_ id: String) async throws(LibraryError) -> Asset {
-        let asset = try await asset(id)
-        _ = try Self.container(of: asset)
+        let asset = try await catalog.asset(id)
+        _ = try Library.container(of: asset)
         return asset
-    }
-
-    /// The movie's container, which every tool reading it is told; anything else is no movie.
-    static func container(of asset: Asset) throws(LibraryError) -> ContainerFormat {
-        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
-        return container
     }
 
     private func renditionStatus(_ asset: Asset) async throws(LibraryError) -> RenditionStatus {
         if asset.isBrowserPlayable == true { return .ready }
         let hash = asset.blobHash
-        if await work.run({ [derived] in derived.lookup(hash, DerivativeKey.playable) != nil }) { return .ready }
+        if await lane.run({ [cache] in cache.lookup(hash, DerivativeKey.playable) != nil }) { return .ready }
         if let queue {
             switch try await storage({ () async throws(StorageError) in try await queue.standing(hash, DerivativeKey.playable) }) {
             case .done: return .ready
@@ -120,7 +162,7 @@ extension Library {
     }
 
     func renditionJob(_ asset: Asset) throws(LibraryError) -> VideoJob {
-        let container = try Self.container(of: asset)
+        let container = try Library.container(of: asset)
         return videoJob(asset, key: DerivativeKey.playable) { source, output, progress throws(VideoError) in
             try await self.options.video.makePlayable(source, format: container, to: output, progress: progress)
         }
@@ -138,10 +180,10 @@ extension Library {
         _ make: @escaping @Sendable (String, String, @escaping @Sendable (Double) -> Void) async throws(VideoError) -> Void
     ) -> VideoJob {
         let (hash, id, log) = (asset.blobHash, asset.id, options.log)
-        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, staging, derived, work] progress throws(LibraryError) in
+        return VideoJob(key: VideoJobs.Key(hash: hash, derivative: key)) { [blobs, staging, cache, lane] progress throws(LibraryError) in
             // A job started just as the last one put its output in place has nothing to do.
-            if let file = await work.run({ derived.lookup(hash, key) }) { return file }
-            let (source, output, fd) = try await work.run { () throws(LibraryError) in
+            if let file = await lane.run({ cache.lookup(hash, key) }) { return file }
+            let (source, output, fd) = try await lane.run { () throws(LibraryError) in
                 do throws(StorageError) {
                     let source = try blobs.localFile(hash)
                     let (output, fd) = try staging.makeTemporaryFile(suffix: ".mp4")
@@ -155,15 +197,23 @@ extension Library {
                 try await make(source, output, progress)
             } catch {
                 unlink(output)
-                throw Self.reported(error, "\(key) of asset \(id)", log)
+                throw Library.reported(error, "\(key) of asset \(id)", log)
             }
-            return try await work.run { () throws(LibraryError) in try derived.adopt(hash, key, from: output) }
+            return try await lane.run { () throws(LibraryError) in try cache.adopt(hash, key, from: output) }
         }
     }
 
     func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
         let (hash, key) = (job.key.hash, job.key.derivative)
-        if let file = await work.run({ [derived] in derived.lookup(hash, key) }) { return file }
+        if let file = await lane.run({ [cache] in cache.lookup(hash, key) }) { return file }
         return try await jobs.run(job.key, job.make)
+    }
+}
+
+extension Library {
+    /// The movie's container, which every tool reading it is told; anything else is no movie.
+    static func container(of asset: Asset) throws(LibraryError) -> ContainerFormat {
+        guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies can be played.") }
+        return container
     }
 }

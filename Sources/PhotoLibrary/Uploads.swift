@@ -1,3 +1,4 @@
+import Executors
 public import Foundation
 import Storage
 
@@ -8,7 +9,23 @@ import Storage
 /// cache, and a restart of the machine takes the upload back to its last checkpoint. When
 /// the last byte is in, the pieces become one file in the work folder and go through the same
 /// import as a one-request upload; the row keeps the outcome until it expires.
-extension Library {
+public final class Uploads: FileWorking {
+    let stores: LibraryStores
+    let ingest: Ingest
+    /// The pieces of resumable uploads still coming in.
+    let partialUploads: any PartialUploadStore
+    /// One request at a time changes an upload, on this server (across servers its row decides).
+    let locks = KeyedLock<String>()
+    /// Pieces written, fsynced and assembled.
+    let lane: BlockingExecutor<Void>
+
+    init(_ stores: LibraryStores, ingest: Ingest, partialUploads: any PartialUploadStore) {
+        self.stores = stores
+        self.ingest = ingest
+        self.partialUploads = partialUploads
+        lane = BlockingExecutor(name: "uploads", threads: 2)
+    }
+
     public func createUpload(_ new: NewUpload) async throws(LibraryError) -> Upload {
         if let length = new.length { try checkLength(length) }
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
@@ -42,7 +59,7 @@ extension Library {
     public func upload(_ id: String) async throws(LibraryError) -> Upload {
         let upload = try await uploadRow(id)
         guard case .importing = upload.state else { return upload }
-        return try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Upload in
+        return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
             let again = try await uploadRow(id)
             guard case .importing = again.state else { return again }
             return try await finish(again)
@@ -57,7 +74,7 @@ extension Library {
         -> Upload
     {
         do {
-            return try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Upload in
+            return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
                 try await append(piece, to: try await uploadRow(id), at: offset, length: length)
             }
         } catch {
@@ -73,7 +90,7 @@ extension Library {
     /// would only wait out its retention among the Captures Not Saved. An asset the upload found
     /// already there (a duplicate), or a capture saved since, stays.
     public func terminateUpload(_ id: String) async throws(LibraryError) {
-        try await uploadLocks.withLock(id) { () async throws(LibraryError) in
+        try await locks.withLock(id) { () async throws(LibraryError) in
             let upload = try await storedUploadRow(id)
             let deleted = try await write { [live = liveSince(Date())] connection throws(StorageError) in
                 try connection.run("DELETE FROM uploads WHERE id = ? AND updated_at > ?", [id, live])
@@ -82,11 +99,11 @@ extension Library {
             // A failure here leaves bytes no row names, which collection removes.
             try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id) }
             guard upload.source == .camera, case .done(let made, duplicate: false) = upload.state,
-                (try? await asset(made))?.isUnsaved == true
+                (try? await ingest.catalog.asset(made))?.isUnsaved == true
             else { return }
             // The upload is gone already, so this cannot be asked again: a capture that cannot be
             // deleted now waits out its retention instead.
-            try? await deletePermanently(made)
+            try? await ingest.deletePermanently(made)
         }
     }
 
@@ -121,7 +138,7 @@ extension Library {
         }
         var finished = 0
         for (id, received) in abandoned {
-            let done = try await uploadLocks.withLock(id) { () async throws(LibraryError) -> Bool in
+            let done = try await locks.withLock(id) { () async throws(LibraryError) -> Bool in
                 // Taken back to its bytes on disk since it was seen (the machine restarted): the next look finishes that.
                 guard try await uploadRow(id).offset == received else { return false }
                 let claimed = try await write { connection throws(StorageError) in
@@ -207,7 +224,7 @@ extension Library {
             }
         } else {
             // A piece without bytes changes nothing, unless it tells the length.
-            await work.run { [path = staged.path] in _ = unlink(path) }
+            await lane.run { [path = staged.path] in _ = unlink(path) }
             guard declared != nil && upload.length == nil else { return upload }
             kept = nil
         }
@@ -251,7 +268,7 @@ extension Library {
         let outcome: Result<ImportResult, LibraryError>
         do throws(LibraryError) {
             outcome = .success(
-                try await importUpload(
+                try await ingest.importUpload(
                     temporaryFile: file, originalFilename: upload.originalFilename, source: upload.source,
                     saveToCameraRoll: upload.saveToCameraRoll))
         } catch  where error.refusesTheFile {

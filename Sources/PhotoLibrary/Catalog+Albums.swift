@@ -16,12 +16,29 @@ extension Library {
     /// The built-in Camera Roll's id: the book's `savedPhotosAlbum`.
     public static let cameraRollID = "cameraRoll"
 
+    /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
+    /// order the album is listed in from its own index (`album_assets_in_order`).
+    static func addEntry(album: String, asset: String, at date: String, connection: any SQLConnection) throws(StorageError) {
+        try connection.run(
+            """
+            INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
+                VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?)) ON CONFLICT DO NOTHING
+            """, [album, asset, date, asset])
+    }
+
+    static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
+        try addEntry(album: cameraRollID, asset: id, at: date, connection: connection)
+        try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
+    }
+}
+
+extension Catalog {
     /// Saves an asset to the Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`); an unsaved
     /// capture becomes part of the library.
     public func saveToCameraRoll(_ id: String) async throws(LibraryError) -> Asset {
         _ = try await asset(id)
-        let now = Self.timestamp()
-        try await write { connection throws(StorageError) in try Self.addToCameraRoll(id, connection: connection, at: now) }
+        let now = Library.timestamp()
+        try await write { connection throws(StorageError) in try Library.addToCameraRoll(id, connection: connection, at: now) }
         return try await asset(id)
     }
 
@@ -47,8 +64,8 @@ extension Library {
 
     public func createAlbum(title: String) async throws(LibraryError) -> Album {
         let title = try Self.albumTitle(title)
-        let id = Self.newID()
-        let now = Self.timestamp()
+        let id = Library.newID()
+        let now = Library.timestamp()
         try await write { connection throws(StorageError) in
             try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES (?, ?, FALSE, ?)", [id, title, now])
         }
@@ -92,13 +109,13 @@ extension Library {
     public func addToAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
         let album = try await album(id)
         try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary)
-        let now = Self.timestamp()
+        let now = Library.timestamp()
         try await write { connection throws(StorageError) in
             for asset in ids {
-                if album.id == Self.cameraRollID {
-                    try Self.addToCameraRoll(asset, connection: connection, at: now)
+                if album.id == Library.cameraRollID {
+                    try Library.addToCameraRoll(asset, connection: connection, at: now)
                 } else {
-                    try Self.addEntry(album: id, asset: asset, at: now, connection: connection)
+                    try Library.addEntry(album: id, asset: asset, at: now, connection: connection)
                 }
             }
         }
@@ -108,23 +125,13 @@ extension Library {
     /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.
     public func removeFromAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
         _ = try await album(id)
-        try Self.requireBatch(ids)
+        try Library.requireBatch(ids)
         try await write { connection throws(StorageError) in
-            let list = Self.placeholders(ids.count)
+            let list = Library.placeholders(ids.count)
             try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))", [id] + ids)
             try connection.run("UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))", [id] + ids)
         }
         return try await album(id)
-    }
-
-    /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
-    /// order the album is listed in from its own index (`album_assets_in_order`).
-    static func addEntry(album: String, asset: String, at date: String, connection: any SQLConnection) throws(StorageError) {
-        try connection.run(
-            """
-            INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
-                VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?)) ON CONFLICT DO NOTHING
-            """, [album, asset, date, asset])
     }
 
     /// An album's row with its count (the sum of its days, `day_counts`, not a walk through its

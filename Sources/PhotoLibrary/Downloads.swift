@@ -1,12 +1,26 @@
+import Executors
 public import Foundation
 import Storage
 
-/// Downloads of many items at once, as one ZIP archive of their originals: a selection is kept
-/// in the database for an hour (any server of the library may send it), and the archive is made
-/// while it is sent, its size known from the start.
 extension Library {
     /// How long a download can be fetched after it was asked for.
     public static let downloadLifetime: TimeInterval = 3600
+}
+
+/// Downloads of many items at once, as one ZIP archive of their originals: a selection is kept
+/// in the database for an hour (any server of the library may send it), and the archive is made
+/// while it is sent, its size known from the start. Originals are read on its own lane.
+public final class Downloads: FileWorking {
+    let stores: LibraryStores
+    let catalog: Catalog
+    let lane: BlockingExecutor<Void>
+
+    init(_ stores: LibraryStores, catalog: Catalog) {
+        self.stores = stores
+        self.catalog = catalog
+        lane = BlockingExecutor(name: "downloads", threads: 2)
+    }
+
     /// How much of an original one read brings: about what the archive's writer hands over at once.
     static let downloadChunk = 1 << 20
 
@@ -15,7 +29,7 @@ extension Library {
     /// asset (`maxBatch` at most) that is not in the trash, nor the movie of a Live Photo (which
     /// is part of its still); otherwise nothing is kept.
     public func createDownload(of ids: [String], now: Date = Date()) async throws(LibraryError) -> Download {
-        try Self.requireBatch(ids)
+        try Library.requireBatch(ids)
         let found = try await assetsByID(ids)
         let items = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil && $0.livePhotoStill == nil }
         guard items.count == ids.count else {
@@ -31,7 +45,7 @@ extension Library {
                 "INSERT INTO downloads (token, filename, asset_ids, expires) VALUES (?, ?, ?, ?)",
                 [
                     token, download.filename, files.map(\.id).joined(separator: " "),
-                    now.addingTimeInterval(Self.downloadLifetime).timeIntervalSince1970,
+                    now.addingTimeInterval(Library.downloadLifetime).timeIntervalSince1970,
                 ])
         }
         return download
@@ -71,13 +85,13 @@ extension Library {
         var crcs: [UInt32] = []
         for (index, asset) in download.assets.enumerated() {
             pending += layout.localHeader(index)
-            let path = try await originalFile(of: asset)
-            let file = try await work.run { () throws(LibraryError) in try ReadOnlyFile(path) }
+            let path = try await original(of: asset)
+            let file = try await lane.run { () throws(LibraryError) in try ReadOnlyFile(path) }
             var crc = CRC32()
             var offset = 0
             while offset < asset.byteSize {
                 let count = min(asset.byteSize - offset, max(Self.downloadChunk - pending.count, Self.downloadChunk / 2))
-                let (chunk, sum) = try await work.run { [pending, crc, offset] () throws(LibraryError) -> ([UInt8], CRC32) in
+                let (chunk, sum) = try await lane.run { [pending, crc, offset] () throws(LibraryError) -> ([UInt8], CRC32) in
                     var crc = crc
                     return (try file.read(count, at: offset, after: pending, crc: &crc), crc)
                 }
@@ -106,7 +120,7 @@ extension Library {
     private func assetsByID(_ ids: [String]) async throws(LibraryError) -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
         let assets = try await read { connection throws(StorageError) in
-            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Self.placeholders(ids.count)))", ids)
+            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Library.placeholders(ids.count)))", ids)
                 .map { row throws(StorageError) in try Asset(row: row) }
         }
         return Dictionary(assets.map { ($0.id, $0) }) { first, _ in first }

@@ -9,7 +9,7 @@ public struct CopyReport: Sendable, Equatable {
     public var bytesCopied = 0
 }
 
-extension Library {
+extension Ingest {
     /// Copies every album, asset (its row and its original) and album entry into `target`, whose
     /// stores may be others (the data folder's into PostgreSQL and S3, or back). What the target
     /// has already stays as it is, so a run that was cut short is simply run again. Each original
@@ -18,6 +18,7 @@ extension Library {
     public func copyEverything(
         into target: Library, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws(LibraryError) -> CopyReport {
+        let target = target.ingest
         var report = CopyReport()
         // A Live Photo's still before its movie, which names it.
         let assets = try await read { connection throws(StorageError) in
@@ -39,7 +40,7 @@ extension Library {
         try await copyRows("albums", into: target)
         try await copyRows("album_assets", into: target)
         // The entries went in as one transaction, each counted in its album's days on its way.
-        try await target.recountDays()
+        try await target.catalog.recountDays()
         return report
     }
 
@@ -58,11 +59,11 @@ extension Library {
     /// One asset: its original staged in the target and checked against its hash, then the blob
     /// and the row, as an import stores them (`storeBlob`). False when the target had
     /// the row after all (another run, or the same bytes under another id).
-    private func copy(_ row: Row, id: String, hash: String, into target: Library) async throws(LibraryError) -> Bool {
+    private func copy(_ row: Row, id: String, hash: String, into target: Ingest) async throws(LibraryError) -> Bool {
         let source = try await files { [blobs] () throws(StorageError) in try blobs.localFile(hash) }
         let staged = try await target.files { [staging = target.staging] () throws(StorageError) in try staging.stage(copying: source) }
         guard staged.hash == hash else {
-            await target.work.run { [staging = target.staging] in staging.discard(staged) }
+            await target.lane.run { [staging = target.staging] in staging.discard(staged) }
             throw LibraryError(.corrupt, "The original of asset \(id) is not the bytes its row names.")
         }
         let insert = Self.insertion("assets", row)
@@ -71,13 +72,13 @@ extension Library {
                 try connection.run(insert.sql, insert.values) == 1
             }
         } catch {
-            await target.work.run { [staging = target.staging] in staging.discard(staged) }
+            await target.lane.run { [staging = target.staging] in staging.discard(staged) }
             throw error
         }
     }
 
     /// Every row of `table` into the target's table, keeping those it has.
-    private func copyRows(_ table: String, into target: Library) async throws(LibraryError) {
+    private func copyRows(_ table: String, into target: Ingest) async throws(LibraryError) {
         let rows = try await read { connection throws(StorageError) in try connection.query("SELECT * FROM \(table)") }
         let insertions = rows.map { Self.insertion(table, $0) }
         try await target.write { connection throws(StorageError) in

@@ -1,6 +1,6 @@
 import Storage
 
-extension Library {
+extension Catalog {
     /// Fills the library with `count` copies of one asset's row, made in SQL, for benchmarks and
     /// plan tests at the sizes people have (a million items takes a minute, not the hours its
     /// imports would): ids and hashes numbered, capture dates one after another over twenty

@@ -1,5 +1,8 @@
+import Executors
+import Foundation
 public import Imaging
 public import Memo
+import Storage
 import Video
 
 extension Library {
@@ -9,6 +12,44 @@ extension Library {
     /// The sides of the boxes thumbnails fit, made at import.
     public static var thumbnailSizes: [Int] { DerivativeKey.thumbnailSizes }
 
+    static let thumbnailRequests = DerivativeKey.thumbnailSizes.map { size in
+        RenderRequest(box: PixelSize(width: size, height: size), encoding: .webp(quality: 80))
+    }
+
+    /// How a display size is made: JPEG is smallest for photos; formats that may carry
+    /// transparency keep it as WebP.
+    static func displayRequest(format: AssetFormat, box: PixelSize, fit: Fit, crop: PixelRect?) -> RenderRequest {
+        RenderRequest(box: box, fit: fit, crop: crop, encoding: format.mayHaveAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
+    }
+}
+
+/// What is made from originals and kept on this machine: thumbnails, display sizes, exports,
+/// posters, and the cache that holds them (`DerivativeCache`). Renders run on a lane of their
+/// own; a lookup in the cache runs on another, so that a thumbnail already made never waits
+/// behind a decode.
+public final class Derivatives: FileWorking {
+    let stores: LibraryStores
+    let catalog: Catalog
+    let imaging: Imaging
+    let cache: DerivativeCache
+    /// Decodes and encodes, `options.imageWorkers` at once.
+    let renders: BlockingExecutor<Void>
+    /// Cache lookups and reads of what is made.
+    let lane: BlockingExecutor<Void>
+
+    init(_ stores: LibraryStores, catalog: Catalog, imaging: Imaging) {
+        self.stores = stores
+        self.catalog = catalog
+        self.imaging = imaging
+        cache = DerivativeCache(
+            root: stores.folder.derived, limit: stores.options.derivedCacheBytes,
+            encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
+        renders = BlockingExecutor(name: "renders", threads: stores.options.imageWorkers)
+        lane = BlockingExecutor(name: "derivatives", threads: 2)
+        // The cache's size, counted once in the background: until then nothing is trimmed.
+        Task { [lane, cache] in await lane.run { cache.countUsage() } }
+    }
+
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
     /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
     /// has stored now, so that a URL naming an edit always shows the same picture.
@@ -16,12 +57,12 @@ extension Library {
         let recipe = try thumbnailRecipe(size, edit: edit)
         // A listing remembered the asset's facts: a thumbnail already made needs no database
         // read (a screen of a timeline asks for sixty at once). It was made of an edit that fitted.
-        if let facts = facts[id],
-            let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) })
+        if let facts = catalog.facts[id],
+            let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) })
         {
             return Self.derivative(made, facts, recipe)
         }
-        let asset = try await asset(id)
+        let asset = try await catalog.asset(id)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
         return try await render(asset, recipe)
     }
@@ -33,14 +74,14 @@ extension Library {
     ) {
         let made = try await thumbnail(of: id, size: size, edit: edit)
         if let kept = made.kept { return (made.mimeType, kept.stable) }
-        return (made.mimeType, StableBytes(try await work.run { () throws(LibraryError) in try Self.read(made.path) }))
+        return (made.mimeType, StableBytes(try await lane.run { () throws(LibraryError) in try Library.read(made.path) }))
     }
 
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
     /// `edited`, the stored edit (a turn, a mirror, a crop) is applied first.
     public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false) async throws(LibraryError) -> Derivative {
-        let asset = try await asset(id)
+        let asset = try await catalog.asset(id)
         var edit: ImageEdit?
         if edited, case .image(let stored) = asset.edit { edit = stored }
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, edit: edit))
@@ -65,7 +106,7 @@ extension Library {
 
     /// A movie's upright first frame, full size.
     public func poster(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try await asset(id)
+        let asset = try await catalog.asset(id)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let file = try await posterFile(asset)
         return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
@@ -78,20 +119,15 @@ extension Library {
     /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
     /// Of the photo as `edit` makes it: a render remembered was made of an edit that fitted.
     public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = facts[id] else { return nil }
+        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = catalog.facts[id] else { return nil }
         return remembered(facts, recipe)
     }
 
     /// The unedited display size, on the same terms as `readyThumbnail`.
     public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let facts = facts[id], let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
+        guard let facts = catalog.facts[id], let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
         else { return nil }
         return remembered(facts, recipe)
-    }
-
-    /// Keeps an asset's unchanging facts in memory, for the answers from memory above.
-    func remember(_ asset: Asset) {
-        facts.remember(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), for: asset.id)
     }
 
     // MARK: Recipes
@@ -117,25 +153,19 @@ extension Library {
     }
 
     private func displayRecipe(format: AssetFormat, box: PixelSize, fit: Fit, edit: ImageEdit?) throws(LibraryError) -> Recipe {
-        guard (1...Self.maxDisplaySide).contains(box.width), (1...Self.maxDisplaySide).contains(box.height) else {
-            throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Self.maxDisplaySide) pixels a side.")
+        guard (1...Library.maxDisplaySide).contains(box.width), (1...Library.maxDisplaySide).contains(box.height) else {
+            throw LibraryError(.invalidRequest, "w, h: the box must be between 1 and \(Library.maxDisplaySide) pixels a side.")
         }
-        let request = Self.displayRequest(format: format, box: box, fit: fit, crop: edit?.crop)
+        let request = Library.displayRequest(format: format, box: box, fit: fit, crop: edit?.crop)
         return Recipe(
             key: DerivativeKey.display(box: box, fit: fit, edit: edit, encoding: request.encoding), request: request,
             reoriented: edit?.reorientation ?? .none)
     }
 
-    /// How a display size is made: JPEG is smallest for photos; formats that may carry
-    /// transparency keep it as WebP.
-    static func displayRequest(format: AssetFormat, box: PixelSize, fit: Fit, crop: PixelRect?) -> RenderRequest {
-        RenderRequest(box: box, fit: fit, crop: crop, encoding: format.mayHaveAlpha ? .webp(quality: 85) : .jpeg(quality: 85))
-    }
-
     // MARK: Making
 
     private func remembered(_ facts: AssetFacts, _ recipe: Recipe) -> Derivative? {
-        derived.remembered(facts.blobHash, recipe.key).map { Self.derivative($0, facts, recipe) }
+        cache.remembered(facts.blobHash, recipe.key).map { Self.derivative($0, facts, recipe) }
     }
 
     private static func derivative(_ file: DerivativeCache.CachedFile, _ facts: AssetFacts, _ recipe: Recipe) -> Derivative {
@@ -146,15 +176,15 @@ extension Library {
     }
 
     private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {
-        remember(asset)
+        catalog.remember(asset)
         let facts = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
-        if let made = await work.run({ [derived] in derived.lookup(facts.blobHash, recipe.key) }) {
+        if let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let source = asset.mediaType == .movie ? try await posterFile(asset).path : try await originalFile(of: asset)
+        let source = asset.mediaType == .movie ? try await posterFile(asset).path : try await original(of: asset)
         let (request, reoriented) = (recipe.request, recipe.reoriented)
         let (log, subject) = (options.log, "rendering \(recipe.key) of asset \(asset.id)")
-        return try await work.run { [imaging, derived] () throws(LibraryError) -> Derivative in
+        return try await renders.run { [imaging, cache] () throws(LibraryError) -> Derivative in
             let rendered: RenderedImage
             do throws(ImagingError) {
                 guard let output = try imaging.render(source, [request], reoriented: reoriented).first else {
@@ -162,29 +192,59 @@ extension Library {
                 }
                 rendered = output
             } catch {
-                throw Self.reported(error, subject, log)
+                throw Library.reported(error, subject, log)
             }
-            let file = try derived.store(facts.blobHash, recipe.key, rendered.data)
+            let file = try cache.store(facts.blobHash, recipe.key, rendered.data)
             return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag)
         }
     }
 
     private func posterFile(_ asset: Asset) async throws(LibraryError) -> DerivativeCache.CachedFile {
         let hash = asset.blobHash
-        if let file = await work.run({ [derived] in derived.lookup(hash, DerivativeKey.poster) }) { return file }
+        if let file = await lane.run({ [cache] in cache.lookup(hash, DerivativeKey.poster) }) { return file }
         guard case .movie(let container) = asset.format else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
-        let poster = try await makePoster(try await originalFile(of: asset), container: container)
-        return try await work.run { [derived] () throws(LibraryError) in try derived.adopt(hash, DerivativeKey.poster, from: poster) }
+        let poster = try await makePoster(try await original(of: asset), container: container)
+        return try await lane.run { [cache] () throws(LibraryError) in try cache.adopt(hash, DerivativeKey.poster, from: poster) }
+    }
+}
+
+extension Derivatives {
+    /// An upright first frame of the movie, in the temp folder.
+    func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
+        let (poster, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".jpg") }
+        close(fd)
+        do throws(VideoError) {
+            try await options.video.poster(path, format: container, to: poster)
+        } catch {
+            unlink(poster)
+            throw Library.reported(error, "a movie's poster frame", options.log)
+        }
+        return poster
+    }
+
+    /// Keeps what an import made from the same decode (thumbnails, a display size, a poster).
+    func keep(_ made: [(String, [UInt8])], of hash: String) async {
+        await lane.run { [cache] in
+            for (key, bytes) in made { _ = try? cache.store(hash, key, bytes) }
+        }
+    }
+
+    /// Forgets everything made of a deleted original.
+    func removeAll(for hash: String) async {
+        await lane.run { [cache] in cache.removeAll(for: hash) }
+    }
+
+    /// Forgets what was made of originals no row names (deleted by a server that does not keep
+    /// this cache); how many originals' derivatives went.
+    func removeAll(except known: Set<String>) async -> Int {
+        await lane.run { [cache] in
+            let stale = cache.hashes().filter { !known.contains($0) }
+            for hash in stale { cache.removeAll(for: hash) }
+            return stale.count
+        }
     }
 }
 
 extension Asset {
     public var size: PixelSize { PixelSize(width: width, height: height) }
-}
-
-/// What never changes about an asset once imported.
-struct AssetFacts: Sendable {
-    var blobHash: String
-    var format: AssetFormat
-    var size: PixelSize
 }

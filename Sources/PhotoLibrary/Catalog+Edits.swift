@@ -1,7 +1,7 @@
 import Foundation
 import Storage
 
-extension Library {
+extension Catalog {
     /// Stores an edit (or removes it, with nil). The original never changes; renders of the edit
     /// are derivatives.
     public func setEdit(_ edit: Edit?, for id: String) async throws(LibraryError) -> Asset {

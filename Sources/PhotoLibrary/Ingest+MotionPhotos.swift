@@ -17,6 +17,9 @@ extension Library {
         return length
     }
 
+}
+
+extension Ingest {
     /// Imports a motion photo's movie as the motion of its still, as a Live Photo's movie is:
     /// a copy of the still's last `length` bytes (the still's original stays whole), probed and
     /// kept as any movie, in no listing. A movie that is no movie after all leaves the still a

@@ -1,7 +1,7 @@
 import Foundation
 import Storage
 
-extension Library {
+extension MediaJobs {
     /// The playable rendition through the queue servers share: this server's copy when it has
     /// one, else the one any server made (fetched from the blob store into the derivative
     /// cache), else queued and waited for, whoever makes it.
@@ -9,15 +9,15 @@ extension Library {
         let (hash, key) = (asset.blobHash, DerivativeKey.playable)
         while true {
             let seen = queue.news.rings
-            if let file = await work.run({ [derived] in derived.lookup(hash, key) }) { return file }
+            if let file = await lane.run({ [cache] in cache.lookup(hash, key) }) { return file }
             switch try await storage({ () async throws(StorageError) in try await queue.standing(hash, key) }) {
             case .done(let output):
                 let copy = try await files { [blobs, staging] () throws(StorageError) in
                     try staging.stage(copying: try blobs.localFile(output))
                 }
-                return try await work.run { [derived, staging] () throws(LibraryError) in
+                return try await lane.run { [cache, staging] () throws(LibraryError) in
                     do throws(LibraryError) {
-                        return try derived.adopt(hash, key, from: copy.path)
+                        return try cache.adopt(hash, key, from: copy.path)
                     } catch {
                         staging.discard(copy)
                         throw error
@@ -43,7 +43,7 @@ extension Library {
         } catch {
             return
         }
-        guard let id = found, let asset = try? await asset(id), claim.derivative == DerivativeKey.playable,
+        guard let id = found, let asset = try? await catalog.asset(id), claim.derivative == DerivativeKey.playable,
             let job = try? renditionJob(asset)
         else {
             _ = try? await queue.fail(claim, LibraryError(.notFound, "There is no movie with that original."))
@@ -68,7 +68,7 @@ extension Library {
                     try RenditionQueue.complete(claim, output: staged.hash, connection)
                 }
             } catch {
-                await work.run { [staging] in staging.discard(staged) }
+                await lane.run { [staging] in staging.discard(staged) }
                 throw error
             }
             if !completed {

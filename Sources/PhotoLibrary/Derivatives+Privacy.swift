@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 import Storage
 
-extension Library {
+extension Derivatives {
     /// An image as a pick that removes its location or captions (or both) gives it: a JPEG
     /// original with those gone and every other byte as it was (`JPEGRedaction`); any other
     /// format, or a JPEG whose segments do not walk, as its compatible JPEG, which carries no
@@ -12,17 +12,17 @@ extension Library {
         guard asset.format == .image(.jpeg), location || captions else { return try await compatibleImage(of: asset) }
         let key = DerivativeKey.redacted(location: location, captions: captions)
         let hash = asset.blobHash
-        if let file = await work.run({ [derived] in derived.lookup(hash, key) }) {
+        if let file = await lane.run({ [cache] in cache.lookup(hash, key) }) {
             return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
         }
-        let original = try await originalFile(of: asset)
+        let original = try await original(of: asset)
         var removal: JPEGRedaction.Removal = []
         if location { removal.insert(.location) }
         if captions { removal.insert(.captions) }
-        let stored = try await work.run { [derived, removal] () throws(LibraryError) -> DerivativeCache.CachedFile? in
-            let bytes = try Self.read(original)
+        let stored = try await renders.run { [cache, removal] () throws(LibraryError) -> DerivativeCache.CachedFile? in
+            let bytes = try Library.read(original)
             guard let redacted = JPEGRedaction.redacted(bytes, removing: removal) else { return nil }
-            return try derived.store(hash, key, redacted)
+            return try cache.store(hash, key, redacted)
         }
         guard let stored else { return try await compatibleImage(of: asset) }
         return Derivative(path: stored.path, mimeType: "image/jpeg", size: asset.size, etag: stored.etag)

@@ -1,16 +1,38 @@
+import Executors
 import Foundation
 import Imaging
 import Storage
 import Video
 
-extension Library {
+/// Originals into the library and out of it: a file is staged and hashed, decoded once (which
+/// proves it whole and makes its first derivatives), its blob stored, and its row committed in
+/// a short transaction (`storeBlob`); deletion and collection take them out again
+/// (`Ingest+Deletion`). Its decodes and file work run on its own lane.
+public final class Ingest: FileWorking {
+    let stores: LibraryStores
+    let catalog: Catalog
+    let derivatives: Derivatives
+    let mediaJobs: MediaJobs
+    let imaging: Imaging
+    /// Staging, hashing and an import's first decode, `options.imageWorkers` at once.
+    let lane: BlockingExecutor<Void>
+
+    init(_ stores: LibraryStores, catalog: Catalog, derivatives: Derivatives, mediaJobs: MediaJobs, imaging: Imaging) {
+        self.stores = stores
+        self.catalog = catalog
+        self.derivatives = derivatives
+        self.mediaJobs = mediaJobs
+        self.imaging = imaging
+        lane = BlockingExecutor(name: "ingest", threads: stores.options.imageWorkers)
+    }
+
     /// Imports a file by copying it into the library. The same bytes imported twice give the
     /// same asset. The answer comes only once the original is durably stored and committed.
     public func importFile(
         at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
-        let staged = try await work.run { [staging] () throws(LibraryError) -> StagedFile in
+        let staged = try await lane.run { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
                 return try staging.stage(copying: path, maxBytes: limit)
             } catch {
@@ -27,8 +49,8 @@ extension Library {
     public func importUpload(
         temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
-        precondition(path.hasPrefix(temporaryFolder + "/"), "uploads must be staged in the library's work folder")
-        let staged = try await work.run { [staging] () throws(LibraryError) -> StagedFile in
+        precondition(path.hasPrefix(stores.workFolder.path + "/"), "uploads must be staged in the library's work folder")
+        let staged = try await lane.run { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
                 return try staging.stage(adopting: path)
             } catch {
@@ -50,7 +72,7 @@ extension Library {
                 staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
         } catch {
             // Once committed, the staged file is the blob and this finds nothing to remove.
-            await work.run { [staging] in staging.discard(staged) }
+            await lane.run { [staging] in staging.discard(staged) }
             throw error
         }
     }
@@ -61,13 +83,13 @@ extension Library {
         guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
         if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
         {
-            await work.run { [staging] in staging.discard(staged) }
+            await lane.run { [staging] in staging.discard(staged) }
             return ImportResult(asset: existing, isDuplicate: true)
         }
 
         let analysis = try await analyse(staged.path)
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let now = Self.timestamp()
+        let now = Library.timestamp()
         let draft = AssetDraft(
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf)
@@ -81,7 +103,7 @@ extension Library {
             if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
                 try LivePhoto.pair(id, analysis.mediaType, identifier, connection)
             }
-            if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
             return true
         }
         guard inserted else {
@@ -93,11 +115,9 @@ extension Library {
         }
         reach(.afterDatabaseCommit)
         let derivatives = analysis.derivatives
-        await work.run { [derived] in
-            for (key, bytes) in derivatives { _ = try? derived.store(staged.hash, key, bytes) }
-        }
-        if let length = analysis.embeddedMovieLength { await importEmbeddedMovie(of: try await asset(id), length: length) }
-        return ImportResult(asset: try await asset(id), isDuplicate: false)
+        await self.derivatives.keep(derivatives, of: staged.hash)
+        if let length = analysis.embeddedMovieLength { await importEmbeddedMovie(of: try await catalog.asset(id), length: length) }
+        return ImportResult(asset: try await catalog.asset(id), isDuplicate: false)
     }
 
     /// The asset already holding these bytes, brought back into view by this import: out of
@@ -111,21 +131,21 @@ extension Library {
             try !connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [hash]).isEmpty
         }
         guard known else { return nil }
-        let now = Self.timestamp()
+        let now = Library.timestamp()
         let id: String? = try await write { connection throws(StorageError) -> String? in
             guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
             if source != .camera { try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id]) }
-            if saveToCameraRoll { try Self.addToCameraRoll(id, connection: connection, at: now) }
+            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
             if let livePhotoOf {
                 try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ? AND live_photo_of IS NULL", [livePhotoOf, id])
             }
             return id
         }
         guard let id else { return nil }
-        return try await asset(id)
+        return try await catalog.asset(id)
     }
 
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
@@ -149,15 +169,15 @@ extension Library {
     }
 
     private func analyseImage(_ path: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
-        var requests = Self.thumbnailRequests
+        var requests = Library.thumbnailRequests
         var keys = DerivativeKey.thumbnailSizes.map { DerivativeKey.thumbnail($0) }
         if let box = options.importDisplayBox {
-            let request = Self.displayRequest(format: .image(format), box: box, fit: .contain, crop: nil)
+            let request = Library.displayRequest(format: .image(format), box: box, fit: .contain, crop: nil)
             requests.append(request)
             keys.append(DerivativeKey.display(box: box, fit: .contain, edit: nil, encoding: request.encoding))
         }
         let (info, rendered) = try await firstDecode(path, format: format, requests)
-        let embeddedMovieLength = await work.run { Self.embeddedMovieLength(path) }
+        let embeddedMovieLength = await lane.run { Library.embeddedMovieLength(path) }
         return Analysis(
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
@@ -180,14 +200,14 @@ extension Library {
             do throws(ImagingError) {
                 return try await ImportDecoder.decodeApart(decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: prefix)
             } catch {
-                throw Self.reported(error, "decoding an image to import", log)
+                throw Library.reported(error, "decoding an image to import", log)
             }
         }
-        return try await work.run { [imaging] () throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) in
+        return try await lane.run { [imaging] () throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) in
             do throws(ImagingError) {
                 return try ImportDecoder.decode(imaging, path, requests)
             } catch {
-                throw Self.reported(error, "decoding an image to import", log)
+                throw Library.reported(error, "decoding an image to import", log)
             }
         }
     }
@@ -197,18 +217,18 @@ extension Library {
         do throws(VideoError) {
             info = try await options.video.probe(path, format: container)
         } catch {
-            throw Self.reported(error, "probing a movie to import", options.log)
+            throw Library.reported(error, "probing a movie to import", options.log)
         }
-        let poster = try await makePoster(path, container: container)
-        let strip = await importedScrubStrip(path, container: container)
+        let poster = try await derivatives.makePoster(path, container: container)
+        let strip = await mediaJobs.importedScrubStrip(path, container: container)
         let log = options.log
-        let (posterBytes, thumbnails) = try await work.run { [imaging] () throws(LibraryError) -> ([UInt8], [RenderedImage]) in
+        let (posterBytes, thumbnails) = try await lane.run { [imaging] () throws(LibraryError) -> ([UInt8], [RenderedImage]) in
             defer { unlink(poster) }
-            let bytes = try Self.read(poster)
+            let bytes = try Library.read(poster)
             do throws(ImagingError) {
-                return (bytes, try imaging.render(poster, Self.thumbnailRequests))
+                return (bytes, try imaging.render(poster, Library.thumbnailRequests))
             } catch {
-                throw Self.reported(error, "a movie's thumbnails", log)
+                throw Library.reported(error, "a movie's thumbnails", log)
             }
         }
         return Analysis(
@@ -219,39 +239,14 @@ extension Library {
             derivatives: [(DerivativeKey.poster, posterBytes)] + (strip.map { [(DerivativeKey.scrubStrip, $0)] } ?? [])
                 + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
     }
+}
 
-    /// An upright first frame of the movie, in the temp folder.
-    func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
-        let (poster, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".jpg") }
-        close(fd)
-        do throws(VideoError) {
-            try await options.video.poster(path, format: container, to: poster)
-        } catch {
-            unlink(poster)
-            throw Self.reported(error, "a movie's poster frame", options.log)
-        }
-        return poster
-    }
-
-    static let thumbnailRequests = DerivativeKey.thumbnailSizes.map { size in
-        RenderRequest(box: PixelSize(width: size, height: size), encoding: .webp(quality: 80))
-    }
-
-    static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
-        try addEntry(album: cameraRollID, asset: id, at: date, connection: connection)
-        try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
-    }
-
+extension Library {
     static func read(_ path: String) throws(LibraryError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LibraryError(.io, "A working file cannot be read.")
         }
         return Array(data)
-    }
-
-    /// Dies on the spot if a crash test asked for this step: no cleanup, as in a real crash.
-    func reach(_ step: ImportStep) {
-        if options.crashPoint == step { _exit(70) }
     }
 }
 

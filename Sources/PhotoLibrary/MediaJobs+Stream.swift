@@ -1,18 +1,18 @@
 public import Video
 
-extension Library {
+extension MediaJobs {
     /// How the movie is cut for streaming while nothing the browser plays exists yet. Asked for
     /// when a player starts, it starts the whole rendition too, in the background (at the lowest
     /// priority, so the stream's segments come first): the next play is a plain file.
     public func streamLayout(of id: String) async throws(LibraryError) -> StreamLayout {
         let asset = try await movie(id)
-        let container = try Self.container(of: asset)
-        let source = try await originalFile(of: asset)
+        let container = try Library.container(of: asset)
+        let source = try await original(of: asset)
         let layout: StreamLayout
         do throws(VideoError) {
             layout = try await options.video.streamLayout(source, format: container)
         } catch {
-            throw Self.reported(error, "stream layout of asset \(asset.id)", options.log)
+            throw Library.reported(error, "stream layout of asset \(asset.id)", options.log)
         }
         _ = try await startRendition(of: id)
         return layout
@@ -22,7 +22,7 @@ extension Library {
     /// derivative cache (so a second play gets the same bytes); two requests for it share one run.
     public func streamSegment(of id: String, index: Int) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id)
-        let container = try Self.container(of: asset)
+        let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.streamSegment(index)) { source, output, _ throws(VideoError) in
             try await self.options.video.streamSegment(source, format: container, index: index, to: output)
         }
@@ -39,7 +39,7 @@ extension Library {
     /// reading its boxes' headers, and sent from the file.
     public func streamSegment(of id: String, index: Int, part: StreamPart) async throws(LibraryError) -> Derivative {
         let segment = try await streamSegment(of: id, index: index)
-        guard let (offset, size) = await work.run({ FragmentedMP4.firstFragmentOffset(ofFileAt: segment.path) }) else {
+        guard let (offset, size) = await lane.run({ FragmentedMP4.firstFragmentOffset(ofFileAt: segment.path) }) else {
             throw LibraryError(.io, "A part of the video's stream is damaged.")
         }
         // The segment's validator, told apart by part: the two are never the same bytes.

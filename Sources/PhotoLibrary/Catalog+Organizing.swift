@@ -1,0 +1,72 @@
+import Foundation
+import Storage
+
+extension Catalog {
+    /// Marks assets as favourites, or not; all or none.
+    public func setFavorite(_ ids: [String], _ favorite: Bool) async throws(LibraryError) {
+        try await requireAssets(ids, .inLibrary)
+        try await write { connection throws(StorageError) in
+            try connection.run("UPDATE assets SET favorite = ? WHERE id IN (\(Library.placeholders(ids.count)))", [favorite] + ids)
+        }
+    }
+
+    /// Moves assets to the trash (Recently Deleted), or takes them out of it; all or none. A
+    /// Live Photo's movie goes and comes with its still, being part of it.
+    public func setTrashed(_ ids: [String], _ trashed: Bool) async throws(LibraryError) {
+        try await requireAssets(ids, .any)
+        let date: String? = trashed ? Library.timestamp() : nil
+        try await write { connection throws(StorageError) in
+            let list = Library.placeholders(ids.count)
+            try connection.run("UPDATE assets SET trashed_at = ? WHERE id IN (\(list)) OR live_photo_of IN (\(list))", [date] + ids + ids)
+        }
+    }
+
+    /// Which assets a change may name.
+    enum Membership {
+        /// In the library proper: not trashed, not an unsaved capture.
+        case inLibrary
+        /// Not trashed: the library's, and unsaved captures.
+        case notTrashed
+        /// Any asset, trashed or not.
+        case any
+
+        var condition: String {
+            switch self {
+            case .inLibrary: " AND trashed_at IS NULL AND NOT unsaved"
+            case .notTrashed: " AND trashed_at IS NULL"
+            case .any: ""
+            }
+        }
+    }
+
+    /// Refuses a batch unless every id names an asset of `membership`; a Live Photo's movie half
+    /// is never named alone, being part of its still.
+    func requireAssets(_ ids: [String], _ membership: Membership) async throws(LibraryError) {
+        try Library.requireBatch(ids)
+        let sql =
+            "SELECT count(*) AS count FROM assets WHERE id IN (\(Library.placeholders(ids.count))) AND live_photo_of IS NULL"
+            + membership.condition
+        let found = try await read { connection throws(StorageError) in try connection.query(sql, ids).first?.integer("count") ?? 0 }
+        guard found == ids.count else {
+            throw LibraryError(
+                .notFound, membership == .any ? "There is no asset with that id." : "An item is not in the library (or is in the trash).")
+        }
+    }
+
+    /// Moves an asset to the trash; it leaves every source but keeps its original.
+    public func trash(_ id: String) async throws(LibraryError) -> Asset {
+        try await setTrashed(id, Library.timestamp())
+    }
+
+    public func restore(_ id: String) async throws(LibraryError) -> Asset {
+        try await setTrashed(id, nil)
+    }
+
+    private func setTrashed(_ id: String, _ date: String?) async throws(LibraryError) -> Asset {
+        _ = try await asset(id)
+        try await write { connection throws(StorageError) in
+            try connection.run("UPDATE assets SET trashed_at = ? WHERE id = ?", [date, id])
+        }
+        return try await asset(id)
+    }
+}

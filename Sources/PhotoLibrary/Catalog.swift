@@ -1,0 +1,28 @@
+import Imaging
+import Memo
+
+/// What the library holds and how it is arranged: assets, albums, favourites, the trash, edits,
+/// listings and their day counts. Its work is SQL alone, on the database's own threads.
+public final class Catalog: LibraryPart {
+    let stores: LibraryStores
+    /// What never changes about an asset (its original's hash, format and size), by id, so that
+    /// serving a ready thumbnail needs no database read. A bound on memory; entries are tiny and
+    /// cheap to find again.
+    let facts = BoundedMemo<String, AssetFacts>(capacity: 100_000)
+
+    init(_ stores: LibraryStores) {
+        self.stores = stores
+    }
+
+    /// Keeps an asset's unchanging facts in memory, for the answers from memory (`Derivatives`).
+    func remember(_ asset: Asset) {
+        facts.remember(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), for: asset.id)
+    }
+}
+
+/// What never changes about an asset once imported.
+struct AssetFacts: Sendable {
+    var blobHash: String
+    var format: AssetFormat
+    var size: PixelSize
+}
