@@ -84,7 +84,7 @@ final class DerivativeCache: Sendable {
         return file
     }
 
-    /// Stores bytes under a key.
+    /// Stores bytes under a key; a small file is kept in memory too.
     @discardableResult
     func store(_ hash: String, _ key: String, _ bytes: [UInt8]) throws(LibraryError) -> CachedFile {
         let destination = path(for: hash, key: key)
@@ -94,7 +94,14 @@ final class DerivativeCache: Sendable {
             throw Self.storing(error)
         }
         if Self.isTrimmable(key) { add(bytes.count, at: destination) }
-        return CachedFile(path: destination, etag: etag(hash, key))
+        var file = CachedFile(path: destination, etag: etag(hash, key))
+        // What was just made is answered from memory, now and on the next request, as a file
+        // looked up is: not written, then read back from the disk.
+        if bytes.count <= RememberedFiles.largestFile {
+            file.kept = KeptBytes(StableBytes(bytes))
+            remembered.remember(RememberedFiles.Name(hash: hash, key: key), file, checked: time(nil))
+        }
+        return file
     }
 
     private static func storing(_ error: StorageError) -> LibraryError {

@@ -57,14 +57,13 @@ public final class Derivatives: FileWorking {
         let recipe = try thumbnailRecipe(size, edit: edit)
         // A listing remembered the asset's facts: a thumbnail already made needs no database
         // read (a screen of a timeline asks for sixty at once). It was made of an edit that fitted.
-        if let facts = catalog.facts[id],
-            let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) })
-        {
+        let known = catalog.facts[id]
+        if let facts = known, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
         let asset = try await catalog.asset(id)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
-        return try await render(asset, recipe)
+        return try await render(asset, recipe, lookedUp: known != nil)
     }
 
     /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
@@ -175,16 +174,29 @@ public final class Derivatives: FileWorking {
         return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, kept: file.kept)
     }
 
-    private func render(_ asset: Asset, _ recipe: Recipe) async throws(LibraryError) -> Derivative {
+    /// Made now unless the cache has it (`lookedUp`: the caller has just looked); the original
+    /// is found and rendered in one hop to the render lane, and the answer keeps a small
+    /// render's bytes.
+    private func render(_ asset: Asset, _ recipe: Recipe, lookedUp: Bool = false) async throws(LibraryError) -> Derivative {
         catalog.remember(asset)
         let facts = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
-        if let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
+        if !lookedUp, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let source = asset.mediaType == .movie ? try await posterFile(asset).path : try await original(of: asset)
+        let poster = asset.mediaType == .movie ? try await posterFile(asset).path : nil
         let (request, reoriented) = (recipe.request, recipe.reoriented)
         let (log, subject) = (options.log, "rendering \(recipe.key) of asset \(asset.id)")
-        return try await renders.run { [imaging, cache] () throws(LibraryError) -> Derivative in
+        return try await renders.run { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
+            let source: String
+            if let poster {
+                source = poster
+            } else {
+                do throws(StorageError) {
+                    source = try blobs.localFile(facts.blobHash)
+                } catch {
+                    throw LibraryError(error)
+                }
+            }
             let rendered: RenderedImage
             do throws(ImagingError) {
                 guard let output = try imaging.render(source, [request], reoriented: reoriented).first else {
@@ -195,7 +207,7 @@ public final class Derivatives: FileWorking {
                 throw Library.reported(error, subject, log)
             }
             let file = try cache.store(facts.blobHash, recipe.key, rendered.data)
-            return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag)
+            return Derivative(path: file.path, mimeType: rendered.mimeType, size: rendered.size, etag: file.etag, kept: file.kept)
         }
     }
 

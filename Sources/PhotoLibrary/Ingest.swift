@@ -114,10 +114,19 @@ public final class Ingest: FileWorking {
             return ImportResult(asset: existing, isDuplicate: true)
         }
         reach(.afterDatabaseCommit)
-        let derivatives = analysis.derivatives
-        await self.derivatives.keep(derivatives, of: staged.hash)
-        if let length = analysis.embeddedMovieLength { await importEmbeddedMovie(of: try await catalog.asset(id), length: length) }
-        return ImportResult(asset: try await catalog.asset(id), isDuplicate: false)
+        await derivatives.keep(analysis.derivatives, of: staged.hash)
+        // The row is what the draft says, unless a pairing or a motion photo's movie named
+        // another asset in it since: only then is it read back.
+        var asset = draft.asset
+        asset.inCameraRoll = saveToCameraRoll
+        if let length = analysis.embeddedMovieLength {
+            await importEmbeddedMovie(of: asset, length: length)
+            asset = try await catalog.asset(id)
+        } else if analysis.contentIdentifier != nil {
+            asset = try await catalog.asset(id)
+        }
+        catalog.remember(asset)
+        return ImportResult(asset: asset, isDuplicate: false)
     }
 
     /// The asset already holding these bytes, brought back into view by this import: out of
@@ -151,14 +160,18 @@ public final class Ingest: FileWorking {
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
     /// whose making proves the file decodes to its end.
     private func analyse(_ path: String) async throws(LibraryError) -> Analysis {
-        let header: [UInt8]
-        do {
-            header = Array(try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64) ?? Data())
-        } catch {
-            throw LibraryError(.io, "The staged file cannot be read.")
+        // The header and a motion photo's movie are read in one hop, off the cooperative pool.
+        let (header, movieLength) = try await lane.run { () throws(LibraryError) -> ([UInt8], Int?) in
+            guard let file = FileHandle(forReadingAtPath: path), let header = try? file.read(upToCount: 64) else {
+                throw LibraryError(.io, "The staged file cannot be read.")
+            }
+            try? file.close()
+            return (Array(header), ImageFormat.sniff(Array(header)) != nil ? Library.embeddedMovieLength(path) : nil)
         }
         if let format = ImageFormat.sniff(header) {
-            return try await analyseImage(path, format: format)
+            var analysis = try await analyseImage(path, format: format)
+            analysis.embeddedMovieLength = movieLength
+            return analysis
         }
         if let container = ContainerFormat.sniff(header) {
             return try await analyseMovie(path, container: container)
@@ -177,14 +190,12 @@ public final class Ingest: FileWorking {
             keys.append(DerivativeKey.display(box: box, fit: .contain, edit: nil, encoding: request.encoding))
         }
         let (info, rendered) = try await firstDecode(path, format: format, requests)
-        let embeddedMovieLength = await lane.run { Library.embeddedMovieLength(path) }
         return Analysis(
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
             hasGPS: info.hasGPS, isScreenshot: info.isScreenshot, exif: info.exif, browserPlayable: nil,
-            contentIdentifier: LivePhoto.identifier(info.contentIdentifier), embeddedMovieLength: embeddedMovieLength,
-            derivatives: zip(keys, rendered).map { ($0, $1.data) })
+            contentIdentifier: LivePhoto.identifier(info.contentIdentifier), derivatives: zip(keys, rendered).map { ($0, $1.data) })
     }
 
     /// The decode that decides whether an image is accepted (`ImportDecoder`): in a child

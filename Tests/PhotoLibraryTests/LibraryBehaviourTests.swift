@@ -121,20 +121,34 @@ import Testing
         await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(asset.id) }
     }
 
-    /// A ready answer comes from memory alone (a server's poll thread asks): none until the
-    /// thumbnail was served once, then the file's bytes, with the same validator.
+    /// A ready answer comes from memory alone (a server's poll thread asks): the thumbnails an
+    /// import made are ready at once, with the file's bytes and the validator a request gets,
+    /// until the asset goes.
     @Test func readyThumbnailsCarryTheFileBytesUntilTheAssetGoes() async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
-        #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256) == nil, "not asked for yet: the database is not read")
+        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256), "made by the import's decode")
         let served = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
-        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256))
         #expect(ready.kept?.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: ready.path))))
         #expect(ready.etag == served.etag && ready.path == served.path)
 
         _ = try await fixture.library.catalog.trash(asset.id)
         #expect(try await fixture.library.ingest.emptyTrash() == 1)
         #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256) == nil)
+    }
+
+    /// A render keeps its bytes to answer with: what was just made is not read back from the
+    /// disk, and the next request for it is answered from memory.
+    @Test func aRenderIsAnsweredFromItsOwnBytesAndIsReadyAtOnce() async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        let box = PixelSize(width: 120, height: 90)
+        #expect(fixture.library.derivatives.readyDisplay(of: asset.id, box: box) == nil)
+        let made = try await fixture.library.derivatives.display(of: asset.id, box: box)
+        let kept = try #require(made.kept, "a small render carries its bytes")
+        #expect(kept.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: made.path))))
+        let ready = try #require(fixture.library.derivatives.readyDisplay(of: asset.id, box: box), "ready without a lookup")
+        #expect(ready.etag == made.etag && ready.kept?.bytes == kept.bytes)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func garbageCollectionRemovesOnlyWhatNothingUses(engine: Engine) async throws {
