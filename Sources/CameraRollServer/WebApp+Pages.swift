@@ -67,12 +67,21 @@ extension WebApp {
             "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
             "svg": "image/svg+xml", "png": "image/png", "webmanifest": "application/manifest+json",
         ]
-        return Dictionary(
+        var files = Dictionary(
             uniqueKeysWithValues: names.compactMap { name in
                 FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { data in
                     (name, WebFile(bytes: Array(data), type: types[(name as NSString).pathExtension] ?? "application/octet-stream"))
                 }
             })
+        // The lines every page's head begins with are written once: a page says where they go.
+        guard let partial = files.removeValue(forKey: "page-head.html") else { return files }
+        let head = String(decoding: partial.bytes, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("<!--") }
+            .joined(separator: "\n")
+        for (name, file) in files where name.hasSuffix(".html") {
+            let page = String(decoding: file.bytes, as: UTF8.self)
+            files[name] = WebFile(bytes: Array(page.replacingOccurrences(of: "  <!-- page head -->", with: head).utf8), type: file.type)
+        }
+        return files
     }
 
     private static func page(_ files: [String: WebFile], _ name: String, framing: Response.Framing = .none) throws -> Response {
