@@ -107,7 +107,7 @@ public final class AllowedApps: Sendable {
             }
             // Whole seconds, as the file keeps them.
             let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-            let app = App(id: Crypto.randomBytes(12).hex, origin: origin, name: name, linkLifetime: linkLifetime, added: added)
+            let app = App(id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: name, linkLifetime: linkLifetime, added: added)
             apps.append(app)
             return app
         }
@@ -131,7 +131,7 @@ public final class AllowedApps: Sendable {
         // Whole seconds, as a record keeps them.
         let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let app = App(
-            id: Crypto.randomBytes(12).hex, origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime, added: added,
+            id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime, added: added,
             expires: added.addingTimeInterval(duration.rounded(.up)))
         guard let once else {
             cache.withLock { cache in

@@ -25,7 +25,7 @@ public struct CapabilityURLs: Sendable {
     ) -> String {
         let expires = Int(now.addingTimeInterval(lifetime).timeIntervalSince1970)
         let kind = path.split(separator: "/").last.map(String.init) ?? ""
-        var url = "\(path)?cap=\(key.id).\(expires).\(signature(assetID, kind, expires, edit, app).hex)"
+        var url = "\(path)?cap=\(key.id).\(expires).\(Hex.text(signature(assetID, kind, expires, edit, app)))"
         if let edit { url += "&edit=\(edit.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "")" }
         if let app { url += "&app=\(app.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "")" }
         return url
@@ -37,7 +37,7 @@ public struct CapabilityURLs: Sendable {
     public func grants(_ capability: String?, assetID: String, kind: String, edit: String?, app: String? = nil, now: Date = Date()) -> Bool
     {
         let parts = capability?.split(separator: ".", omittingEmptySubsequences: false) ?? []
-        guard parts.count == 3, parts[0] == key.id, let expires = Int(parts[1]), let sent = [UInt8](hex: String(parts[2])) else {
+        guard parts.count == 3, parts[0] == key.id, let expires = Int(parts[1]), let sent = Hex.bytes(parts[2].utf8) else {
             return false
         }
         return Double(expires) > now.timeIntervalSince1970 && Crypto.equal(sent, signature(assetID, kind, expires, edit, app))
@@ -47,7 +47,7 @@ public struct CapabilityURLs: Sendable {
     private static let plain = CharacterSet(charactersIn: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.,-")
 
     private func signature(_ assetID: String, _ kind: String, _ expires: Int, _ edit: String?, _ app: String?) -> [UInt8] {
-        Crypto.hmacSHA256(key: key.secret, Array("\(kind)|\(assetID)|\(expires)|\(edit ?? "")|\(app ?? "")".utf8))
+        Digest.hmacSHA256(key: key.secret, Array("\(kind)|\(assetID)|\(expires)|\(edit ?? "")|\(app ?? "")".utf8))
     }
 }
 
@@ -58,7 +58,7 @@ public struct CapabilityKey: Sendable, Codable, Equatable {
 
     /// A key for this process alone, for tests and tools.
     public static func random() -> CapabilityKey {
-        CapabilityKey(id: Crypto.randomBytes(4).hex, secret: Crypto.randomBytes(32))
+        CapabilityKey(id: Hex.text(Crypto.randomBytes(4)), secret: Crypto.randomBytes(32))
     }
 
     /// The key every server of a library shares, kept in the library's database: `stored` gives

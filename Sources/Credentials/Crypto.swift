@@ -23,30 +23,7 @@ enum Crypto {
         return ok == 1 ? key : nil
     }
 
-    static func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        precondition(HMAC(EVP_sha256(), key, Int32(key.count), message, message.count, &digest, &length) != nil)
-        return Array(digest.prefix(Int(length)))
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        precondition(EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil) == 1)
-        return Array(digest.prefix(Int(length)))
-    }
-
     static func equal(_ left: [UInt8], _ right: [UInt8]) -> Bool {
         left.count == right.count && CRYPTO_memcmp(left, right, left.count) == 0
-    }
-}
-
-extension Array where Element == UInt8 {
-    var hex: String { map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
-
-    init?(hex: String) {
-        guard let bytes = Hex.bytes(hex.utf8) else { return nil }
-        self = bytes
     }
 }

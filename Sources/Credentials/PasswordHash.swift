@@ -1,3 +1,5 @@
+import Storage
+
 /// The owner's password as stored: scrypt with a random salt, slow and memory-hard so a stolen
 /// file is expensive to guess from. The parameters are kept with the hash so they can grow.
 public struct PasswordHash: Codable, Sendable, Equatable {
@@ -23,12 +25,12 @@ public struct PasswordHash: Codable, Sendable, Equatable {
         self.n = n
         r = 8
         p = 1
-        self.salt = salt.hex
-        hash = key.hex
+        self.salt = Hex.text(salt)
+        hash = Hex.text(key)
     }
 
     public func verifies(_ password: String) -> Bool {
-        guard algorithm == "scrypt", let salt = [UInt8](hex: salt), let expected = [UInt8](hex: hash),
+        guard algorithm == "scrypt", let salt = Hex.bytes(salt.utf8), let expected = Hex.bytes(hash.utf8),
             let key = Crypto.scrypt(Array(password.utf8), salt: salt, n: n, r: r, p: p, length: expected.count)
         else { return false }
         return Crypto.equal(key, expected)

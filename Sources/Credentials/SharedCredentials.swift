@@ -14,7 +14,7 @@ internal import Synchronization
 public final class SharedCredentials: Sendable {
     let database: any SQLDatabase
     /// Names this server's rows among the failures, so it counts only the others' from there.
-    let server = Crypto.randomBytes(8).hex
+    let server = Hex.text(Crypto.randomBytes(8))
     private let mirror = Mutex(Mirror())
     private let watchers = Mutex<[Task<Void, Never>]>([])
 
@@ -26,7 +26,7 @@ public final class SharedCredentials: Sendable {
     private struct Mirror {
         var records: [String: String] = [:] {
             // A request's gate asks for the password's stamp each time: made once per change.
-            didSet { stamps = records.mapValues { Crypto.sha256(Array($0.utf8)).hex } }
+            didSet { stamps = records.mapValues { Hex.text(Digest.sha256(Array($0.utf8))) } }
         }
         /// The SHA-256 of each record's text: the same on every server for the same text.
         private(set) var stamps: [String: String] = [:]

@@ -50,14 +50,14 @@ public final class SignInSessions: Sendable {
     public init(signedWith capabilityKey: CapabilityKey, shared: SharedCredentials) {
         file = nil
         state = Mutex([:])
-        signing = Signing(key: Crypto.hmacSHA256(key: capabilityKey.secret, Array("cameraroll sign-in sessions".utf8)), shared: shared)
+        signing = Signing(key: Digest.hmacSHA256(key: capabilityKey.secret, Array("cameraroll sign-in sessions".utf8)), shared: shared)
     }
 
     public func create(passwordStamp: String, now: Date = Date()) async -> (token: String, session: Session) {
         if let signing { return Self.signed(signing, passwordStamp: passwordStamp, now: now) }
-        let token = Crypto.randomBytes(32).hex
+        let token = Hex.text(Crypto.randomBytes(32))
         let session = Session(
-            csrfToken: Crypto.randomBytes(32).hex, expires: now.addingTimeInterval(Self.lifetime), passwordStamp: passwordStamp)
+            csrfToken: Hex.text(Crypto.randomBytes(32)), expires: now.addingTimeInterval(Self.lifetime), passwordStamp: passwordStamp)
         state.withLock { sessions in
             // Sessions that have expired or belong to an old password go with the next sign-in.
             sessions = sessions.filter { $0.value.expires > now && $0.value.passwordStamp == passwordStamp }
@@ -69,19 +69,19 @@ public final class SignInSessions: Sendable {
 
     /// A signed token: `<id>.<expiry in Unix seconds>.<HMAC>`.
     private static func signed(_ signing: Signing, passwordStamp: String, now: Date) -> (token: String, session: Session) {
-        let id = Crypto.randomBytes(16).hex
+        let id = Hex.text(Crypto.randomBytes(16))
         let expires = Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)
         let token = "\(id).\(expires).\(signature(signing, id: id, expires: expires, passwordStamp: passwordStamp))"
         return (token, session(signing, id: id, expires: expires, passwordStamp: passwordStamp))
     }
 
     private static func signature(_ signing: Signing, id: String, expires: Int64, passwordStamp: String) -> String {
-        Crypto.hmacSHA256(key: signing.key, Array("session \(id) \(expires) \(passwordStamp)".utf8)).hex
+        Hex.text(Digest.hmacSHA256(key: signing.key, Array("session \(id) \(expires) \(passwordStamp)".utf8)))
     }
 
     private static func session(_ signing: Signing, id: String, expires: Int64, passwordStamp: String) -> Session {
         Session(
-            csrfToken: Crypto.hmacSHA256(key: signing.key, Array("csrf \(id)".utf8)).hex,
+            csrfToken: Hex.text(Digest.hmacSHA256(key: signing.key, Array("csrf \(id)".utf8))),
             expires: Date(timeIntervalSince1970: TimeInterval(expires)), passwordStamp: passwordStamp)
     }
 
@@ -124,7 +124,7 @@ public final class SignInSessions: Sendable {
         await save()
     }
 
-    private static func digest(_ token: String) -> String { Crypto.sha256(Array(token.utf8)).hex }
+    private static func digest(_ token: String) -> String { Hex.text(Digest.sha256(Array(token.utf8))) }
 
     /// Writes the sessions as they are now. Writers take turns and each writes the latest state,
     /// so none is lost; requests looking a session up never wait for the disk. Best effort: a

@@ -37,7 +37,7 @@ public final class Downloads: FileWorking {
         }
         let movies = try await assetsByID(items.compactMap(\.livePhotoMovie)).filter { $0.value.trashedDate == nil }
         let files = items.flatMap { item in [item] + (item.livePhotoMovie.flatMap { movies[$0] }.map { [$0] } ?? []) }
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        let token = Hex.text((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let day = now.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
         let download = Download(token: token, filename: "CameraRoll \(day).zip", assets: files)
         try await write { connection throws(StorageError) in

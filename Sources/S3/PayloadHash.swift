@@ -1,3 +1,5 @@
+import Storage
+
 /// What the signature says of the body: its SHA-256, or that it is not signed at all.
 public struct PayloadHash: Sendable, Hashable, CustomStringConvertible {
     /// The text that goes into the canonical request and the `x-amz-content-sha256` header.
@@ -10,7 +12,7 @@ public struct PayloadHash: Sendable, Hashable, CustomStringConvertible {
     public static let unsigned = PayloadHash(value: "UNSIGNED-PAYLOAD")
 
     public init(sha256Of payload: [UInt8]) {
-        value = Digest.hex(Digest.sha256(payload))
+        value = Hex.text(Digest.sha256(payload))
     }
 
     /// A SHA-256 computed elsewhere, such as while the body was streamed to disk; S3 wants it in

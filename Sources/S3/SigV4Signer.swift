@@ -1,4 +1,5 @@
 public import Foundation
+import Storage
 
 /// Signs requests with AWS Signature Version 4, as S3 and the S3-compatible stores (Ceph radosgw,
 /// MinIO) check them: in an `Authorization` header, or in the query of a presigned URL.
@@ -72,7 +73,7 @@ public struct SigV4Signer: Sendable {
 
     private func signature(of canonical: CanonicalRequest, at time: SigningTime) -> Signature {
         let stringToSign = [
-            "AWS4-HMAC-SHA256", time.timestamp, scope(time), Digest.hex(Digest.sha256(Array(canonical.text.utf8))),
+            "AWS4-HMAC-SHA256", time.timestamp, scope(time), Hex.text(Digest.sha256(Array(canonical.text.utf8))),
         ]
         .joined(separator: "\n")
         // The key is bound to the day, region and service, so a leaked one signs for no other.
@@ -81,7 +82,7 @@ public struct SigV4Signer: Sendable {
         }
         return Signature(
             canonicalRequest: canonical.text, stringToSign: stringToSign,
-            hex: Digest.hex(Digest.hmacSHA256(key: key, Array(stringToSign.utf8))))
+            hex: Hex.text(Digest.hmacSHA256(key: key, Array(stringToSign.utf8))))
     }
 }
 

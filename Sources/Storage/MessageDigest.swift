@@ -51,10 +51,7 @@ struct MessageDigest: ~Copyable {
             digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
             precondition(SHA1_Final(&digest, state) == 1)
         }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return Hex.text(digest)
     }
 }
 
