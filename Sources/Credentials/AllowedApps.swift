@@ -131,7 +131,8 @@ public final class AllowedApps: Sendable {
         // Whole seconds, as a record keeps them.
         let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let app = App(
-            id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime, added: added,
+            id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime,
+            added: added,
             expires: added.addingTimeInterval(duration.rounded(.up)))
         guard let once else {
             cache.withLock { cache in
