@@ -16,6 +16,8 @@ final class Daemon: @unchecked Sendable {
     /// Read by MHD while it runs; released after `MHD_stop_daemon`, with the daemon object.
     private let tls: TLSText?
     private let lifecycle = Mutex(Lifecycle())
+    /// Looks for clients gone while their handler runs, four times a second.
+    private let hangUps: Task<Void, Never>
 
     private struct Lifecycle {
         /// The listen socket, which `MHD_quiesce_daemon` hands to us to close after the stop.
@@ -43,6 +45,12 @@ final class Daemon: @unchecked Sendable {
         self.coreReference = reference
         self.tls = tls
         self.port = Int(cr_mhd_daemon_bind_port(handle))
+        hangUps = Task { [core] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                core.cancelHandlersOfClientsGone()
+            }
+        }
     }
 
     deinit {
@@ -70,6 +78,7 @@ final class Daemon: @unchecked Sendable {
             return (lifecycle.stopped, lifecycle.quiescedSocket)
         }
         guard !alreadyStopped else { return }
+        hangUps.cancel()
         core.beginStopping()
         core.abandonHandlers()
         MHD_stop_daemon(handle)

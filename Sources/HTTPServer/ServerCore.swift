@@ -184,6 +184,22 @@ final class ServerCore: Sendable {
         return contexts
     }
 
+    /// Cancels the handlers whose client has hung up. libmicrohttpd does not look at a suspended
+    /// connection, so without this a handler would run to its end for nobody (an ffmpeg run for
+    /// a segment the player no longer wants after a seek), holding what others wait for. Each
+    /// connection is looked at under its context's lock, while it is still suspended, so it
+    /// cannot be resumed and freed meanwhile.
+    func cancelHandlersOfClientsGone() {
+        let contexts = suspended.withLock { Array($0.values) }
+        for context in contexts {
+            let task: Task<Void, Never>? = context.state.withLock { state in
+                guard case .handling = state.phase, let connection = state.suspended, connection.peerHasClosed else { return nil }
+                return state.task
+            }
+            task?.cancel()
+        }
+    }
+
     static var shuttingDown: Response {
         var response = HTTPError(503, "shutting_down", "The server is stopping; try again shortly.").response
         response.headers["Connection"] = "close"

@@ -60,7 +60,7 @@ extension MediaJobs {
         }
         defer { renewing.cancel() }
         do throws(LibraryError) {
-            let file = try await jobs.run(job.key, job.make)
+            let file = try await jobs.run(job.key, keptWhenAbandoned: true, job.make)
             let staged = try await files { [staging] () throws(StorageError) in try staging.stage(copying: file.path) }
             let completed: Bool
             do {

@@ -206,7 +206,8 @@ public final class MediaJobs: FileWorking {
     func derivedVideo(_ job: VideoJob) async throws(LibraryError) -> DerivativeCache.CachedFile {
         let (hash, key) = (job.key.hash, job.key.derivative)
         if let file = await lane.run({ [cache] in cache.lookup(hash, key) }) { return file }
-        return try await jobs.run(job.key, job.make)
+        // A whole movie's rendition is every later asker's too: it goes on when its client goes.
+        return try await jobs.run(job.key, keptWhenAbandoned: job.key.derivative == DerivativeKey.playable, job.make)
     }
 }
 

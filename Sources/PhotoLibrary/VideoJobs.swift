@@ -24,23 +24,52 @@ actor VideoJobs {
     private var running: [Key: Task<Result<DerivativeCache.CachedFile, LibraryError>, Never>] = [:]
     private var progress: [Key: Double] = [:]
     private var failures: [Key: LibraryError] = [:]
+    /// Who waits for each run, by a number of each waiter's own.
+    private var waiters: [Key: Set<Int>] = [:]
+    private var nextWaiter = 0
+    /// Runs that go on when nobody waits for them any more: those started in the background, and
+    /// those whose output every later asker wants (a whole movie's rendition).
+    private var kept: Set<Key> = []
 
     /// Runs `make` for `key`, or joins the run under way; throws at once the failure kept from
-    /// an earlier run.
-    func run(_ key: Key, _ make: @escaping Make) async throws(LibraryError) -> DerivativeCache.CachedFile {
+    /// an earlier run. A waiter whose task is cancelled (its client has gone) stops waiting; a
+    /// run nobody waits for any more is cancelled, its ffmpeg killed, unless it is `kept`.
+    func run(_ key: Key, keptWhenAbandoned: Bool = false, _ make: @escaping Make) async throws(LibraryError)
+        -> DerivativeCache.CachedFile
+    {
         if let failure = failures[key] { throw failure }
-        return try await task(key, make).value.get()
+        if keptWhenAbandoned { kept.insert(key) }
+        let task = task(key, make)
+        nextWaiter += 1
+        let waiter = nextWaiter
+        waiters[key, default: []].insert(waiter)
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            Task { await self.leave(key, waiter) }
+        }
+        leave(key, waiter)
+        return try result.get()
     }
 
     /// Starts `make` for `key` and returns without waiting, unless it is under way or failed.
     func start(_ key: Key, _ make: @escaping Make) {
-        if failures[key] == nil { _ = task(key, make) }
+        guard failures[key] == nil else { return }
+        kept.insert(key)
+        _ = task(key, make)
+    }
+
+    private func leave(_ key: Key, _ waiter: Int) {
+        guard waiters[key]?.remove(waiter) != nil, waiters[key]?.isEmpty == true else { return }
+        waiters[key] = nil
+        if !kept.contains(key) { running[key]?.cancel() }
     }
 
     /// Forgets how the outputs of `key`'s original failed (a trim made from it fails for the
     /// same reasons as its rendition) and starts `make` for `key`.
     func retry(_ key: Key, _ make: @escaping Make) {
         forgetFailures(of: key.hash)
+        kept.insert(key)
         _ = task(key, make)
     }
 
@@ -69,17 +98,20 @@ actor VideoJobs {
             } catch {
                 result = .failure(error)
             }
-            await self?.finish(key, result)
+            await self?.finish(key, result, abandoned: Task.isCancelled)
             return result
         }
         running[key] = task
         return task
     }
 
-    private func finish(_ key: Key, _ result: Result<DerivativeCache.CachedFile, LibraryError>) {
+    /// A run stopped because nobody waited for it is no failure of the video's: the next asker
+    /// starts it again.
+    private func finish(_ key: Key, _ result: Result<DerivativeCache.CachedFile, LibraryError>, abandoned: Bool) {
         running[key] = nil
         progress[key] = nil
-        if case .failure(let error) = result { failures[key] = error }
+        kept.remove(key)
+        if case .failure(let error) = result, !abandoned { failures[key] = error }
     }
 
     private func update(_ key: Key, _ fraction: Double) {
