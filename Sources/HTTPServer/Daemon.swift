@@ -45,7 +45,9 @@ final class Daemon: @unchecked Sendable {
         self.coreReference = reference
         self.tls = tls
         self.port = Int(cr_mhd_daemon_bind_port(handle))
-        hangUps = Task { [core] in
+        // At high priority, as handlers run: behind a pool's worth of background work, a look
+        // at default priority came too late to matter.
+        hangUps = Task(priority: .high) { [core] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
                 core.cancelHandlersOfClientsGone()

@@ -69,7 +69,7 @@ public struct InProcessClient: Sendable {
             if let fast = route.fast, let answer = responder.respondNow(to: request, with: fast) {
                 response = answer
             } else {
-                response = await responder.respond(to: request, with: route.handler)
+                response = await respond(to: request, with: route.handler)
             }
         case .receive(var request, let route, let maxBytes, _):
             let bytes = body ?? []
@@ -96,9 +96,21 @@ public struct InProcessClient: Sendable {
                 break
             }
             request.body = RequestBody(path: file.path, size: file.size)
-            response = await responder.respond(to: request, with: route.handler)
+            response = await respond(to: request, with: route.handler)
         }
         return try await Self.shaped(response, method: method, requestHeaders: headers)
+    }
+
+    /// The handler's answer, at the priority the server runs handlers at (`ServerCore.runHandler`):
+    /// a caller's own task may be one of many behind background work. A caller that gives up
+    /// cancels the handler, as a client that hangs up does.
+    private func respond(to request: Request, with handler: @escaping Router.Handler) async -> Response {
+        let handling = Task(priority: .high) { [responder] in await responder.respond(to: request, with: handler) }
+        return await withTaskCancellationHandler {
+            await handling.value
+        } onCancel: {
+            handling.cancel()
+        }
     }
 
     /// The reply a client would read: validators and ranges answered, the body in hand.
