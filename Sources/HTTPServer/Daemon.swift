@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDShims
+internal import Dispatch
 internal import Glibc
 internal import Synchronization
 
@@ -16,8 +17,9 @@ final class Daemon: @unchecked Sendable {
     /// Read by MHD while it runs; released after `MHD_stop_daemon`, with the daemon object.
     private let tls: TLSText?
     private let lifecycle = Mutex(Lifecycle())
-    /// Looks for clients gone while their handler runs, four times a second.
-    private let hangUps: Task<Void, Never>
+    /// Looks for clients gone while their handler runs, four times a second, on a thread of its
+    /// own: a task could wait behind a pool's worth of other work.
+    private let hangUps: any DispatchSourceTimer
 
     private struct Lifecycle {
         /// The listen socket, which `MHD_quiesce_daemon` hands to us to close after the stop.
@@ -45,14 +47,10 @@ final class Daemon: @unchecked Sendable {
         self.coreReference = reference
         self.tls = tls
         self.port = Int(cr_mhd_daemon_bind_port(handle))
-        // At high priority, as handlers run: behind a pool's worth of background work, a look
-        // at default priority came too late to matter.
-        hangUps = Task(priority: .high) { [core] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                core.cancelHandlersOfClientsGone()
-            }
-        }
+        hangUps = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cameraroll.hang-ups"))
+        hangUps.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        hangUps.setEventHandler { [core] in core.cancelHandlersOfClientsGone() }
+        hangUps.resume()
     }
 
     deinit {

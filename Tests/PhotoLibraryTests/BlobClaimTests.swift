@@ -17,14 +17,22 @@ import Testing
         let directory = TemporaryDirectory("cameraroll-claims")
         let folder = DataFolder(directory.path)
         let database: any SQLDatabase
+        let probe: [String]
         switch engine {
         case .postgreSQL:
-            database = try await PostgresDatabase(url: try await ThrowawayPostgres.newDatabase(), migrations: LibrarySchema.postgreSQL)
+            let url = try await ThrowawayPostgres.newDatabase()
+            database = try await PostgresDatabase(url: url, migrations: LibrarySchema.postgreSQL)
+            probe = [
+                "/usr/bin/psql", url, "-tAc",
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+            ]
         default:
             try PrivateFolder.prepare(folder.root)
             database = try SQLiteDatabase(path: folder.database, migrations: LibrarySchema.sqlite)
+            // Another connection's write, with no wait for the lock: refused while a write transaction is open.
+            probe = ["/usr/bin/sqlite3", folder.database, "BEGIN IMMEDIATE; ROLLBACK; SELECT 0;"]
         }
-        let watched = WatchedBlobs(try FileBlobStore(root: folder.blobs), database: database, engine: engine)
+        let watched = WatchedBlobs(try FileBlobStore(root: folder.blobs), probe: probe)
         let library = try Library(
             folder: folder, database: database, blobs: watched, partialUploads: try FilePartialUploads(root: folder.uploads))
         let imported = try await library.ingest.importFile(at: Corpus.path(Self.photo))
@@ -94,17 +102,16 @@ import Testing
 }
 
 /// A blob store that looks, at each put and remove, whether the library holds a transaction
-/// open meanwhile.
+/// open meanwhile: `probe` is a program that prints 0 when none is (another connection's look,
+/// run on the library's own thread, which may wait for it).
 private final class WatchedBlobs: BlobStore {
     let inner: FileBlobStore
-    let database: any SQLDatabase
-    let engine: Engine
+    let probe: [String]
     let seen = Mutex<[String]>([])
 
-    init(_ inner: FileBlobStore, database: any SQLDatabase, engine: Engine) {
+    init(_ inner: FileBlobStore, probe: [String]) {
         self.inner = inner
-        self.database = database
-        self.engine = engine
+        self.probe = probe
     }
 
     func put(_ staged: StagedFile) throws(StorageError) {
@@ -121,36 +128,23 @@ private final class WatchedBlobs: BlobStore {
     func localFile(_ hash: String) throws(StorageError) -> String { try inner.localFile(hash) }
     func allBlobs() -> [(hash: String, modified: Date)] { inner.allBlobs() }
 
-    /// Called on the library's work thread, so it may wait: a write of our own behind a write
-    /// transaction left open would wait for ever, and is given five seconds.
     private func look() {
-        let answer = Mutex<String?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        Task { [database, engine] in
-            let found: String
-            do {
-                switch engine {
-                case .sqlite:
-                    try await database.write { _ throws(StorageError) in }
-                    found = "no transaction"
-                default:
-                    let open = try await database.read { connection throws(StorageError) in
-                        try connection.query(
-                            """
-                            SELECT count(*) AS open FROM pg_stat_activity
-                            WHERE datname = current_database() AND state LIKE 'idle in transaction%'
-                            """
-                        ).first?.integer("open") ?? -1
-                    }
-                    found = open == 0 ? "no transaction" : "\(open) open"
-                }
-            } catch {
-                found = "\(error)"
-            }
-            answer.withLock { $0 = found }
-            finished.signal()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: probe[0])
+        process.arguments = Array(probe.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let said: String
+        do {
+            try process.run()
+            said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+        } catch {
+            seen.withLock { $0.append("\(error)") }
+            return
         }
-        let outcome = finished.wait(timeout: .now() + 5) == .success ? answer.withLock { $0 } ?? "?" : "a transaction held the writer"
-        seen.withLock { $0.append(outcome) }
+        let answer = said.trimmingCharacters(in: .whitespacesAndNewlines)
+        seen.withLock { $0.append(process.terminationStatus == 0 && answer == "0" ? "no transaction" : "open: \(answer)") }
     }
 }
