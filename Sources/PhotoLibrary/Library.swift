@@ -133,7 +133,7 @@ public final class Library: FileWorking {
             let workFolder = try WorkFolder.claim(in: folder.temporary)
             stores = LibraryStores(
                 folder: folder, options: options, database: database, blobs: blobs, workFolder: workFolder,
-                staging: try StagingArea(folder: workFolder.path))
+                staging: try StagingArea(folder: workFolder.path), blobCalls: BlockingExecutor(name: "blobs", threads: 8))
             imaging = try Imaging(maxPixels: options.maxPixels)
         } catch let error as StorageError {
             throw LibraryError(error)

@@ -11,7 +11,7 @@ import Storage
 /// names the blob, and a store waits for a removal under way to end before it writes bytes the
 /// removal would delete. A process that dies leaves its claim behind: a removal's lapses after
 /// `removalLease`, and collection drops a store's after its grace, its blob then an orphan.
-extension FileWorking {
+extension LibraryPart {
     /// Stores `staged` in the blob store and then runs `commit` (the row that names the blob) in
     /// a short write transaction under the blob's lock. A failure after the store leaves the blob
     /// an orphan for collection; the caller discards `staged` if this throws.
@@ -21,7 +21,7 @@ extension FileWorking {
         let token = Library.newID()
         try await claimStore(staged.hash, token)
         do {
-            try await files { [blobs] () throws(StorageError) in try blobs.put(staged) }
+            try await blobCall { [blobs] () throws(StorageError) in try blobs.put(staged) }
             reach(.afterBlobCommit)
             return try await write { connection throws(StorageError) -> T in
                 try connection.lock(Library.blobLock(staged.hash))
@@ -66,7 +66,7 @@ extension FileWorking {
     func remove(_ hash: String, claimedAs token: String) async -> Bool {
         var removed = true
         do {
-            try await files { [blobs] () throws(StorageError) in try blobs.remove(hash) }
+            try await blobCall { [blobs] () throws(StorageError) in try blobs.remove(hash) }
         } catch {
             options.log("removing blob \(hash) failed, left for collection: \(error)")
             removed = false

@@ -12,6 +12,11 @@ struct LibraryStores: Sendable {
     /// This process's folder for work files, inside `folder.temporary`.
     let workFolder: WorkFolder
     let staging: StagingArea
+    /// Calls to the blob store that put or delete a blob: in a cluster, a bucket's round trips,
+    /// each waited for up to its deadline. A lane of their own, as wide as a phone's sync sends
+    /// uploads at once, so that a stalled bucket refuses them all within its deadline instead of
+    /// queueing them behind the decodes' few threads.
+    let blobCalls: BlockingExecutor<Void>
 }
 
 /// One part of the library (`Catalog`, `Derivatives`, `MediaJobs`, `Ingest`, `Uploads`,
@@ -55,6 +60,11 @@ extension LibraryPart {
         async throws(LibraryError) -> T
     {
         try await storage { () async throws(StorageError) in try await database.write(commit, body) }
+    }
+
+    /// A call to the blob store on its own lane (`LibraryStores.blobCalls`).
+    func blobCall<T: Sendable>(_ body: @escaping @Sendable () throws(StorageError) -> T) async throws(LibraryError) -> T {
+        try await storage { () async throws(StorageError) in try await stores.blobCalls.run(body) }
     }
 
     /// Dies on the spot if a crash test asked for this step: no cleanup, as in a real crash.
