@@ -21,7 +21,10 @@ actor VideoJobs {
         case failed(LibraryError)
     }
 
-    private var running: [Key: Task<Result<DerivativeCache.CachedFile, LibraryError>, Never>] = [:]
+    /// The run under way for each output, numbered so that a run cancelled for want of waiters
+    /// and one started after it are never taken for each other.
+    private var running: [Key: (number: Int, task: Task<Result<DerivativeCache.CachedFile, LibraryError>, Never>)] = [:]
+    private var runs = 0
     private var progress: [Key: Double] = [:]
     private var failures: [Key: LibraryError] = [:]
     /// Who waits for each run, by a number of each waiter's own.
@@ -62,7 +65,7 @@ actor VideoJobs {
     private func leave(_ key: Key, _ waiter: Int) {
         guard waiters[key]?.remove(waiter) != nil, waiters[key]?.isEmpty == true else { return }
         waiters[key] = nil
-        if !kept.contains(key) { running[key]?.cancel() }
+        if !kept.contains(key) { running[key]?.task.cancel() }
     }
 
     /// Forgets how the outputs of `key`'s original failed (a trim made from it fails for the
@@ -86,7 +89,10 @@ actor VideoJobs {
     }
 
     private func task(_ key: Key, _ make: @escaping Make) -> Task<Result<DerivativeCache.CachedFile, LibraryError>, Never> {
-        if let task = running[key] { return task }
+        // A run cancelled because nobody waited is ending: whoever asks now gets a run of their own.
+        if let current = running[key], !current.task.isCancelled { return current.task }
+        runs += 1
+        let number = runs
         progress[key] = 0
         let task = Task { [weak self] () -> Result<DerivativeCache.CachedFile, LibraryError> in
             let report: @Sendable (Double) -> Void = { [weak self] fraction in
@@ -98,16 +104,17 @@ actor VideoJobs {
             } catch {
                 result = .failure(error)
             }
-            await self?.finish(key, result, abandoned: Task.isCancelled)
+            await self?.finish(key, number, result, abandoned: Task.isCancelled)
             return result
         }
-        running[key] = task
+        running[key] = (number, task)
         return task
     }
 
     /// A run stopped because nobody waited for it is no failure of the video's: the next asker
     /// starts it again.
-    private func finish(_ key: Key, _ result: Result<DerivativeCache.CachedFile, LibraryError>, abandoned: Bool) {
+    private func finish(_ key: Key, _ number: Int, _ result: Result<DerivativeCache.CachedFile, LibraryError>, abandoned: Bool) {
+        guard running[key]?.number == number else { return }
         running[key] = nil
         progress[key] = nil
         kept.remove(key)

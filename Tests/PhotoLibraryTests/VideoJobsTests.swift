@@ -70,4 +70,33 @@ import Testing
         #expect(try await waiter.value.etag == "\"x\"", "a whole rendition is every later asker's")
         #expect(job.cancellations.load(ordering: .sequentiallyConsistent) == 0)
     }
+
+    /// Asked for again while the run its last waiter left is still ending: a run of its own, not
+    /// the cancelled one's error.
+    @Test func anAskerAfterTheLastWaiterLeftGetsARunOfItsOwn() async throws {
+        let jobs = VideoJobs()
+        let slowToStop = Job(seconds: 30)
+        let ending = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let stubborn: VideoJobs.Make = { progress throws(LibraryError) in
+            do throws(LibraryError) {
+                return try await slowToStop.make(progress)
+            } catch {
+                // Cancelled: it ends only once the test has asked again.
+                await withCheckedContinuation { continuation in ending.withLock { $0 = continuation } }
+                throw error
+            }
+        }
+        let leaving = Task { try await jobs.run(Self.key, stubborn) }
+        #expect(await Self.waitUntil { slowToStop.starts.load(ordering: .sequentiallyConsistent) == 1 })
+        leaving.cancel()
+        #expect(await Self.waitUntil { ending.withLock { $0 != nil } }, "the run was cancelled and is still ending")
+        let fresh = Job(seconds: 0)
+        let again = Task { try await jobs.run(Self.key, fresh.make) }
+        #expect(await Self.waitUntil { fresh.starts.load(ordering: .sequentiallyConsistent) == 1 }, "a run of its own")
+        ending.withLock { $0?.resume() }
+        #expect(try await again.value.etag == "\"x\"")
+        await #expect(throws: LibraryError.self) { try await leaving.value }
+        let state = await jobs.state(Self.key)
+        #expect(state == nil, "the ended run took nothing of the new one's with it")
+    }
 }
