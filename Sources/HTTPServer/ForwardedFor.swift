@@ -41,5 +41,12 @@ public struct ForwardedFor: Sendable {
         return Client(address: Self.unknown, throughProxy: true)
     }
 
+    /// The client of a request from `peer` with these headers. Without proxies (the usual case)
+    /// no header is read: this runs for every request.
+    func client(peer: String, headers: Headers) -> Client {
+        guard !proxies.isEmpty else { return Client(address: peer, throughProxy: false) }
+        return client(peer: peer, forwarded: headers.values("X-Forwarded-For"))
+    }
+
     public static let unknown = "unknown"
 }

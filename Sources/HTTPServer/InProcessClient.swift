@@ -1,4 +1,4 @@
-internal import Glibc
+internal import Memo
 internal import Synchronization
 
 /// Asks a router as a client on a socket would, without one: the target is checked and routed,
@@ -51,10 +51,7 @@ public struct InProcessClient: Sendable {
             case .refused(let response):
                 decision = .refuse(response, now: bodyFollows)
             case .routed(let routed):
-                let client =
-                    forwardedFor.proxies.isEmpty
-                    ? ForwardedFor.Client(address: peer, throughProxy: false)
-                    : forwardedFor.client(peer: peer, forwarded: headers.values("X-Forwarded-For"))
+                let client = forwardedFor.client(peer: peer, headers: headers)
                 decision = responder.admit(
                     routed, method: method, headers: headers, client: client, lengths: lengths, bodyFollows: bodyFollows)
             }
@@ -115,9 +112,8 @@ public struct InProcessClient: Sendable {
 
     /// The reply a client would read: validators and ranges answered, the body in hand.
     private static func shaped(_ response: Response, method: String, requestHeaders: Headers) async throws(CutShort) -> Reply {
-        let shape = ResponseShape(
-            response, method: method, requestHeaders: requestHeaders, conditions: ConditionalRequest(headers: requestHeaders),
-            open: Self.open)
+        let shape = ResponseShape<Buffered>(
+            response, method: method, requestHeaders: requestHeaders, conditions: ConditionalRequest(headers: requestHeaders))
         var headers = Headers(
             shape.response.headers.filter {
                 !["content-length", "transfer-encoding", "x-content-type-options"].contains($0.name.lowercased())
@@ -135,46 +131,6 @@ public struct InProcessClient: Sendable {
         case .stream(let body): bytes = try await produce(body)
         }
         return Reply(status: shape.response.status, headers: headers, body: bytes)
-    }
-
-    /// A response's body read into memory; a file that cannot be read as its range says is a 404,
-    /// as the server answers it.
-    private static func open(_ response: Response) -> (Response, Buffered) {
-        switch response.body {
-        case .empty:
-            return (response, .bytes([], rangeable: false))
-        case .bytes(let bytes):
-            return (response, .bytes(bytes, rangeable: true))
-        case .prepared(let body):
-            return (response, .bytes(body.bytes.bytes, rangeable: true))
-        case .file(let path, let range):
-            if let bytes = read(path, range) { return (response, .bytes(bytes, rangeable: true)) }
-            let missing = HTTPError.notFound()
-            return (missing.response, .bytes(missing.jsonBody, rangeable: false))
-        case .stream(let body):
-            return (response, .stream(body))
-        }
-    }
-
-    private static func read(_ path: String, _ range: Range<Int>?) -> [UInt8]? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { _ = Glibc.close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        let part = range ?? 0..<Int(status.st_size)
-        guard part.lowerBound >= 0, part.upperBound <= Int(status.st_size) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: part.count)
-        var done = 0
-        while done < part.count {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, part.count - done, off_t(part.lowerBound + done))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            done += count
-        }
-        return bytes
     }
 
     /// Runs a streamed body's producer into memory, refusing bytes past its size.
@@ -211,5 +167,20 @@ public struct InProcessClient: Sendable {
         }
 
         func close() {}
+
+        static func kept(_ bytes: StableBytes) -> Buffered {
+            .bytes(bytes.bytes, rangeable: true)
+        }
+
+        /// The file's bytes read whole, as the server sends them.
+        static func file(at path: String, range: Range<Int>?) -> Buffered? {
+            guard let part = FilePart.open(path, range: range) else { return nil }
+            defer { part.close() }
+            var bytes = [UInt8](repeating: 0, count: part.size)
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { part.read(into: $0, at: 0, count: part.size) } ?? true
+            }
+            return read ? .bytes(bytes, rangeable: true) : nil
+        }
     }
 }

@@ -42,7 +42,7 @@ struct ResponseBuilder {
         {
             return Built(handle: handle, status: 200, bodyBytes: body.bytes.count, stream: nil, isOurs: false)
         }
-        let shape = ResponseShape(original, method: method, requestHeaders: requestHeaders, conditions: conditions, open: Self.open)
+        let shape = ResponseShape<Content>(original, method: method, requestHeaders: requestHeaders, conditions: conditions)
         let server = ServerHeaders(acceptRanges: shape.acceptRanges, contentRange: shape.contentRange)
         guard let handle = shape.content.makeResponse(offset: shape.offset, length: shape.length, sent: shape.sendsBody) else { return nil }
         Self.add(shape.response.headers, server, to: handle)
@@ -57,24 +57,6 @@ struct ResponseBuilder {
             if !server.replaces(name) { _ = MHD_add_response_header(handle, name, value) }
         }
         server.add(to: handle)
-    }
-
-    /// The response with its body in hand; a file that cannot be opened becomes a 404.
-    private static func open(_ response: Response) -> (Response, Content) {
-        switch response.body {
-        case .empty:
-            return (response, .bytes([], rangeable: false))
-        case .bytes(let bytes):
-            return (response, .bytes(bytes, rangeable: true))
-        case .prepared(let body):
-            return (response, .kept(body.bytes))
-        case .file(let path, let range):
-            if let file = Content.file(at: path, range: range) { return (response, file) }
-            let missing = HTTPError.notFound()
-            return (missing.response, .bytes(missing.jsonBody, rangeable: false))
-        case .stream(let body):
-            return (response, .stream(StreamPipe(body)))
-        }
     }
 }
 
@@ -104,30 +86,23 @@ private struct ServerHeaders {
 private enum Content: ShapedContent {
     case bytes([UInt8], rangeable: Bool)
     case kept(StableBytes)
-    /// The bytes from `start` of a file, `size` of them.
-    case file(descriptor: Int32, start: Int, size: Int)
-    case stream(StreamPipe)
+    case file(FilePart)
+    case pipe(StreamPipe)
 
     static func file(at path: String, range: Range<Int>?) -> Content? {
-        let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        let isFile = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-        let whole = 0..<Int(status.st_size)
-        let part = range ?? whole
-        guard isFile, part.lowerBound >= 0, part.upperBound <= whole.upperBound else {
-            _ = Glibc.close(descriptor)
-            return nil
-        }
-        return .file(descriptor: descriptor, start: part.lowerBound, size: part.count)
+        FilePart.open(path, range: range).map(Content.file)
+    }
+
+    static func stream(_ body: StreamedBody) -> Content {
+        .pipe(StreamPipe(body))
     }
 
     var size: Int {
         switch self {
         case .bytes(let bytes, _): bytes.count
         case .kept(let bytes): bytes.count
-        case .file(_, _, let size): size
-        case .stream(let pipe): pipe.size
+        case .file(let part): part.size
+        case .pipe(let pipe): pipe.size
         }
     }
 
@@ -135,17 +110,17 @@ private enum Content: ShapedContent {
         switch self {
         case .bytes(_, let rangeable): rangeable
         case .kept, .file: true
-        case .stream: false
+        case .pipe: false
         }
     }
 
     var stream: StreamPipe? {
-        if case .stream(let pipe) = self { return pipe }
+        if case .pipe(let pipe) = self { return pipe }
         return nil
     }
 
     func close() {
-        if case .file(let descriptor, _, _) = self { _ = Glibc.close(descriptor) }
+        if case .file(let part) = self { part.close() }
     }
 
     /// Up to this many bytes of a file are read into memory, so that libmicrohttpd sends them with
@@ -155,20 +130,15 @@ private enum Content: ShapedContent {
 
     /// The bytes of a small file in a response of their own; nil (and the descriptor still open)
     /// if they cannot be read as they were measured.
-    private static func read(_ descriptor: Int32, offset: Int, length: Int) -> OpaquePointer? {
+    private static func read(_ part: FilePart, offset: Int, length: Int) -> OpaquePointer? {
         guard let buffer = malloc(max(length, 1)) else { return nil }
-        var done = 0
-        while done < length {
-            let count = pread(descriptor, buffer + done, length - done, off_t(offset + done))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
-        }
-        guard done == length, let response = MHD_create_response_from_buffer_with_free_callback(length, buffer, { free($0) }) else {
+        guard part.read(into: buffer, at: offset, count: length),
+            let response = MHD_create_response_from_buffer_with_free_callback(length, buffer, { free($0) })
+        else {
             free(buffer)
             return nil
         }
-        _ = Glibc.close(descriptor)
+        part.close()
         return response
     }
 
@@ -182,16 +152,17 @@ private enum Content: ShapedContent {
             }
         case .kept(let bytes):
             return bytes.response(sending: offset..<offset + length)
-        case .file(let descriptor, let start, _):
-            if sent, length <= Self.smallFileLimit, let response = Self.read(descriptor, offset: start + offset, length: length) {
+        case .file(let part):
+            if sent, length <= Self.smallFileLimit, let response = Self.read(part, offset: offset, length: length) {
                 return response
             }
-            guard let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(start + offset)) else {
-                _ = Glibc.close(descriptor)
+            guard let response = MHD_create_response_from_fd_at_offset64(UInt64(length), part.descriptor, UInt64(part.start + offset))
+            else {
+                part.close()
                 return nil
             }
             return response
-        case .stream(let pipe):
+        case .pipe(let pipe):
             return pipe.makeResponse()
         }
     }

@@ -1,4 +1,7 @@
-/// A body as `ResponseShape` needs to know it: its size, and whether ranges of it may be asked.
+internal import Memo
+
+/// A body as `ResponseShape` needs to know it: its size, and whether ranges of it may be asked;
+/// and how each kind of `Response.Body` becomes one.
 protocol ShapedContent {
     var size: Int { get }
     /// Only real content takes part in ranges; an empty body or an error body does not, nor a
@@ -6,6 +9,33 @@ protocol ShapedContent {
     var isRangeable: Bool { get }
     /// Lets go of what opening it took (a file descriptor), when another body replaces it.
     func close()
+
+    static func bytes(_ bytes: [UInt8], rangeable: Bool) -> Self
+    static func kept(_ bytes: StableBytes) -> Self
+    /// nil when the file cannot be sent as its range says (`FilePart.open`).
+    static func file(at path: String, range: Range<Int>?) -> Self?
+    static func stream(_ body: StreamedBody) -> Self
+}
+
+extension ShapedContent {
+    /// The response with its body in hand; a file that cannot be opened is answered 404, as a
+    /// missing one.
+    static func opening(_ response: Response) -> (Response, Self) {
+        switch response.body {
+        case .empty:
+            return (response, .bytes([], rangeable: false))
+        case .bytes(let bytes):
+            return (response, .bytes(bytes, rangeable: true))
+        case .prepared(let body):
+            return (response, .kept(body.bytes))
+        case .file(let path, let range):
+            if let file = file(at: path, range: range) { return (response, file) }
+            let missing = HTTPError.notFound()
+            return (missing.response, .bytes(missing.jsonBody, rangeable: false))
+        case .stream(let body):
+            return (response, .stream(body))
+        }
+    }
 }
 
 /// What a handler's response becomes for the request it answers, before a byte is sent: a
@@ -26,12 +56,8 @@ struct ResponseShape<Content: ShapedContent> {
         ["etag", "cache-control", "last-modified", "vary", "expires", "content-location"]
     }
 
-    /// `open` gives the response with its body in hand (a file that cannot be opened makes a 404).
-    init(
-        _ original: Response, method: String, requestHeaders: Headers, conditions: ConditionalRequest,
-        open: (Response) -> (Response, Content)
-    ) {
-        (response, content) = open(original)
+    init(_ original: Response, method: String, requestHeaders: Headers, conditions: ConditionalRequest) {
+        (response, content) = Content.opening(original)
         length = content.size
         if response.status == 200, method == "GET" || method == "HEAD", conditions.ifNoneMatch != nil || conditions.ifModifiedSince != nil,
             conditions.isNotModified(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
@@ -58,7 +84,7 @@ struct ResponseShape<Content: ShapedContent> {
                     acceptRanges = false
                     contentRange = "bytes */\(content.size)"
                     content.close()
-                    (response, content) = open(refusal)
+                    (response, content) = Content.opening(refusal)
                     length = content.size
                 }
             }

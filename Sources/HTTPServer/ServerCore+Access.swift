@@ -97,7 +97,7 @@ extension ServerCore {
                 routedTargets.keep(routed, for: key)
             }
         }
-        let client = client(connection, headers)
+        let client = configuration.forwardedFor.client(peer: connection.clientAddress, headers: headers)
         return responder.admit(routed, method: method, headers: headers, client: client, lengths: lengths, bodyFollows: bodyFollows)
     }
 
@@ -146,14 +146,6 @@ extension ServerCore {
         }
         context.state.withLock { $0.task = task }
         return .YES
-    }
-
-    /// The client's address: the socket's peer, or, behind proxies the operator named, the client
-    /// they forwarded for. Without proxies (the usual case) no header is read on this hot path.
-    private func client(_ connection: Connection, _ headers: Headers) -> ForwardedFor.Client {
-        let peer = connection.clientAddress
-        guard !configuration.forwardedFor.proxies.isEmpty else { return ForwardedFor.Client(address: peer, throughProxy: false) }
-        return configuration.forwardedFor.client(peer: peer, forwarded: headers.values("X-Forwarded-For"))
     }
 
     /// Queues a response; a request can be answered this way right after its headers or after its body.

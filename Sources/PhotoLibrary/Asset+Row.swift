@@ -21,6 +21,17 @@ extension Asset: RowRecord {
     /// whole is an error, never an asset with made-up values.
     init(row: Row) throws(StorageError) {
         self = try row.decode(Asset.self)
+        try checkFormat()
+    }
+
+    /// The assets rows of `columns` hold, as `init(row:)` reads each (a listing's page).
+    static func all(_ rows: [Row]) throws(StorageError) -> [Asset] {
+        let assets = try rows.decode(Asset.self)
+        for asset in assets { try asset.checkFormat() }
+        return assets
+    }
+
+    private func checkFormat() throws(StorageError) {
         guard format.mediaType == mediaType else {
             throw StorageError(.corruptRow, "A row of the library is damaged: its format is not of its media type.")
         }

@@ -43,7 +43,7 @@ extension Catalog {
         let more = rows.count > query.limit
         let pageRows = newer ? Array(rows.prefix(query.limit).reversed()) : Array(rows.prefix(query.limit))
         do {
-            let assets = try pageRows.map { row throws(StorageError) in try Asset(row: row) }
+            let assets = try Asset.all(pageRows)
             // Their thumbnails are asked for next.
             assets.forEach(remember)
             let position = { (row: Row) throws(StorageError) in
@@ -99,10 +99,10 @@ extension Catalog {
         }
     }
 
-    /// Text matched as itself inside a LIKE pattern.
 }
 
 extension Library {
+    /// Text matched as itself inside a LIKE pattern.
     static func likeEscaped(_ text: String) -> String {
         escaping(text, ["\\": "\\\\", "%": "\\%", "_": "\\_"])
     }

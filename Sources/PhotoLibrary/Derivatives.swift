@@ -46,8 +46,9 @@ public final class Derivatives: FileWorking {
             encoder: "\(DerivativeKey.recipeVersion)-vips\(imaging.engineVersion)")
         renders = BlockingExecutor(name: "renders", threads: stores.options.imageWorkers)
         lane = BlockingExecutor(name: "derivatives", threads: 2)
-        // The cache's size, counted once in the background: until then nothing is trimmed.
-        Task { [lane, cache] in await lane.run { cache.countUsage() } }
+        // The cache's size, counted once in the background (most of a minute for a large cold
+        // cache): until then nothing is trimmed. On a render thread, not one of the two lookups.
+        Task { [renders, cache] in await renders.run { cache.countUsage() } }
     }
 
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the

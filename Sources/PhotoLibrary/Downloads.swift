@@ -12,12 +12,10 @@ extension Library {
 /// while it is sent, its size known from the start. Originals are read on its own lane.
 public final class Downloads: FileWorking {
     let stores: LibraryStores
-    let catalog: Catalog
     let lane: BlockingExecutor<Void>
 
-    init(_ stores: LibraryStores, catalog: Catalog) {
+    init(_ stores: LibraryStores) {
         self.stores = stores
-        self.catalog = catalog
         lane = BlockingExecutor(name: "downloads", threads: 2)
     }
 
@@ -77,7 +75,7 @@ public final class Downloads: FileWorking {
 
     /// Writes a download's archive to `sink`, every byte in order, in chunks of about a MiB;
     /// returns early once `sink` takes no more. Originals are read (fetched to this machine
-    /// first from a bucket) and their CRCs computed on `work`'s threads, a chunk at a time.
+    /// first from a bucket) and their CRCs computed on this part's lane, a chunk at a time.
     public func write(_ download: Download, to sink: ([UInt8]) async -> Bool) async throws(LibraryError) {
         let layout = download.layout
         // Headers wait to go out in front of the next bytes of a file.
@@ -120,8 +118,8 @@ public final class Downloads: FileWorking {
     private func assetsByID(_ ids: [String]) async throws(LibraryError) -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
         let assets = try await read { connection throws(StorageError) in
-            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Library.placeholders(ids.count)))", ids)
-                .map { row throws(StorageError) in try Asset(row: row) }
+            try Asset.all(
+                connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Library.placeholders(ids.count)))", ids))
         }
         return Dictionary(assets.map { ($0.id, $0) }) { first, _ in first }
     }

@@ -66,10 +66,10 @@ extension Ingest {
             await target.lane.run { [staging = target.staging] in staging.discard(staged) }
             throw LibraryError(.corrupt, "The original of asset \(id) is not the bytes its row names.")
         }
-        let insert = Self.insertion("assets", row)
+        let columns = Self.columns(of: row)
         do {
             return try await target.storeBlob(staged) { connection throws(StorageError) -> Bool in
-                try connection.run(insert.sql, insert.values) == 1
+                try connection.insert(columns, into: "assets", ignoringConflicts: true) == 1
             }
         } catch {
             await target.lane.run { [staging = target.staging] in staging.discard(staged) }
@@ -80,20 +80,15 @@ extension Ingest {
     /// Every row of `table` into the target's table, keeping those it has.
     private func copyRows(_ table: String, into target: Ingest) async throws(LibraryError) {
         let rows = try await read { connection throws(StorageError) in try connection.query("SELECT * FROM \(table)") }
-        let insertions = rows.map { Self.insertion(table, $0) }
+        let insertions = rows.map(Self.columns)
         try await target.write { connection throws(StorageError) in
-            for insertion in insertions { try connection.run(insertion.sql, insertion.values) }
+            for columns in insertions { try connection.insert(columns, into: table, ignoringConflicts: true) }
         }
     }
 
-    /// The statement that inserts `row` as it is, unless the table has it (or its unique values).
-    /// The key of SQLite's search index is that database's own, made again by the target's.
-    private static func insertion(_ table: String, _ row: Row) -> (sql: String, values: [any SQLBindable]) {
-        let names = row.columnNames.filter { $0 != "search_rowid" }
-        let sql = """
-            INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT DO NOTHING
-            """
-        return (sql, names.map { row[$0] })
+    /// A row's columns as they are, inserted unless the target has the row (or its unique
+    /// values). The key of SQLite's search index is that database's own, made again by the target's.
+    private static func columns(of row: Row) -> [(String, any SQLBindable)] {
+        row.columnNames.filter { $0 != "search_rowid" }.map { ($0, row[$0]) }
     }
 }

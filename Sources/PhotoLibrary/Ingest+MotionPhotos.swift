@@ -5,9 +5,7 @@ import Storage
 extension Library {
     /// The length of the movie a Google Motion Photo carries at its end, when the file is one:
     /// its XMP says so, and the bytes there begin an MP4.
-    static func embeddedMovieLength(_ path: String) -> Int? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
+    static func embeddedMovieLength(_ file: FileHandle) -> Int? {
         guard let end = try? file.seekToEnd(), let size = Int(exactly: end), (try? file.seek(toOffset: 0)) != nil,
             let head = try? file.read(upToCount: MotionPhoto.searchedBytes),
             let length = MotionPhoto.announcedLength(head: Array(head), fileSize: size),

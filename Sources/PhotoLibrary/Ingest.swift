@@ -88,7 +88,7 @@ public final class Ingest: FileWorking {
         }
 
         let analysis = try await analyse(staged.path)
-        let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let id = Library.newID()
         let now = Library.timestamp()
         let draft = AssetDraft(
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
@@ -160,13 +160,14 @@ public final class Ingest: FileWorking {
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
     /// whose making proves the file decodes to its end.
     private func analyse(_ path: String) async throws(LibraryError) -> Analysis {
-        // The header and a motion photo's movie are read in one hop, off the cooperative pool.
+        // The header and a motion photo's movie are read in one hop, off the cooperative pool,
+        // from one opening of the file.
         let (header, movieLength) = try await lane.run { () throws(LibraryError) -> ([UInt8], Int?) in
-            guard let file = FileHandle(forReadingAtPath: path), let header = try? file.read(upToCount: 64) else {
-                throw LibraryError(.io, "The staged file cannot be read.")
-            }
-            try? file.close()
-            return (Array(header), ImageFormat.sniff(Array(header)) != nil ? Library.embeddedMovieLength(path) : nil)
+            guard let file = FileHandle(forReadingAtPath: path) else { throw LibraryError(.io, "The staged file cannot be read.") }
+            defer { try? file.close() }
+            guard let read = try? file.read(upToCount: 64) else { throw LibraryError(.io, "The staged file cannot be read.") }
+            let header = Array(read)
+            return (header, ImageFormat.sniff(header) != nil ? Library.embeddedMovieLength(file) : nil)
         }
         if let format = ImageFormat.sniff(header) {
             var analysis = try await analyseImage(path, format: format)

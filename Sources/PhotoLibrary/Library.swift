@@ -1,9 +1,7 @@
 import Executors
 public import Foundation
 public import Imaging
-import Memo
 public import Storage
-import Synchronization
 import UTCTime
 public import Video
 
@@ -148,7 +146,7 @@ public final class Library: FileWorking {
         mediaJobs = MediaJobs(stores, catalog: catalog, derivatives: derivatives)
         ingest = Ingest(stores, catalog: catalog, derivatives: derivatives, mediaJobs: mediaJobs, imaging: imaging)
         uploads = Uploads(stores, ingest: ingest, partialUploads: partialUploads)
-        downloads = Downloads(stores, catalog: catalog)
+        downloads = Downloads(stores)
     }
 
     /// Where this process's request bodies go: its own work folder, swept after a crash.

@@ -28,7 +28,7 @@ public final class Uploads: FileWorking {
 
     public func createUpload(_ new: NewUpload) async throws(LibraryError) -> Upload {
         if let length = new.length { try checkLength(length) }
-        let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let id = Library.newID()
         let now = Date()
         let live = liveSince(now)
         let quota = options.openUploadsPerClient

@@ -29,32 +29,42 @@ public protocol JSONColumn: Codable {
     static var columnDescription: String { get }
 }
 
-/// How a record's keys become column names.
-struct ColumnNaming: Sendable {
-    let overrides: [String: String]
+/// How a record's keys become column names: each key's found once per naming, which a batch of
+/// rows shares (a page of a listing asks the same thirty keys of every row).
+final class ColumnNaming {
+    private let overrides: [String: String]
+    private var known: [String: String] = [:]
+    /// The naming of a nested `RowColumns` value's keys, which the record's overrides do not name.
+    private(set) lazy var nested = ColumnNaming(overrides: [:])
 
-    func column(_ key: any CodingKey) -> String {
-        overrides[key.stringValue] ?? Self.snakeCase(key.stringValue)
+    init(overrides: [String: String]) {
+        self.overrides = overrides
     }
 
-    /// `captureFrameRate` as `capture_frame_rate`; a run of capitals is one word (`hasGPS` as `has_gps`).
+    func column(_ key: any CodingKey) -> String {
+        if let column = known[key.stringValue] { return column }
+        let column = overrides[key.stringValue] ?? Self.snakeCase(key.stringValue)
+        known[key.stringValue] = column
+        return column
+    }
+
+    /// `captureFrameRate` as `capture_frame_rate`; a run of capitals is one word (`hasGPS` as
+    /// `has_gps`). Keys are Swift identifiers of ASCII letters and digits, read as bytes.
     static func snakeCase(_ key: String) -> String {
-        let characters = Array(key)
-        var words: [String] = []
-        var word = ""
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase, !word.isEmpty {
-                let afterCapital = characters[index - 1].isUppercase
-                let beforeSmall = index + 1 < characters.count && characters[index + 1].isLowercase
-                if !afterCapital || beforeSmall {
-                    words.append(word)
-                    word = ""
-                }
+        let bytes = Array(key.utf8)
+        let isCapital = { (byte: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+        let isSmall = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+        var column: [UInt8] = []
+        column.reserveCapacity(bytes.count + 4)
+        for (index, byte) in bytes.enumerated() {
+            if isCapital(byte), index > 0,
+                !isCapital(bytes[index - 1]) || (index + 1 < bytes.count && isSmall(bytes[index + 1]))
+            {
+                column.append(UInt8(ascii: "_"))
             }
-            word.append(character)
+            column.append(isCapital(byte) ? byte + 32 : byte)
         }
-        words.append(word)
-        return words.map { $0.lowercased() }.joined(separator: "_")
+        return String(decoding: column, as: UTF8.self)
     }
 }
 
@@ -63,13 +73,25 @@ extension Row {
     /// says it is not optional, of another type, or naming a value the type does not know is
     /// damage (`corruptRow`), never a default.
     public func decode<T: RowRecord>(_ type: T.Type) throws(StorageError) -> T {
+        try decode(type, naming: ColumnNaming(overrides: T.columnNames))
+    }
+
+    fileprivate func decode<T: RowRecord>(_ type: T.Type, naming: ColumnNaming) throws(StorageError) -> T {
         do {
-            return try T(from: RowDecoding(row: self, naming: ColumnNaming(overrides: T.columnNames)))
+            return try T(from: RowDecoding(row: self, naming: naming))
         } catch let error as StorageError {
             throw error
         } catch {
             throw StorageError(.corruptRow, "A row of the library is damaged: \(error).")
         }
+    }
+}
+
+extension Array where Element == Row {
+    /// The records these rows hold, as `Row.decode` reads each, their columns named once.
+    public func decode<T: RowRecord>(_ type: T.Type) throws(StorageError) -> [T] {
+        let naming = ColumnNaming(overrides: T.columnNames)
+        return try map { row throws(StorageError) in try row.decode(type, naming: naming) }
     }
 }
 
@@ -87,7 +109,16 @@ extension SQLConnection {
         } catch {
             throw StorageError(.corruptRow, "A row cannot be written: \(error).")
         }
-        let columns = encoding.columns.values.filter { !T.computedColumns.contains($0.0) } + adding.map { ($0.0, $0.1.sqlValue) }
+        let columns = encoding.columns.values.filter { !T.computedColumns.contains($0.0) }.map { ($0.0, $0.1 as any SQLBindable) }
+        return try insert(columns + adding, into: table, ignoringConflicts: ignoringConflicts)
+    }
+
+    /// Inserts one row of these columns and values into `table`; `ON CONFLICT DO NOTHING` with
+    /// `ignoringConflicts`. The number of rows inserted.
+    @discardableResult
+    public func insert(_ columns: [(String, any SQLBindable)], into table: String, ignoringConflicts: Bool = false) throws(StorageError)
+        -> Int
+    {
         let sql = """
             INSERT INTO \(table) (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))\
             \(ignoringConflicts ? " ON CONFLICT DO NOTHING" : "")
@@ -141,7 +172,7 @@ private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let column = naming.column(key)
         if T.self is any RowColumns.Type {
-            return try T(from: RowDecoding(row: row, naming: ColumnNaming(overrides: [:])))
+            return try T(from: RowDecoding(row: row, naming: naming.nested))
         }
         if let json = T.self as? any JSONColumn.Type {
             do {
@@ -162,7 +193,7 @@ private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(RowColumnsDecoding<NestedKey>(row: row, naming: ColumnNaming(overrides: [:])))
+        KeyedDecodingContainer(RowColumnsDecoding<NestedKey>(row: row, naming: naming.nested))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -237,7 +268,7 @@ private struct RowColumnsEncoding<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if value is any RowColumns {
-            try value.encode(to: RowEncoding(naming: ColumnNaming(overrides: [:]), columns: columns))
+            try value.encode(to: RowEncoding(naming: naming.nested, columns: columns))
         } else if value is any JSONColumn {
             put(.text(String(decoding: try JSONEncoder().encode(value), as: UTF8.self)), key)
         } else {
@@ -259,7 +290,7 @@ private struct RowColumnsEncoding<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        KeyedEncodingContainer(RowColumnsEncoding<NestedKey>(naming: ColumnNaming(overrides: [:]), columns: columns))
+        KeyedEncodingContainer(RowColumnsEncoding<NestedKey>(naming: naming.nested, columns: columns))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { preconditionFailure("a row holds no list") }

@@ -62,9 +62,10 @@ import Testing
             #expect(try connection.insert(Self.item, into: "items", adding: [("sort_key", "2")]) == 1)
             try connection.insert(bare, into: "items", adding: [("sort_key", "1")])
             #expect(try connection.insert(bare, into: "items", adding: [("sort_key", "1")], ignoringConflicts: true) == 0)
-            return try connection.query("SELECT *, 0 AS album_count FROM items ORDER BY sort_key DESC").map { row throws(StorageError) in
-                try row.decode(Item.self)
-            }
+            let rows = try connection.query("SELECT *, 0 AS album_count FROM items ORDER BY sort_key DESC")
+            let each = try rows.map { row throws(StorageError) in try row.decode(Item.self) }
+            #expect(try rows.decode(Item.self) == each, "a batch reads each row as it is read alone")
+            return each
         }
         #expect(read == [Self.item, bare])
         let raw = try await database.read { connection throws(StorageError) in
