@@ -60,7 +60,7 @@ extension LibraryPart {
         }
     }
 
-    /// Removes a blob whose removal `token` claimed, then the claim. A store that fails leaves
+    /// Removes a blob whose removal `token` claimed, then the claim. A removal that fails leaves
     /// the blob to collection, which finds it named by nothing: the rows are gone already.
     @discardableResult
     func remove(_ hash: String, claimedAs token: String) async -> Bool {
@@ -92,18 +92,20 @@ extension Library {
     /// asset, a rendition or a store under way (or another removal) names it. True when the
     /// caller is to remove the blob (`remove(_:claimedAs:)`) once this transaction commits.
     static func claimRemoval(_ hash: String, _ token: String, _ connection: any SQLConnection) throws(StorageError) -> Bool {
-        let named = try connection.query(
-            """
-            SELECT 1 FROM assets WHERE blob_hash = ?
-            UNION ALL SELECT 1 FROM rendition_jobs WHERE output_hash = ?
-            UNION ALL SELECT 1 FROM blob_claims WHERE blob_hash = ?
-            """, [hash, hash, hash])
-        guard named.isEmpty else { return false }
+        guard try connection.query(namesOfBlob, [hash, hash, hash]).isEmpty else { return false }
         try connection.run(
             "INSERT INTO blob_claims (token, blob_hash, purpose, claimed_at) VALUES (?, ?, 'remove', ?)",
             [token, hash, Date().timeIntervalSince1970])
         return true
     }
+
+    /// What names a blob (its hash three times): an asset, a finished rendition, a claim. Each
+    /// part is one lookup in an index, also in a library of a million (`ClaimPlanTests`).
+    package static let namesOfBlob = """
+        SELECT 1 FROM assets WHERE blob_hash = ?
+        UNION ALL SELECT 1 FROM rendition_jobs WHERE output_hash = ?
+        UNION ALL SELECT 1 FROM blob_claims WHERE blob_hash = ?
+        """
 
     static func releaseClaim(_ token: String, _ connection: any SQLConnection) throws(StorageError) {
         try connection.run("DELETE FROM blob_claims WHERE token = ?", [token])

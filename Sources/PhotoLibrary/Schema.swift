@@ -233,6 +233,8 @@ public enum LibrarySchema {
                 );
                 CREATE INDEX blob_claims_by_hash ON blob_claims (blob_hash, purpose);
                 """),
+            // Whether a finished rendition names a blob, asked before each removal (`claimRemoval`).
+            Migration("0016-renditions-by-output", "CREATE INDEX rendition_jobs_by_output ON rendition_jobs (output_hash)"),
         ]
     }
 }

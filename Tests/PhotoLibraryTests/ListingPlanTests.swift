@@ -27,30 +27,15 @@ import Testing
         return (fixture, album)
     }
 
-    /// The plan's lines: SQLite's `EXPLAIN QUERY PLAN` details, PostgreSQL's `EXPLAIN` text.
     func plan(_ library: Library, _ statement: Listing.Statement) async throws -> [String] {
-        let dialect = library.database.dialect
-        return try await library.database.read { connection throws(StorageError) in
-            switch dialect {
-            case .sqlite:
-                try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.arguments).map { row throws(StorageError) in
-                    try row.text("detail")
-                }
-            case .postgreSQL:
-                try connection.query("EXPLAIN " + statement.sql, statement.arguments).map { row throws(StorageError) in
-                    try row.text("QUERY PLAN")
-                }
-            }
-        }
+        try await queryPlan(library, statement.sql, statement.arguments)
     }
 
     /// What no listing may do: read the whole table of assets or of album entries, or sort what
     /// it read. (The day counts hold a row per day, not per item: reading them all is allowed.)
     func wholeTableWork(_ lines: [String], sorts: Bool = false) -> [String] {
         lines.filter { line in
-            let scan =
-                line.range(of: #"Seq Scan on (assets|album_assets)\b"#, options: .regularExpression) != nil
-                || line.range(of: #"^SCAN (a|m|assets|album_assets)\b(?! USING)"#, options: .regularExpression) != nil
+            let scan = !wholeTableScans([line], of: ["a", "m", "assets", "album_assets"]).isEmpty
             let sort =
                 line.contains("USE TEMP B-TREE") || line.range(of: #"(^|->\s*)(Incremental )?Sort\b"#, options: .regularExpression) != nil
             return scan || (!sorts && sort)
