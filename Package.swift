@@ -45,23 +45,32 @@ let package = Package(
         .target(name: "CStorageShims"),
 
         .target(
-            name: "Imaging", dependencies: ["CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
+            name: "Imaging",
+            dependencies: ["Failures", "Vocabulary", "CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
             swiftSettings: strict),
         // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
+        // The one shape of every module's errors (`Failure`).
+        .target(name: "Failures", swiftSettings: strict),
+        // The words every layer shares: media types, pixel sizes and rectangles.
+        .target(name: "Vocabulary", swiftSettings: strict),
         .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Memo", swiftSettings: strict),
-        .target(name: "Video", dependencies: ["ChildProcess", "Executors", "Memo"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
+        .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["Failures", "CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors", "UTCTime"], swiftSettings: strict),
         .target(
-            name: "PhotoLibrary", dependencies: ["Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime"],
+            name: "PhotoLibrary",
+            dependencies: [
+                "Failures", "Vocabulary", "Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime",
+            ],
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
-            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "PostgreSQL", "Storage"], swiftSettings: strict),
-        .target(name: "ImagePicker", swiftSettings: strict),
+            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "PostgreSQL", "Storage", "Vocabulary"],
+            swiftSettings: strict),
+        .target(name: "ImagePicker", dependencies: ["Failures", "Vocabulary"], swiftSettings: strict),
         // A moment's parts in UTC without Foundation's calendar (and ICU's time-zone tables).
         .target(name: "UTCTime", swiftSettings: strict),
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
@@ -69,22 +78,23 @@ let package = Package(
         .target(name: "IPAddress", swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress", "Memo"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
-        .target(name: "Credentials", dependencies: ["CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
-        .target(name: "Certificates", dependencies: ["CCrypto", "Storage"], swiftSettings: strict),
+        .target(name: "Credentials", dependencies: ["Failures", "CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
+        .target(name: "Certificates", dependencies: ["Failures", "CCrypto", "Storage"], swiftSettings: strict),
         // AWS Signature Version 4 for S3 requests and presigned URLs (libcrypto).
-        .target(name: "S3", dependencies: ["CCrypto", "CCurl", "CCurlShims", "Storage", "UTCTime"], swiftSettings: strict),
-        .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
+        .target(name: "S3", dependencies: ["Failures", "CCrypto", "CCurl", "CCurlShims", "Storage", "UTCTime"], swiftSettings: strict),
+        .target(name: "QRCode", dependencies: ["Failures", "CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
             dependencies: [
-                "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "IPAddress", "Executors", "Memo", "UTCTime",
+                "Failures", "Vocabulary", "HTTPServer", "ImagePicker", "PhotoLibrary", "Imaging", "Video", "Credentials", "IPAddress",
+                "Executors", "Memo", "UTCTime",
             ],
             resources: [.copy("Web")], swiftSettings: strict),
         .executableTarget(
             name: "cameraroll",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
-                "Video", "Storage", "PostgreSQL", "S3", "Credentials", "IPAddress",
+                "Video", "Storage", "PostgreSQL", "S3", "Credentials", "IPAddress", "Vocabulary",
             ],
             swiftSettings: strict),
 
@@ -93,12 +103,13 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Imaging", "Video", "PhotoLibrary", "Credentials", "IPAddress", "HTTPServer", "CameraRollServer", "ImagePicker",
-                "PostgreSQL", "S3", "Storage", "ChildProcess",
+                "PostgreSQL", "S3", "Storage", "ChildProcess", "Vocabulary",
             ],
             swiftSettings: strict),
-        .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
+        .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets", "Vocabulary"], swiftSettings: strict),
         .target(name: "TestSupport", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "FailuresTests", dependencies: ["Failures"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "MemoTests", dependencies: ["Memo"], swiftSettings: strict),
@@ -106,7 +117,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Storage", "Imaging", "TestSupport"],
+            name: "PhotoLibraryTests",
+            dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Storage", "Imaging", "TestSupport", "Vocabulary"],
             swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["S3", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
@@ -125,7 +137,7 @@ let package = Package(
             name: "CameraRollServerTests",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "S3", "Storage", "Credentials", "IPAddress",
-                "Imaging", "TestSupport",
+                "Imaging", "TestSupport", "Vocabulary",
             ],
             swiftSettings: strict),
     ]

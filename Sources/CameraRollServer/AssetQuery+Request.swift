@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ImagePicker
 import PhotoLibrary
+import Vocabulary
 
 extension AssetQuery {
     /// The listing a request's query asks for: one of `source` (the picker's), `collection` or
@@ -29,9 +30,9 @@ extension AssetQuery {
             collection = .album(album)
         }
         if let types = request.query["mediaTypes"] {
-            var parsed: Set<PhotoLibrary.MediaType> = []
+            var parsed: Set<MediaType> = []
             for name in types.split(separator: ",") {
-                guard let type = PhotoLibrary.MediaType(rawValue: String(name)) else {
+                guard let type = MediaType(rawValue: String(name)) else {
                     throw HTTPError.badRequest("invalid_parameter", "mediaTypes: public.image and public.movie, separated by commas.")
                 }
                 parsed.insert(type)

@@ -1,5 +1,6 @@
 import Imaging
 package import PhotoLibrary
+import Vocabulary
 
 /// An edit as a URL carries it (`edit=`; in a capability URL, covered by the signature): a
 /// trim's `start,end` in seconds; a crop alone's `x,y,width,height` in pixels; a turned or

@@ -2,6 +2,7 @@ import Foundation
 package import HTTPServer
 import Imaging
 package import PhotoLibrary
+import Vocabulary
 
 /// The body of `PUT /api/assets/<id>/edit`: for a photo any of `{"rotation": 0|90|180|270,
 /// "flipped": true, "cropRect": {x, y, width, height}}` (turned clockwise, then mirrored, then

@@ -46,8 +46,8 @@ extension PickerSessionStore {
     }
 
     static var tooMany: PickerError {
-        PickerError("too_many_sessions", "Too many pickers are open; finish or cancel one, or try again later.")
+        PickerError(.tooManySessions, "Too many pickers are open; finish or cancel one, or try again later.")
     }
 
-    static var notFound: PickerError { PickerError("not_found", "There is no picker session with that id (it may have expired).") }
+    static var notFound: PickerError { PickerError(.notFound, "There is no picker session with that id (it may have expired).") }
 }

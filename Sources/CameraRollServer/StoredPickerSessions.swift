@@ -95,7 +95,7 @@ actor StoredPickerSessions: PickerSessionStore {
             do {
                 last = try await read(id)
                 outage = nil
-            } catch  where error.code == "storage_unavailable" {
+            } catch  where error.code == .storageUnavailable {
                 outage = error
             }
         }
@@ -206,14 +206,14 @@ actor StoredPickerSessions: PickerSessionStore {
 
     private static func encode(_ value: some Encodable) throws(PickerError) -> String {
         guard let data = try? JSONEncoder().encode(value) else {
-            throw PickerError("storage_failed", "A picker session could not be stored.")
+            throw PickerError(.storageFailed, "A picker session could not be stored.")
         }
         return String(decoding: data, as: UTF8.self)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(PickerError) -> T {
         guard let value = try? JSONDecoder().decode(type, from: Data(text.utf8)) else {
-            throw PickerError("storage_failed", "A stored picker session is damaged.")
+            throw PickerError(.storageFailed, "A stored picker session is damaged.")
         }
         return value
     }
@@ -224,7 +224,7 @@ actor StoredPickerSessions: PickerSessionStore {
             return try await body()
         } catch {
             let failure = error.asLayerFailure
-            throw PickerError(failure.code, failure.message)
+            throw PickerError(failure.outage ? .storageUnavailable : .storageFailed, failure.message, cause: error)
         }
     }
 }

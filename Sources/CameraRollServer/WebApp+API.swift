@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Imaging
 import PhotoLibrary
+import Vocabulary
 
 extension WebApp {
     func addAPIRoutes(to router: inout Router) {

@@ -3,6 +3,7 @@ package import HTTPServer
 package import Imaging
 import Memo
 import PhotoLibrary
+package import Vocabulary
 
 extension WebApp {
     func addMediaRoutes(to router: inout Router) {

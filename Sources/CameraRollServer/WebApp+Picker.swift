@@ -4,6 +4,7 @@ import HTTPServer
 import ImagePicker
 import Imaging
 import PhotoLibrary
+import Vocabulary
 
 extension WebApp {
     /// Picker sessions: whoever presents a picker creates a session, opens its page, and
@@ -23,7 +24,7 @@ extension WebApp {
             configuration.removeLocation = configuration.removeLocation ?? stranger
             configuration.removeCaptions = configuration.removeCaptions ?? stranger
             let creator = access.isOwner(request) ? nil : StoredPickerSessions.creator(of: request.remoteAddress)
-            let (id, session) = try await Self.picker { () throws(PickerError) in
+            let (id, session) = try await answering { () throws(PickerError) in
                 try await pickers.create(configuration, creator: creator, client: client)
             }
             var response = Response.json(SessionJSON(id: id, session: session, client: client), status: 201)
@@ -34,7 +35,7 @@ extension WebApp {
             let id = request.parameter("id")
             let wait = Double(try request.integer("wait", in: 0...60) ?? 0)
             let client = try await caller(request, of: id)
-            guard let session = try await Self.picker({ () throws(PickerError) in try await pickers.wait(id, seconds: wait) }) else {
+            guard let session = try await answering({ () throws(PickerError) in try await pickers.wait(id, seconds: wait) }) else {
                 throw Self.noSession
             }
             return .json(SessionJSON(id: id, session: session, client: client))
@@ -48,13 +49,13 @@ extension WebApp {
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
             }
             // What may be picked, and what the caller's URLs give, are the session's to say.
-            guard let configuration = try await Self.picker({ () throws(PickerError) in try await pickers.configuration(of: id) }) else {
+            guard let configuration = try await answering({ () throws(PickerError) in try await pickers.configuration(of: id) }) else {
                 throw Self.noSession
             }
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
                 configuration: configuration)
-            let (session, actions) = try await Self.picker { () throws(PickerError) in try await pickers.handle(id, event) }
+            let (session, actions) = try await answering { () throws(PickerError) in try await pickers.handle(id, event) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
         // CORS preflights; the gate has let only allowed sites this far, and the answer's
@@ -83,7 +84,7 @@ extension WebApp {
         do {
             origin = try WebOrigin(asked.origin)
         } catch {
-            throw HTTPError.badRequest(error.code, error.message)
+            throw HTTPError.badRequest(error.code.description, error.message)
         }
         if let app = access.apps.app(origin: origin) { return app }
         guard asked.once == true else {
@@ -97,7 +98,7 @@ extension WebApp {
     /// The session's site, after checking that a page of another site asks about its own
     /// session only (any other is, to it, not there).
     private func caller(_ request: Request, of id: String) async throws -> AllowedApps.App? {
-        let client = try await Self.picker { () throws(PickerError) in try await pickers.client(of: id) }
+        let client = try await answering { () throws(PickerError) in try await pickers.client(of: id) }
         if let site = CrossSite(request), site.origin == nil || client?.origin != site.origin { throw Self.noSession }
         return client
     }
@@ -240,23 +241,6 @@ extension WebApp {
         case (true, false): "location"
         case (false, true): "captions"
         case (false, false): nil
-        }
-    }
-
-    private static func picker<T: Sendable>(_ body: () async throws(PickerError) -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            let status =
-                switch error.code {
-                case "not_found": 404
-                case "invalid_transition": 409
-                case "too_many_sessions": 429
-                case "storage_unavailable": 503
-                case "storage_failed": 500
-                default: 400
-                }
-            throw HTTPError(status, error.code, error.message)
         }
     }
 }

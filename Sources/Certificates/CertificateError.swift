@@ -1,31 +1,19 @@
-/// Why a certificate could not be read, made or kept. `code` is stable; `message` is for people
-/// and names no file path (the caller knows which files it gave).
-public struct CertificateError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+public import Failures
 
-        /// A file could not be read.
-        public static let unreadable = Code("certificate_unreadable")
-        /// The text is not a PEM certificate or private key.
-        public static let invalid = Code("certificate_invalid")
-        /// The private key is not the certificate's.
-        public static let keyMismatch = Code("certificate_key_mismatch")
-        /// libcrypto could not make a key or a certificate.
-        public static let generationFailed = Code("certificate_generation_failed")
-        /// The made certificate or key could not be written.
-        public static let writeFailed = Code("certificate_write_failed")
+/// Why a certificate could not be read, made or kept. The message names no file path (the
+/// caller knows which files it gave).
+public typealias CertificateError = Failure<CertificateFailures>
 
-        public var description: String { name }
-    }
+/// Its codes:
+/// - `unreadable`: a file could not be read.
+/// - `invalid`: the text is not a PEM certificate or private key.
+/// - `keyMismatch`: the private key is not the certificate's.
+/// - `generationFailed`: libcrypto could not make a key or a certificate.
+/// - `writeFailed`: the made certificate or key could not be written.
+public enum CertificateFailures: FailureDomain {}
 
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
+extension CertificateError.Code {
+    public static let unreadable = Self("certificate_unreadable"), invalid = Self("certificate_invalid")
+    public static let keyMismatch = Self("certificate_key_mismatch"), generationFailed = Self("certificate_generation_failed")
+    public static let writeFailed = Self("certificate_write_failed")
 }

@@ -97,7 +97,7 @@ public final class AllowedApps: Sendable {
     {
         let name = try Self.checked(name: name)
         guard Self.linkLifetimes.contains(linkLifetime) else {
-            throw CredentialsError("invalid_link_lifetime", "A link lifetime is between 1 second and 30 days.")
+            throw CredentialsError(.invalidLinkLifetime, "A link lifetime is between 1 second and 30 days.")
         }
         return try await change(kept) { apps in
             if let index = apps.firstIndex(where: { $0.origin == origin }) {
@@ -151,7 +151,7 @@ public final class AllowedApps: Sendable {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw CredentialsError("invalid_app_name", "An app's name is 1 to 100 characters, without control characters.")
+            throw CredentialsError(.invalidAppName, "An app's name is 1 to 100 characters, without control characters.")
         }
         return trimmed
     }
@@ -168,7 +168,7 @@ public final class AllowedApps: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
             guard let data = try? encoder.encode(apps) else {
-                throw CredentialsError("write_failed", "The list of apps could not be saved.")
+                throw CredentialsError(.writeFailed, "The list of apps could not be saved.")
             }
             return (String(decoding: data, as: UTF8.self), result)
         }

@@ -65,17 +65,17 @@ public struct CapabilityKey: Sendable, Codable, Equatable {
     /// the record kept there, or keeps the one it is offered (made here) when there is none.
     public static func shared(_ stored: (_ offered: String) async throws -> String) async throws(CredentialsError) -> CapabilityKey {
         guard let made = try? JSONEncoder().encode(random()) else {
-            throw CredentialsError("write_failed", "The key for picked items' links could not be made.")
+            throw CredentialsError(.writeFailed, "The key for picked items' links could not be made.")
         }
         let offered = String(decoding: made, as: UTF8.self)
         let kept: String
         do {
             kept = try await stored(offered)
         } catch {
-            throw CredentialsError("unreadable_capability_key", "The key for picked items' links cannot be read from the database.")
+            throw CredentialsError(.unreadableCapabilityKey, "The key for picked items' links cannot be read from the database.")
         }
         guard let key = try? JSONDecoder().decode(CapabilityKey.self, from: Data(kept.utf8)), key.secret.count == 32, !key.id.isEmpty else {
-            throw CredentialsError("unreadable_capability_key", "The key for picked items' links in the database is damaged.")
+            throw CredentialsError(.unreadableCapabilityKey, "The key for picked items' links in the database is damaged.")
         }
         return key
     }
@@ -87,7 +87,7 @@ public struct CapabilityKey: Sendable, Codable, Equatable {
             if let data = try? Data(contentsOf: file) {
                 guard let kept = try? JSONDecoder().decode(CapabilityKey.self, from: data), kept.secret.count == 32, !kept.id.isEmpty else {
                     throw CredentialsError(
-                        "unreadable_capability_key", "capability-key.json is damaged; remove it (links given out so far stop working).")
+                        .unreadableCapabilityKey, "capability-key.json is damaged; remove it (links given out so far stop working).")
                 }
                 return kept
             }
@@ -95,7 +95,7 @@ public struct CapabilityKey: Sendable, Codable, Equatable {
             do {
                 try PrivateFile.replace(Array(try JSONEncoder().encode(made)), at: file.path)
             } catch {
-                throw CredentialsError("write_failed", "The key for picked items' links could not be saved.")
+                throw CredentialsError(.writeFailed, "The key for picked items' links could not be saved.")
             }
             return made
         }

@@ -1,15 +1,26 @@
-/// Why a password, a sign-in or the owner's file was refused. `code` is stable; `message` is
-/// for whoever asked, a client too; `detail` (a file's path) for the server's own user alone.
-public struct CredentialsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let code: String
-    public let message: String
-    public let detail: String?
+public import Failures
 
-    public init(_ code: String, _ message: String, detail: String? = nil) {
-        self.code = code
-        self.message = message
-        self.detail = detail
-    }
+/// Why a password, a sign-in or the owner's file was refused. The message is for whoever
+/// asked, a client too; `detail` (a file's path) for the server's own user alone.
+public typealias CredentialsError = Failure<CredentialsFailures>
 
-    public var description: String { "\(code): \(message)" + (detail.map { " (\($0))" } ?? "") }
+/// Its codes:
+/// - `weakPassword`: a password shorter than the least allowed.
+/// - `cryptoFailed`: libcrypto could not hash a password or make a key.
+/// - `writeFailed`: a file or a row could not be written or locked.
+/// - `unreadableOwner`: the owner's password file is there and cannot be read.
+/// - `unreadableCapabilityKey`: the key that signs capability links cannot be read or is damaged.
+/// - `invalidOrigin`: a site's origin not written as browsers write one.
+/// - `invalidAppName`: an app's name that is empty, too long or has control characters.
+/// - `invalidLinkLifetime`: a link lifetime outside what is allowed.
+/// - `storageUnavailable`: the shared database cannot be reached: nothing was done, try again.
+/// - `storageFailed`: the shared database failed.
+public enum CredentialsFailures: FailureDomain {}
+
+extension CredentialsError.Code {
+    public static let weakPassword = Self("weak_password"), cryptoFailed = Self("crypto_failed")
+    public static let writeFailed = Self("write_failed"), unreadableOwner = Self("unreadable_owner")
+    public static let unreadableCapabilityKey = Self("unreadable_capability_key"), invalidOrigin = Self("invalid_origin")
+    public static let invalidAppName = Self("invalid_app_name"), invalidLinkLifetime = Self("invalid_link_lifetime")
+    public static let storageUnavailable = Self("storage_unavailable"), storageFailed = Self("storage_failed")
 }

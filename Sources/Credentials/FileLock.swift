@@ -10,7 +10,7 @@ enum FileLock {
         let descriptor = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
             if descriptor >= 0 { close(descriptor) }
-            throw CredentialsError("write_failed", "\(lock.lastPathComponent) could not be locked for a change.")
+            throw CredentialsError(.writeFailed, "\(lock.lastPathComponent) could not be locked for a change.")
         }
         defer { close(descriptor) }
         return try body()

@@ -75,7 +75,7 @@ final class FileRecord: KeptRecord {
                         try FileManager.default.removeItem(at: file)
                     }
                 } catch {
-                    throw CredentialsError("write_failed", "\(file.lastPathComponent) could not be saved.")
+                    throw CredentialsError(.writeFailed, "\(file.lastPathComponent) could not be saved.")
                 }
                 return result
             }

@@ -23,7 +23,7 @@ public struct OwnerAccount: Sendable {
         guard let text = record.text() else { return nil }
         guard let hash = try? JSONDecoder().decode(PasswordHash.self, from: Data(text.utf8)) else {
             throw CredentialsError(
-                "unreadable_owner", "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`.",
+                .unreadableOwner, "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`.",
                 detail: location)
         }
         return hash
@@ -40,7 +40,7 @@ public struct OwnerAccount: Sendable {
         try await record.change { _ throws(CredentialsError) -> (String?, Void) in
             let hash = try PasswordHash(password: password)
             guard let data = try? JSONEncoder().encode(hash) else {
-                throw CredentialsError("write_failed", "The password could not be saved.")
+                throw CredentialsError(.writeFailed, "The password could not be saved.")
             }
             return (String(decoding: data, as: UTF8.self), ())
         }

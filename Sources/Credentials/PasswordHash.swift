@@ -16,11 +16,11 @@ public struct PasswordHash: Codable, Sendable, Equatable {
 
     public init(password: String, n: UInt64 = standardCost) throws(CredentialsError) {
         guard password.count >= Self.minimumLength else {
-            throw CredentialsError("weak_password", "The password must have at least \(Self.minimumLength) characters.")
+            throw CredentialsError(.weakPassword, "The password must have at least \(Self.minimumLength) characters.")
         }
         let salt = Crypto.randomBytes(16)
         guard let key = Crypto.scrypt(Array(password.utf8), salt: salt, n: n, r: 8, p: 1, length: 32) else {
-            throw CredentialsError("crypto_failed", "The password could not be hashed.")
+            throw CredentialsError(.cryptoFailed, "The password could not be hashed.")
         }
         self.n = n
         r = 8

@@ -208,7 +208,7 @@ public final class SharedCredentials: Sendable {
             return try await body()
         } catch {
             let failure = error.asLayerFailure
-            throw CredentialsError(failure.code, failure.message)
+            throw CredentialsError(failure.outage ? .storageUnavailable : .storageFailed, failure.message, cause: error)
         }
     }
 }

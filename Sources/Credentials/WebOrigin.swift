@@ -12,7 +12,7 @@ public struct WebOrigin: Hashable, Sendable, Codable, CustomStringConvertible {
     /// other than http and https, and `null` (a sandboxed or file page, which no reply can reach).
     public init(_ text: String) throws(CredentialsError) {
         let invalid = CredentialsError(
-            "invalid_origin",
+            .invalidOrigin,
             "An origin is http:// or https://, a host name or address, and a port if needed, such as https://blog.example.")
         let lowered = text.lowercased()
         guard let separator = lowered.range(of: "://") else { throw invalid }
@@ -59,7 +59,7 @@ public struct WebOrigin: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(header text: String) throws(CredentialsError) {
         let origin = try WebOrigin(text)
         guard origin.description == text else {
-            throw CredentialsError("invalid_origin", "An Origin header is written as browsers write it, such as https://blog.example.")
+            throw CredentialsError(.invalidOrigin, "An Origin header is written as browsers write it, such as https://blog.example.")
         }
         self = origin
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Vocabulary
 
 extension FuzzTarget {
     static let imagingTargets: [FuzzTarget] = [

@@ -4,6 +4,7 @@ import HTTPServer
 import ImagePicker
 import Imaging
 import PhotoLibrary
+import Vocabulary
 
 extension FuzzTarget {
     static let serverTargets: [FuzzTarget] = [
@@ -108,7 +109,7 @@ extension FuzzTarget {
 private func planRenders(of edit: Edit) {
     let sides = [(1, 1), (3, 7), (4032, 3024), (PixelNumber.largest, 2)]
     for size in sides.map({ PixelSize(width: $0, height: $1) }) {
-        for mediaType in PhotoLibrary.MediaType.allCases {
+        for mediaType in MediaType.allCases {
             guard (try? edit.validate(mediaType: mediaType, size: size, duration: 2.5)) != nil, case .image(let image) = edit else {
                 continue
             }

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// What can be picked here: the browser says whether it has a camera and what it records; the
 /// server says what its sources hold. The book's `isSourceTypeAvailable` and
 /// `availableMediaTypes(for:)` answer from these.

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// The Move and Scale screen's arithmetic: a crop frame of fixed aspect over the upright image,
 /// moved and zoomed, giving the book's `cropRect` in the image's pixels. The crop never leaves
 /// the image, and the least zoom makes the crop as large as the image allows (so it is filled).
@@ -126,17 +128,5 @@ public struct CropGeometry: Sendable, Equatable {
     }
 }
 
-/// A rectangle in the upright original's pixels.
-public struct CropRect: Sendable, Codable, Equatable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
+/// A rectangle in the upright original's pixels: the book's `cropRect`.
+public typealias CropRect = PixelRect

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// How a picker is presented: the book's properties of `UIImagePickerController`.
 public struct PickerConfiguration: Sendable, Codable, Equatable {
     public var sourceType: SourceType = .photoLibrary
@@ -60,34 +62,34 @@ public struct PickerConfiguration: Sendable, Codable, Equatable {
     /// Refuses what no picker could honour, naming the field.
     public func validate() throws(PickerError) {
         guard !livePhotos || mediaTypes.contains(.image) else {
-            throw PickerError("invalid_configuration", "mediaTypes: \(Self.livePhotoType) goes with public.image, as in UIKit.")
+            throw PickerError(.invalidConfiguration, "mediaTypes: \(Self.livePhotoType) goes with public.image, as in UIKit.")
         }
-        guard !mediaTypes.isEmpty else { throw PickerError("invalid_configuration", "mediaTypes: name at least one media type.") }
+        guard !mediaTypes.isEmpty else { throw PickerError(.invalidConfiguration, "mediaTypes: name at least one media type.") }
         guard Set(mediaTypes).count == mediaTypes.count else {
-            throw PickerError("invalid_configuration", "mediaTypes: a media type is named twice.")
+            throw PickerError(.invalidConfiguration, "mediaTypes: a media type is named twice.")
         }
         guard videoMaximumDuration.isFinite, videoMaximumDuration > 0, videoMaximumDuration <= 3600 else {
-            throw PickerError("invalid_configuration", "videoMaximumDuration: between 0 and 3600 seconds.")
+            throw PickerError(.invalidConfiguration, "videoMaximumDuration: between 0 and 3600 seconds.")
         }
         guard (1...100).contains(selectionLimit) else {
-            throw PickerError("invalid_configuration", "selectionLimit: between 1 and 100.")
+            throw PickerError(.invalidConfiguration, "selectionLimit: between 1 and 100.")
         }
         guard preselectedAssetIdentifiers.count <= selectionLimit,
             Set(preselectedAssetIdentifiers).count == preselectedAssetIdentifiers.count
         else {
-            throw PickerError("invalid_configuration", "preselectedAssetIdentifiers: distinct ids, no more than selectionLimit.")
+            throw PickerError(.invalidConfiguration, "preselectedAssetIdentifiers: distinct ids, no more than selectionLimit.")
         }
         guard preselectedAssetIdentifiers.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
-            throw PickerError("invalid_configuration", "preselectedAssetIdentifiers: asset ids.")
+            throw PickerError(.invalidConfiguration, "preselectedAssetIdentifiers: asset ids.")
         }
         guard sourceType != .camera || filter == nil else {
-            throw PickerError("invalid_configuration", "filter: for the photo library; the camera takes what cameraCaptureMode says.")
+            throw PickerError(.invalidConfiguration, "filter: for the photo library; the camera takes what cameraCaptureMode says.")
         }
         if sourceType == .camera {
             let wanted: MediaType = cameraCaptureMode == .photo ? .image : .movie
             guard mediaTypes.contains(wanted) else {
                 throw PickerError(
-                    "invalid_configuration", "cameraCaptureMode: \(cameraCaptureMode.rawValue) needs \(wanted.rawValue) in mediaTypes.")
+                    .invalidConfiguration, "cameraCaptureMode: \(cameraCaptureMode.rawValue) needs \(wanted.rawValue) in mediaTypes.")
             }
         }
     }

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// The book's `info` dictionary, as a value: what the picker hands back when the user finishes.
 public struct PickerInfo: Sendable, Codable, Equatable {
     public var mediaType: MediaType
@@ -41,14 +43,14 @@ public struct PickerInfo: Sendable, Codable, Equatable {
         switch mediaType {
         case .image:
             guard originalImage != nil, mediaURL == nil, trim == nil else {
-                throw PickerError("invalid_info", "An image result has originalImage and no mediaURL or trim.")
+                throw PickerError(.invalidInfo, "An image result has originalImage and no mediaURL or trim.")
             }
             guard (editedImage == nil) == (cropRect == nil) else {
-                throw PickerError("invalid_info", "editedImage and cropRect come together.")
+                throw PickerError(.invalidInfo, "editedImage and cropRect come together.")
             }
         case .movie:
             guard mediaURL != nil, originalImage == nil, editedImage == nil, cropRect == nil, livePhoto == nil else {
-                throw PickerError("invalid_info", "A movie result has mediaURL and no images.")
+                throw PickerError(.invalidInfo, "A movie result has mediaURL and no images.")
             }
         }
     }

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// A picker's life, as a state machine the I/O layer drives: presented, then picking from the
 /// library or capturing with the camera, then editing when the configuration allows it, then
 /// finished or cancelled. Each event gives the actions to carry out; any other transition is
@@ -77,10 +79,10 @@ public struct PickerSession: Sendable, Equatable, Codable {
         // PHPicker's multiple selection: no editing, as there.
         case (.picking, .added(let infos)):
             guard !infos.isEmpty, infos.count <= configuration.selectionLimit else {
-                throw PickerError("invalid_selection", "Add between 1 and \(configuration.selectionLimit) items.")
+                throw PickerError(.invalidSelection, "Add between 1 and \(configuration.selectionLimit) items.")
             }
             guard Set(infos.map(\.assetID)).count == infos.count else {
-                throw PickerError("invalid_selection", "An item is added twice.")
+                throw PickerError(.invalidSelection, "An item is added twice.")
             }
             for info in infos { try check(info) }
             state = .finished(infos)
@@ -96,7 +98,7 @@ public struct PickerSession: Sendable, Equatable, Codable {
 
         case (.editing(let assetID, _), .edited(let info)):
             guard info.assetID == assetID else {
-                throw PickerError("invalid_transition", "The edit is for another asset than the one being edited.")
+                throw PickerError(.invalidTransition, "The edit is for another asset than the one being edited.")
             }
             try check(info)
             state = .finished([info])
@@ -107,7 +109,7 @@ public struct PickerSession: Sendable, Equatable, Codable {
             return [.deliverCancel]
 
         default:
-            throw PickerError("invalid_transition", "\(event.name) is not possible while the picker is \(state.name).")
+            throw PickerError(.invalidTransition, "\(event.name) is not possible while the picker is \(state.name).")
         }
     }
 
@@ -115,7 +117,7 @@ public struct PickerSession: Sendable, Equatable, Codable {
         try info.validate()
         guard configuration.mediaTypes.contains(info.mediaType) else {
             throw PickerError(
-                "invalid_media_type", "This picker offers \(configuration.mediaTypes.map(\.rawValue).joined(separator: ", ")) only.")
+                .invalidMediaType, "This picker offers \(configuration.mediaTypes.map(\.rawValue).joined(separator: ", ")) only.")
         }
     }
 }

@@ -16,14 +16,6 @@ public enum SourceType: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// The book's media types, by uniform type identifier.
-public enum MediaType: String, Sendable, Codable, CaseIterable, Comparable {
-    case image = "public.image"
-    case movie = "public.movie"
-
-    public static func < (lhs: MediaType, rhs: MediaType) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// Whether the camera takes stills or records.
 public enum CameraCaptureMode: String, Sendable, Codable, CaseIterable {
     case photo

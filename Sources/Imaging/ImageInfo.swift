@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// What a probe learns from an image's header, without decoding its pixels.
 public struct ImageInfo: Sendable, Codable, Equatable {
     public var format: ImageFormat

@@ -1,5 +1,6 @@
 internal import CShims
 internal import CVips
+public import Vocabulary
 
 extension Imaging {
     /// The upright image, fitted to `box`, as 8-bit sRGB pixels without alpha (3 bytes a pixel,

@@ -1,5 +1,6 @@
 internal import CShims
 internal import CVips
+package import Vocabulary
 
 extension Imaging {
     /// Renders several outputs from one decode of the file: the image is loaded once, at the

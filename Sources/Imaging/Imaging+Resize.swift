@@ -1,6 +1,7 @@
 internal import CShims
 internal import CVips
 internal import Glibc
+package import Vocabulary
 
 /// How a render is resized, reached with plain pixels: what the tests compare CResize's
 /// downscale with.

@@ -1,6 +1,7 @@
 internal import CJPEGDecoder
 internal import CShims
 internal import CVips
+package import Vocabulary
 
 /// JPEG decoded by libjpeg-turbo itself, for the decode that decides whether a file is accepted.
 /// libvips can refuse a JPEG on any libjpeg warning or on none, only notices a warning when it

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// One output wanted from an image: a region of the upright image fitted to a box and encoded.
 public struct RenderRequest: Hashable, Sendable, Codable {
     public enum Encoding: Hashable, Sendable, Codable {

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// A turn and a mirror applied once a photo is upright: what the library's Rotate and Flip store.
 /// EXIF's eight orientations are exactly these pairs, so one composed with the file's own
 /// orientation is again an EXIF orientation, and the decode turns the photo once, not twice.

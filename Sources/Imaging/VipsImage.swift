@@ -1,5 +1,6 @@
 internal import CShims
 internal import CVips
+import Vocabulary
 
 /// Owns exactly one reference to a libvips image, released in `deinit`. libvips images are
 /// immutable, so a value can be read from any thread.

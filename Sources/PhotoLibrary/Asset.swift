@@ -1,4 +1,5 @@
 public import Imaging
+public import Vocabulary
 
 /// One photo or video in the library: its original's identity and what was learnt from it.
 public struct Asset: Sendable, Equatable, Codable, Identifiable {

@@ -1,5 +1,6 @@
 public import Imaging
 public import Video
+public import Vocabulary
 
 /// What an original is, as its bytes said at import: an image format or a video container.
 /// Stored and sent as its raw value (`jpeg`, `heif`, `mp4`, `matroska`, ...), which is stable.

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// What kind of item an asset is, as a picker's filter tells items apart: its media type and the
 /// subtypes that can be asked for. Few enough to list (`all`), so that any filter over them is a
 /// set of kinds, which a listing turns into SQL.

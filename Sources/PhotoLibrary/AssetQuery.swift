@@ -1,4 +1,5 @@
 import Foundation
+public import Vocabulary
 
 /// What a listing shows: the picker's sources, and the Photos app's albums and views.
 public enum AssetCollection: Sendable, Equatable {

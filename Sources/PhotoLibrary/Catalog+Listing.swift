@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import UTCTime
+public import Vocabulary
 
 extension Catalog {
     /// One asset by id, whatever its state (trashed and unsaved ones too).

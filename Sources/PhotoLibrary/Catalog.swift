@@ -1,5 +1,6 @@
 import Imaging
 import Memo
+import Vocabulary
 
 /// What the library holds and how it is arranged: assets, albums, favourites, the trash, edits,
 /// listings and their day counts. Its work is SQL alone, on the database's own threads.

@@ -1,5 +1,6 @@
-public import Imaging
+import Imaging
 public import Memo
+public import Vocabulary
 
 /// A file made from an original, ready to serve.
 public struct Derivative: Sendable, Equatable {

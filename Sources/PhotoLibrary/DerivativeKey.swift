@@ -1,5 +1,6 @@
 import Imaging
 import Video
+import Vocabulary
 
 /// The names of derivative files: each encodes its whole recipe, so a name identifies one output.
 enum DerivativeKey {

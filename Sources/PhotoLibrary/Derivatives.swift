@@ -4,6 +4,7 @@ public import Imaging
 public import Memo
 import Storage
 import Video
+public import Vocabulary
 
 extension Library {
     /// The largest box a display request may ask for, a side.

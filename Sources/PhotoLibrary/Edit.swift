@@ -1,4 +1,5 @@
 public import Imaging
+public import Vocabulary
 
 /// A non-destructive edit, stored as parameters beside the untouched original.
 public enum Edit: Sendable, Equatable, Codable {

@@ -1,6 +1,7 @@
 import ChildProcess
 import Foundation
 package import Imaging
+import Vocabulary
 
 /// The program that makes an import's first decode in a child process, and what it is run with
 /// before its own arguments (`cameraroll decode-image`).
@@ -66,7 +67,7 @@ package enum ImportDecoder {
             throw ImagingError(.corrupt, unfinished, detail: "the image decoder exited \(output.status): \(output.stderrTail)")
         }
         if let failure = report.failure {
-            throw ImagingError(ImagingError.Code(failure.code) ?? .corrupt, failure.message, detail: failure.detail)
+            throw ImagingError(ImagingError.Code(reported: failure.code) ?? .corrupt, failure.message, detail: failure.detail)
         }
         guard let info = report.info, let made = report.outputs, made.count == requests.count else {
             throw ImagingError(.corrupt, unfinished, detail: "the image decoder's report is incomplete")

@@ -3,6 +3,7 @@ import Foundation
 import Imaging
 import Storage
 import Video
+import Vocabulary
 
 /// Originals into the library and out of it: a file is staged and hashed, decoded once (which
 /// proves it whole and makes its first derivatives), its blob stored, and its row committed in

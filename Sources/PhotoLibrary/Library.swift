@@ -1,9 +1,10 @@
 import Executors
 public import Foundation
-public import Imaging
+import Imaging
 public import Storage
 import UTCTime
 public import Video
+public import Vocabulary
 
 /// The photo library: originals stored untouched in a blob store, their metadata in a SQL
 /// database, derivatives made from them on demand and cached on this machine. One value serves

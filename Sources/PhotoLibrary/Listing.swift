@@ -1,4 +1,5 @@
 package import Storage
+import Vocabulary
 
 /// A query as SQL: which rows it reads, in which order, and what they must meet (but the
 /// cursor). Every condition of a view is its partial index's own (`AssetCollection.membership`),

@@ -1,4 +1,5 @@
 import Storage
+import Vocabulary
 
 /// A Live Photo is two files an iPhone writes with one content identifier: a still (HEIC or
 /// JPEG) and a short movie. The library keeps both as assets and pairs them on import,

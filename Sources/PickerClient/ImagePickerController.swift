@@ -40,7 +40,7 @@ public final class ImagePickerController {
         let created = try await call("POST", "/api/picker/sessions", body: try JSONEncoder().encode(configuration))
         guard let id = created["id"] as? String, let path = created["url"] as? String, let url = URL(string: path, relativeTo: server)
         else {
-            throw PickerError("server_error", "The server did not create a picker session.")
+            throw PickerError(.serverError, "The server did not create a picker session.")
         }
         let presentation = Presentation(sessionID: id, pageURL: url.absoluteURL)
         self.presentation = presentation
@@ -56,7 +56,7 @@ public final class ImagePickerController {
     /// Waits for the user: one info per item picked, in the user's order (PHPicker's results;
     /// one item for the book's picker), nil when they cancel. The delegate, if any, hears the same.
     public func results() async throws -> [PickerInfo]? {
-        guard let presentation else { throw PickerError("not_presented", "Call present() first.") }
+        guard let presentation else { throw PickerError(.notPresented, "Call present() first.") }
         while true {
             let data = try await raw("GET", "/api/picker/sessions/\(presentation.sessionID)?wait=30")
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
@@ -71,7 +71,7 @@ public final class ImagePickerController {
                     info.livePhoto = info.livePhoto.map { LivePhotoURLs(imageURL: absolute($0.imageURL), movieURL: absolute($0.movieURL)) }
                     return info
                 }
-                guard let first = results.first else { throw PickerError("server_error", "The server finished a pick of nothing.") }
+                guard let first = results.first else { throw PickerError(.serverError, "The server finished a pick of nothing.") }
                 delegate?.imagePickerController(self, didFinishPickingMediaWithInfo: first)
                 delegate?.imagePickerController(self, didFinishPicking: results)
                 return results
@@ -95,7 +95,7 @@ public final class ImagePickerController {
     }
 
     private func raw(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
-        guard let url = URL(string: path, relativeTo: server) else { throw PickerError("bad_url", "The server URL is not usable.") }
+        guard let url = URL(string: path, relativeTo: server) else { throw PickerError(.badURL, "The server URL is not usable.") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
@@ -105,12 +105,13 @@ public final class ImagePickerController {
             (data, response) = try await session.data(for: request)
         } catch {
             throw PickerError(
-                "server_unreachable", "The server at \(server.absoluteString) does not answer; start it with 'cameraroll serve'.")
+                .serverUnreachable, "The server at \(server.absoluteString) does not answer; start it with 'cameraroll serve'.")
         }
         guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
             throw PickerError(
-                object?["code"] as? String ?? "server_error", object?["message"] as? String ?? "The server refused the request.")
+                (object?["code"] as? String).map(PickerError.Code.init(answered:)) ?? .serverError,
+                object?["message"] as? String ?? "The server refused the request.")
         }
         return data
     }

@@ -1,4 +1,5 @@
 internal import CQRencode
+public import Failures
 internal import Glibc
 
 /// A QR code made by libqrencode: a square of dark and light modules, without its quiet zone.
@@ -47,24 +48,13 @@ public struct QRCode: Sendable {
 }
 
 /// Why a QR code could not be made.
-public struct QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+public typealias QRCodeError = Failure<QRCodeFailures>
 
-        public static let tooLong = Code("qr_too_long")
-        public static let failed = Code("qr_failed")
+/// Its codes:
+/// - `tooLong`: the text is longer than the largest code holds.
+/// - `failed`: libqrencode could not make the code.
+public enum QRCodeFailures: FailureDomain {}
 
-        public var description: String { name }
-    }
-
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
+extension QRCodeError.Code {
+    public static let tooLong = Self("qr_too_long"), failed = Self("qr_failed")
 }

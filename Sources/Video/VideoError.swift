@@ -1,44 +1,25 @@
-/// Why a video could not be probed or rendered. `code` is stable (clients match on it);
-/// `message` is for people and never carries a file path or ffmpeg's own words.
-public struct VideoError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String {
-            case unsupportedType = "unsupported_type"
-            case corrupt
-            case timeout
-            case toolMissing = "tool_missing"
-            case failed
-            case invalidRequest = "invalid_request"
-        }
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
+public import Failures
 
-        /// Not one of the containers on the allow-list.
-        public static let unsupportedType = Code(.unsupportedType)
-        /// ffprobe or ffmpeg cannot read it, it has no video stream, or no frame decodes.
-        public static let corrupt = Code(.corrupt)
-        /// The job ran longer than the configured limit and was stopped.
-        public static let timeout = Code(.timeout)
-        /// ffmpeg or ffprobe is not installed where we were told to look.
-        public static let toolMissing = Code(.toolMissing)
-        /// The job failed for a reason that is not the input's fault (output not writable, cancelled).
-        public static let failed = Code(.failed)
-        /// The caller asked for something impossible (a trim range outside the video).
-        public static let invalidRequest = Code(.invalidRequest)
+/// Why a video could not be probed or rendered. The message never carries a file path or
+/// ffmpeg's own words; `detail` (the tail of its standard error) is for the log alone.
+public typealias VideoError = Failure<VideoFailures>
 
-        public var description: String { base.rawValue }
+/// Its codes:
+/// - `unsupportedType`: not one of the containers on the allow-list.
+/// - `corrupt`: ffprobe or ffmpeg cannot read it, it has no video stream, or no frame decodes.
+/// - `timeout`: the job ran longer than the configured limit and was stopped.
+/// - `toolMissing`: ffmpeg or ffprobe is not installed where we were told to look.
+/// - `failed`: the job failed for a reason that is not the input's fault (output not writable,
+///   cancelled).
+/// - `invalidRequest`: the caller asked for something impossible (a trim range outside the video).
+public enum VideoFailures: FailureDomain {
+    /// ffmpeg's and ffprobe's standard error names the files they read and wrote.
+    public static func cleaned(detail: String) -> String? {
+        detail.isEmpty ? nil : detail.split(separator: "\n", omittingEmptySubsequences: false).map(withoutPaths).joined(separator: "\n")
     }
+}
 
-    public let code: Code
-    public let message: String
-    /// What the tool said (the tail of its standard error, a path): for the log, never for clients.
-    public let detail: String?
-
-    public init(_ code: Code, _ message: String, detail: String? = nil) {
-        self.code = code
-        self.message = message
-        self.detail = detail
-    }
-
-    public var description: String { "\(code): \(message)" }
+extension VideoError.Code {
+    public static let unsupportedType = Self("unsupported_type"), corrupt = Self("corrupt"), timeout = Self("timeout")
+    public static let toolMissing = Self("tool_missing"), failed = Self("failed"), invalidRequest = Self("invalid_request")
 }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import PhotoLibrary
 import Storage
+import Vocabulary
 
 // In-process measurements that bench/run.py compares with the reference tools. Each command
 // prints one JSON object on standard output.

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import PhotoLibrary
+import Vocabulary
 
 /// Whether a crash a fuzz target found would reach the server. A file the server first decodes in
 /// a child process (`ImportDecoder`) can only kill that child: the import refuses the file and the

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoLibrary
+import Vocabulary
 
 /// `cameraroll list [--json] [--source photoLibrary|savedPhotosAlbum] [--media image,movie]`.
 enum ListCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePicker
 import PickerClient
+import Vocabulary
 
 /// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie,live-photo]
 /// [--edit] [--limit N [--ordered]] [--filter JSON]`: presents a picker through a running server, prints the page

@@ -3,6 +3,7 @@ import Imaging
 import PhotoLibrary
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Serialized: each case starts a server, and some 180 at once exhausted the test process's file
 /// descriptors (Foundation's Process.run then crashed).

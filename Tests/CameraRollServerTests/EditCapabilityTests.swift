@@ -1,6 +1,7 @@
 import Imaging
 import PhotoLibrary
 import Testing
+import Vocabulary
 
 @testable import CameraRollServer
 

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func shortPasswordsAreRefused() {
-        #expect(throws: CredentialsError("weak_password", "The password must have at least 8 characters.")) {
+        #expect(throws: CredentialsError(.weakPassword, "The password must have at least 8 characters.")) {
             try PasswordHash(password: "1234567")
         }
     }
@@ -285,7 +285,7 @@ extension CapabilityTests {
     @Test func badNamesAndLifetimesAreRefused() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
-        await #expect(throws: CredentialsError("invalid_app_name", "An app's name is 1 to 100 characters, without control characters.")) {
+        await #expect(throws: CredentialsError(.invalidAppName, "An app's name is 1 to 100 characters, without control characters.")) {
             try await apps.add(blog, name: "  ")
         }
         await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "a\u{7}b") }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import TestSupport
 import Testing
+import Vocabulary
 
 let decodablePhotos = Corpus.decodablePhotos
 

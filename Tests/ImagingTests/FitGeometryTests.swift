@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+import Vocabulary
 
 @Suite struct FitGeometryTests {
     /// The book's shrinkImage: one side equals the box's side and the other is no larger.

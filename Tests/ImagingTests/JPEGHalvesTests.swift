@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import TestSupport
 import Testing
+import Vocabulary
 
 /// A JPEG with restart markers is decoded in two halves at once: the pixels are the ones a
 /// decode in one go gives, but for the rows beside the cut, where the lower half's chroma

@@ -1,6 +1,7 @@
 import Imaging
 import TestSupport
 import Testing
+import Vocabulary
 
 /// The recurser orientation images show their own number when upright. Each one, turned upright,
 /// must look like the orientation-1 image, and unlike that image turned upside down.

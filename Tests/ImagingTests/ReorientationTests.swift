@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 
 @testable import Imaging
 

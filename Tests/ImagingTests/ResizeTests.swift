@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import TestSupport
 import Testing
+import Vocabulary
 
 /// A render's downscale of a decode in memory is CResize's lanczos3, not libvips': it must give
 /// what libvips' resize gives, within rounding, whatever the bands, region and sizes.

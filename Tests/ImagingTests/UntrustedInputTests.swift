@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct UntrustedInputTests {
     let imaging: Imaging

@@ -3,6 +3,7 @@ import Imaging
 import PhotoLibrary
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Every decodable photo and every video must import.
 let importablePhotos = Corpus.decodablePhotos

@@ -3,6 +3,7 @@ import Imaging
 import PhotoLibrary
 import TestSupport
 import Testing
+import Vocabulary
 
 /// A library is its owner's alone: no other account on the machine may list or read any of it.
 @Suite struct DataFolderModeTests {

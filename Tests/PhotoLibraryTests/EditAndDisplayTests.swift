@@ -3,6 +3,7 @@ import Imaging
 import PhotoLibrary
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct EditAndDisplayTests {
     /// Display sizes are exact for every orientation, box and device pixel ratio.

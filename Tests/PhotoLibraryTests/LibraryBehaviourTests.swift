@@ -3,6 +3,7 @@ import Imaging
 import PhotoLibrary
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct LibraryBehaviourTests {
     @Test(arguments: Engine.withLocalBlobs) func theSameBytesGiveTheSameAsset(engine: Engine) async throws {

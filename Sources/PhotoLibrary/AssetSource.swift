@@ -1,9 +1,3 @@
-/// The book's media types, by their uniform type identifiers.
-public enum MediaType: String, Sendable, Codable, CaseIterable {
-    case image = "public.image"
-    case movie = "public.movie"
-}
-
 /// How an asset came into the library.
 public enum AssetSource: String, Sendable, Codable, CaseIterable {
     /// Taken with the picker's camera; unsaved until saved to the Camera Roll.
