@@ -6,8 +6,35 @@ import { CropGeometry } from "./crop-geometry.js";
 const margin = 20;
 const smallestFrame = 48;
 
+const aspectNames = { original: "Original", square: "Square", fourByThree: "4:3", sixteenByNine: "16:9", free: "Free" };
+
+// The stage and its aspect and zoom controls are written here once, into the places a page
+// gives them (`data-crop="stage"`, `"aspects"` with its choices in order, `"zoom"`): the
+// library's editor and the picker's Move and Scale are the same component.
+function build(root) {
+  const stage = root.querySelector('[data-crop="stage"]');
+  Object.assign(stage, { id: "crop-stage", className: "crop-stage", tabIndex: 0 });
+  stage.setAttribute("role", "group");
+  stage.setAttribute("aria-label", "Crop. Drag or use the arrow keys to move; pinch, the wheel or the + and − keys to scale.");
+  stage.setAttribute("aria-describedby", "crop-size");
+  stage.innerHTML = `<img id="crop-image" alt="" draggable="false">
+    <div id="crop-frame" class="crop-frame"><span id="crop-handle" class="crop-handle" hidden></span></div>`;
+  const aspects = root.querySelector('[data-crop="aspects"]');
+  aspects.classList.add("segments");
+  aspects.setAttribute("role", "radiogroup");
+  aspects.setAttribute("aria-label", "Aspect");
+  aspects.innerHTML = aspects.dataset.choices.split(" ").map((aspect, index) =>
+    `<button type="button" role="radio" data-aspect="${aspect}" aria-checked="${index === 0}">${aspectNames[aspect]}</button>`).join("");
+  const zoom = root.querySelector('[data-crop="zoom"]');
+  zoom.classList.add("zoom");
+  zoom.innerHTML = `<button type="button" id="zoom-out" class="round" aria-label="Zoom out">−</button>
+    <output id="crop-size" aria-label="Crop size in pixels"></output>
+    <button type="button" id="zoom-in" class="round" aria-label="Zoom in">+</button>`;
+}
+
 export class MoveAndScale {
   constructor(root, { onChoose, onBack }) {
+    build(root);
     this.root = root;
     this.stage = root.querySelector("#crop-stage");
     this.image = root.querySelector("#crop-image");
