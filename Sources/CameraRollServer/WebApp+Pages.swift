@@ -73,13 +73,15 @@ extension WebApp {
                     (name, WebFile(bytes: Array(data), type: types[(name as NSString).pathExtension] ?? "application/octet-stream"))
                 }
             })
-        // The lines every page's head begins with are written once: a page says where they go.
+        // The lines every page begins with, to its head's shared lines, are written once: a page's
+        // first line says that they go there.
         guard let partial = files.removeValue(forKey: "page-head.html") else { return files }
         let head = String(decoding: partial.bytes, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("<!--") }
             .joined(separator: "\n")
         for (name, file) in files where name.hasSuffix(".html") {
             let page = String(decoding: file.bytes, as: UTF8.self)
-            files[name] = WebFile(bytes: Array(page.replacingOccurrences(of: "  <!-- page head -->", with: head).utf8), type: file.type)
+            guard page.hasPrefix("<!-- page head"), let end = page.firstIndex(of: "\n") else { continue }
+            files[name] = WebFile(bytes: Array((head + page[end...]).utf8), type: file.type)
         }
         return files
     }
