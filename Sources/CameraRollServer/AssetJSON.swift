@@ -2,117 +2,114 @@ import Imaging
 import PhotoLibrary
 
 /// An asset as the API shows it: its metadata, its stored edit, and the URLs of its media.
+/// Each key is written once, straight from the asset: the facts are the asset's own, not a
+/// copy of its fields kept beside it.
 struct AssetJSON: Encodable {
-    struct URLs: Encodable {
-        var original: String
-        var thumbnail256: String
-        var thumbnail512: String
-        /// Add `w`, `h` (CSS pixels), `dpr` and optionally `fit` as query parameters.
-        var display: String
-        var edited: String
-        /// What the library shows of it: the display of its edit when it has one (the edit in
-        /// the URL, so that the URL changes with it), else `display`. Add `w`, `h`, `dpr`.
-        var shown: String
-        var poster: String?
-        var video: String?
-        var rendition: String?
+    let asset: Asset
+
+    init(_ asset: Asset) { self.asset = asset }
+
+    func encode(to encoder: any Encoder) throws {
+        var json = JSONFields(encoder)
+        try json.put("id", asset.id)
+        try json.put("mediaType", asset.mediaType.rawValue)
+        try json.put("width", asset.width)
+        try json.put("height", asset.height)
+        try json.put("duration", asset.duration)
+        try json.put("captureDate", asset.captureDate)
+        try json.put("importDate", asset.importDate)
+        try json.put("source", asset.source.rawValue)
+        try json.put("inCameraRoll", asset.inCameraRoll)
+        try json.put("unsaved", asset.isUnsaved)
+        try json.put("favorite", asset.isFavorite)
+        try json.put("trashed", asset.trashedDate != nil)
+        try json.put("originalFilename", asset.originalFilename)
+        try json.put("mimeType", asset.mimeType)
+        try json.put("byteSize", asset.byteSize)
+        try json.put("cameraMake", asset.cameraMake)
+        try json.put("cameraModel", asset.cameraModel)
+        try json.put("hasGPS", asset.hasGPS)
+        try json.put("isScreenshot", asset.isScreenshot)
+        // What the viewer's info panel shows of a photo, from its EXIF; each absent when unknown:
+        // f-number 2.2 for f/2.2, exposure in seconds (0.008 for 1/125 s), the lens's own focal
+        // length in millimetres, signed decimal degrees (north and east positive; both or neither).
+        try json.put("lensModel", asset.exif.lensModel)
+        try json.put("fNumber", asset.exif.fNumber)
+        try json.put("exposureTime", asset.exif.exposureTime)
+        try json.put("iso", asset.exif.iso)
+        try json.put("focalLength", asset.exif.focalLength)
+        try json.put("latitude", asset.exif.latitude)
+        try json.put("longitude", asset.exif.longitude)
+        // Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
+        try json.put("captureFrameRate", asset.captureFrameRate)
+        try json.put("browserPlayable", asset.isBrowserPlayable)
+        // `{cropRect, rotation, flipped}` or `{trim}`, as `PUT /api/assets/<id>/edit` takes it.
+        try json.put("edit", asset.edit)
+        try json.put("urls", urls)
+        // A Live Photo's movie, which is an asset of its own that no listing shows; on the
+        // movie, its still.
+        try json.put(
+            "livePhoto",
+            asset.livePhotoMovie.map { movie in
+                JSONObject { json in
+                    try json.put("movie", movie)
+                    try json.put("video", "/media/\(movie)/video")
+                    try json.put("original", "/media/\(movie)/original")
+                    try json.put("rendition", "/api/assets/\(movie)/rendition")
+                }
+            })
+        try json.put("livePhotoStill", asset.livePhotoStill)
     }
 
-    /// A Live Photo's movie, which is an asset of its own that no listing shows.
-    struct LivePhotoJSON: Encodable {
-        var movie: String
-        var video: String
-        var original: String
-        var rendition: String
-    }
-
-    var id: String
-    var mediaType: String
-    var width: Int
-    var height: Int
-    var duration: Double?
-    var captureDate: String?
-    var importDate: String
-    var source: String
-    var inCameraRoll: Bool
-    var unsaved: Bool
-    var favorite: Bool
-    var trashed: Bool
-    var originalFilename: String?
-    var mimeType: String
-    var byteSize: Int
-    var cameraMake: String?
-    var cameraModel: String?
-    var hasGPS: Bool
-    var isScreenshot: Bool
-    /// What the viewer's info panel shows of a photo, from its EXIF; each absent when unknown.
-    var lensModel: String?
-    /// 2.2 for f/2.2.
-    var fNumber: Double?
-    /// Seconds: 0.008 for 1/125 s.
-    var exposureTime: Double?
-    var iso: Int?
-    /// Millimetres, the lens's own (not its 35 mm equivalent).
-    var focalLength: Double?
-    /// Signed decimal degrees, north and east positive; both or neither.
-    var latitude: Double?
-    var longitude: Double?
-    /// Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
-    var captureFrameRate: Double?
-    var browserPlayable: Bool?
-    /// `{cropRect, rotation, flipped}` or `{trim}`, as `PUT /api/assets/<id>/edit` takes it.
-    var edit: Edit?
-    var urls: URLs
-    var livePhoto: LivePhotoJSON?
-    /// On a Live Photo's movie: its still.
-    var livePhotoStill: String?
-
-    init(_ asset: Asset) {
-        id = asset.id
-        mediaType = asset.mediaType.rawValue
-        width = asset.width
-        height = asset.height
-        duration = asset.duration
-        captureDate = asset.captureDate
-        importDate = asset.importDate
-        source = asset.source.rawValue
-        inCameraRoll = asset.inCameraRoll
-        unsaved = asset.isUnsaved
-        favorite = asset.isFavorite
-        trashed = asset.trashedDate != nil
-        originalFilename = asset.originalFilename
-        mimeType = asset.mimeType
-        byteSize = asset.byteSize
-        cameraMake = asset.cameraMake
-        cameraModel = asset.cameraModel
-        hasGPS = asset.hasGPS
-        isScreenshot = asset.isScreenshot
-        lensModel = asset.exif.lensModel
-        fNumber = asset.exif.fNumber
-        exposureTime = asset.exif.exposureTime
-        iso = asset.exif.iso
-        focalLength = asset.exif.focalLength
-        latitude = asset.exif.latitude
-        longitude = asset.exif.longitude
-        captureFrameRate = asset.captureFrameRate
-        browserPlayable = asset.isBrowserPlayable
-        edit = asset.edit
+    /// The URLs of its media. `display` takes `w`, `h` (CSS pixels), `dpr` and optionally `fit`
+    /// as query parameters; `shown` is what the library shows of it: the display of its edit
+    /// when it has one (the edit in the URL, so that the URL changes with it), else `display`.
+    private var urls: JSONObject {
         let media = "/media/\(asset.id)"
-        let isMovie = asset.mediaType == .movie
         // A photo's thumbnails and display show its edit, named in their URLs.
         var photoEdit: String?
         if case .image = asset.edit { photoEdit = asset.edit?.capabilityText }
         let withEdit = photoEdit.map { "&edit=\($0)" } ?? ""
-        urls = URLs(
-            original: "\(media)/original", thumbnail256: "\(media)/thumbnail?size=256\(withEdit)",
-            thumbnail512: "\(media)/thumbnail?size=512\(withEdit)", display: "\(media)/display", edited: "\(media)/edited",
-            shown: photoEdit.map { "\(media)/edited?edit=\($0)" } ?? "\(media)/display", poster: isMovie ? "\(media)/poster" : nil,
-            video: isMovie ? "\(media)/video" : nil, rendition: isMovie ? "/api/assets/\(asset.id)/rendition" : nil)
-        livePhoto = asset.livePhotoMovie.map { movie in
-            LivePhotoJSON(
-                movie: movie, video: "/media/\(movie)/video", original: "/media/\(movie)/original",
-                rendition: "/api/assets/\(movie)/rendition")
+        let movie = asset.mediaType == .movie
+        return JSONObject { [asset] json in
+            try json.put("original", "\(media)/original")
+            try json.put("thumbnail256", "\(media)/thumbnail?size=256\(withEdit)")
+            try json.put("thumbnail512", "\(media)/thumbnail?size=512\(withEdit)")
+            try json.put("display", "\(media)/display")
+            try json.put("edited", "\(media)/edited")
+            try json.put("shown", photoEdit.map { "\(media)/edited?edit=\($0)" } ?? "\(media)/display")
+            try json.put("poster", movie ? "\(media)/poster" : nil)
+            try json.put("video", movie ? "\(media)/video" : nil)
+            try json.put("rendition", movie ? "/api/assets/\(asset.id)/rendition" : nil)
         }
-        livePhotoStill = asset.livePhotoStill
+    }
+}
+
+/// An object whose fields a closure writes, in its order.
+struct JSONObject: Encodable {
+    let write: (inout JSONFields) throws -> Void
+
+    func encode(to encoder: any Encoder) throws {
+        var json = JSONFields(encoder)
+        try write(&json)
+    }
+}
+
+/// An object's fields written by name, an absent value left out (as a synthesized `Encodable`
+/// leaves out a nil).
+struct JSONFields {
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    private var container: KeyedEncodingContainer<Key>
+
+    init(_ encoder: any Encoder) { container = encoder.container(keyedBy: Key.self) }
+
+    mutating func put(_ name: String, _ value: (some Encodable)?) throws {
+        try container.encodeIfPresent(value, forKey: Key(stringValue: name))
     }
 }
