@@ -58,6 +58,9 @@ extension LibraryFailures: ClientFacing {
         // tus' checksum extension names this status.
         case .checksumMismatch: 460
         case .tooManyUploads: 429
+        // Work skipped because its client had gone: nobody reads the answer, and it is no
+        // failure of the server's (nginx's "client closed request").
+        case .cancelled: 499
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Threads of our own for work that blocks (SQLite, libvips, fsync, scrypt, waiting for a child
 /// process): never Swift's cooperative pool, whose few threads every task shares, nor
@@ -48,6 +49,29 @@ public final class BlockingExecutor<Context>: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` as `run` does, unless the calling task is cancelled before a thread takes the
+    /// job (its client has gone): then no thread does the work, and the caller gets `cancelled()`.
+    /// For work done only for that caller, such as a render nobody will be sent.
+    public func run<T: Sendable, E: Error>(
+        unlessCancelledFirst cancelled: @escaping @Sendable () -> E, _ body: @escaping @Sendable (inout Context) throws(E) -> T
+    ) async throws(E) -> T {
+        let gone = Atomic<Bool>(false)
+        let result: Result<T, E> = await withTaskCancellationHandler {
+            do throws(E) {
+                return .success(
+                    try await run { (context: inout Context) throws(E) -> T in
+                        if gone.load(ordering: .acquiring) { throw cancelled() }
+                        return try body(&context)
+                    })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            gone.store(true, ordering: .releasing)
+        }
+        return try result.get()
+    }
+
     /// Queues `job` without waiting for it: for callers that choose the order of their own jobs.
     public func submit(_ job: @escaping @Sendable (inout Context) -> Void) {
         queue.add { context in
@@ -65,6 +89,12 @@ extension BlockingExecutor where Context == Void {
 
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         try await run { (_: inout Void) throws(E) -> T in try body() }
+    }
+
+    public func run<T: Sendable, E: Error>(
+        unlessCancelledFirst cancelled: @escaping @Sendable () -> E, _ body: @escaping @Sendable () throws(E) -> T
+    ) async throws(E) -> T {
+        try await run(unlessCancelledFirst: cancelled) { (_: inout Void) throws(E) -> T in try body() }
     }
 }
 

@@ -188,7 +188,10 @@ public final class Derivatives: FileWorking {
         let poster = asset.mediaType == .movie ? try await posterFile(asset).path : nil
         let (request, reoriented) = (recipe.request, recipe.reoriented)
         let (log, subject) = (options.log, "rendering \(recipe.key) of asset \(asset.id)")
-        return try await renders.run { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
+        // A render whose asker has gone (its client hung up) while it waited for the lane is
+        // not made: the lane's two threads are for those still waiting.
+        let unwanted = { @Sendable in LibraryError(.cancelled, "The render was not wanted any more.") }
+        return try await renders.run(unlessCancelledFirst: unwanted) { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
             let source: String
             if let poster {
                 source = poster

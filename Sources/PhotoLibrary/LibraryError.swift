@@ -31,6 +31,7 @@ public typealias LibraryError = Failure<LibraryFailures>
 ///   another request brought first.
 /// - `checksumMismatch`: a piece whose bytes are not those its checksum names.
 /// - `tooManyUploads`: too many resumable uploads open from one client.
+/// - `cancelled`: the asker went away before the work began, so it was not done.
 public enum LibraryFailures: FailureDomain {}
 
 extension LibraryError.Code {
@@ -41,6 +42,7 @@ extension LibraryError.Code {
     public static let database = Self("database"), toolMissing = Self("tool_missing"), timeout = Self("timeout")
     public static let storageUnavailable = Self("storage_unavailable"), uploadConflict = Self("upload_conflict")
     public static let checksumMismatch = Self("checksum_mismatch"), tooManyUploads = Self("too_many_uploads")
+    public static let cancelled = Self("cancelled")
 
     /// A code as it was stored (a rendition job's failure, by `description`).
     init(stored name: String) { self.init(name) }

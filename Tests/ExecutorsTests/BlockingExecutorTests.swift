@@ -56,6 +56,41 @@ import Testing
         }
     }
 
+    /// A job whose caller is cancelled while it waits for a thread is not done; one already
+    /// running ends as it would have, and an uncancelled caller is not affected.
+    @Test func aJobWhoseCallerIsCancelledBeforeItStartsIsNotDone() async throws {
+        struct Gone: Error, Equatable {}
+        final class Seen: Sendable {
+            let released = Atomic<Bool>(false)
+            let started = Atomic<Bool>(false)
+            let ran = Mutex<[String]>([])
+        }
+        let executor = BlockingExecutor(name: "test.cancel", threads: 1)
+        let seen = Seen()
+        let blocker = Task {
+            try await executor.run(unlessCancelledFirst: { Gone() }) { () throws(Gone) in
+                seen.started.store(true, ordering: .sequentiallyConsistent)
+                while !seen.released.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+                seen.ran.withLock { $0.append("blocker") }
+            }
+        }
+        while !seen.started.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(1)) }
+        let waiting = Task {
+            try await executor.run(unlessCancelledFirst: { Gone() }) { () throws(Gone) in seen.ran.withLock { $0.append("waiting") } }
+        }
+        let kept = Task {
+            try await executor.run(unlessCancelledFirst: { Gone() }) { () throws(Gone) in seen.ran.withLock { $0.append("kept") } }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        blocker.cancel()
+        seen.released.store(true, ordering: .sequentiallyConsistent)
+        try await blocker.value
+        await #expect(throws: Gone()) { try await waiting.value }
+        try await kept.value
+        #expect(seen.ran.withLock { $0 } == ["blocker", "kept"])
+    }
+
     @Test func jobsRunInTheOrderTheyCameOnOneThread() async {
         let executor = BlockingExecutor(name: "test.order", threads: 1)
         let order = Mutex<[Int]>([])
