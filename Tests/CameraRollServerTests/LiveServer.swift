@@ -73,17 +73,7 @@ final class LiveServer: Sendable {
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    struct Reply: Sendable {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-
-        func header(_ name: String) -> String? {
-            headers.first { $0.key.lowercased() == name.lowercased() }?.value
-        }
-
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-    }
+    typealias Reply = FetchedReply
 
     /// `timeout`: seconds without an answer before the request fails (by default the session's;
     /// in process, none).
@@ -114,11 +104,7 @@ final class LiveServer: Sendable {
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields["\(name)"] = "\(value)" }
-        return Reply(status: http.statusCode, headers: fields, body: data)
+        return try await Reply(request, on: session)
     }
 
     func get(_ path: String, headers: [String: String] = [:]) async throws -> Reply {

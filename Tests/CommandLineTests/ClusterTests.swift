@@ -196,14 +196,7 @@ import Testing
 
 /// Plain HTTP requests from the tests, with the answer's head and body.
 enum HTTP {
-    struct Reply: Sendable {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-
-        func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-    }
+    typealias Reply = FetchedReply
 
     /// One session for every request: each URLSession holds a libcurl multi handle and threads
     /// of FoundationNetworking's, and a session a request never invalidates is never freed.
@@ -219,10 +212,6 @@ enum HTTP {
         request.httpBody = body
         request.timeoutInterval = 60
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields["\(name)"] = "\(value)" }
-        return Reply(status: http.statusCode, headers: fields, body: data)
+        return try await Reply(request, on: session)
     }
 }

@@ -2,35 +2,13 @@
 507 and the upload stays where it was, to finish once there is room; a piece whose headers
 declare more bytes than the upload may have is 413 before a byte of it is stored."""
 import hashlib
-import socket
 
 from conftest import CORPUS, Server, assert_client_error
-from test_http_abuse import parse_responses
-from test_storage_faults import fill, small_disk  # noqa: F401 (a fixture)
+from test_storage_faults import exchange, fill, small_disk  # noqa: F401 (a fixture)
 
 PHOTO = CORPUS / "photos" / "lychee__train.jpg"
 TUS = {"Tus-Resumable": "1.0.0"}
 PIECE = {**TUS, "Content-Type": "application/offset+octet-stream"}
-
-
-def exchange(port, head, body=b"", timeout=15):
-    """Sends a request's head and `body` on a connection of its own and reads until the server
-    closes it; the one reply. The server may answer before the body and close, so a send cut
-    short is not an error; a server that waits for more gets `timeout` and no reply."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
-        try:
-            connection.sendall(head + body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        received = b""
-        try:
-            while chunk := connection.recv(65536):
-                received += chunk
-        except (ConnectionResetError, socket.timeout):
-            pass
-    replies = parse_responses(received)
-    assert len(replies) == 1, f"no single reply: {received[:300]!r}"
-    return replies[0]
 
 
 def request_head(method, path, headers):

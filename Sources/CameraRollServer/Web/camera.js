@@ -10,6 +10,7 @@
 import { forget, hold, keep } from "./outbox.js";
 import { noShelf, StreamUpload, Upload } from "./uploads.js";
 import { clock } from "./time.js";
+import { elements } from "./elements.js";
 
 export class CameraUnavailable extends Error {}
 
@@ -40,17 +41,12 @@ export class Camera {
     this.root = root;
     this.onUse = onUse;
     this.onQueued = onQueued;
-    this.preview = root.querySelector("#preview");
-    this.reviewPhoto = root.querySelector("#review-photo");
-    this.reviewVideo = root.querySelector("#review-video");
-    this.shutter = root.querySelector("#shutter");
-    this.elapsed = root.querySelector("#elapsed");
-    this.flip = root.querySelector("#flip");
+    Object.assign(this, elements(root, {
+      preview: "#preview", reviewPhoto: "#review-photo", reviewVideo: "#review-video", shutter: "#shutter",
+      elapsed: "#elapsed", flip: "#flip", progress: "#upload-progress", uploadMessage: "#upload-message",
+      retry: "#upload-retry", use: "#use",
+    }));
     this.modeButtons = [...root.querySelectorAll("[data-mode]")];
-    this.progress = root.querySelector("#upload-progress");
-    this.uploadMessage = root.querySelector("#upload-message");
-    this.retry = root.querySelector("#upload-retry");
-    this.use = root.querySelector("#use");
     this.stream = null;
     this.capture = null;
     this.recorder = null;
@@ -253,10 +249,7 @@ export class Camera {
     const view = this.mode === "photo" ? this.reviewPhoto : this.reviewVideo;
     view.src = url;
     view.hidden = false;
-    this.preview.hidden = true;
-    this.root.classList.add("reviewing");
-    this.root.querySelector("#shoot-controls").hidden = true;
-    this.root.querySelector("#review-controls").hidden = false;
+    this.showReview(true);
     this.enableReview({ use: true, retake: true });
     this.use.focus();
   }
@@ -274,12 +267,17 @@ export class Camera {
       view.hidden = true;
     }
     this.capture = null;
-    this.preview.hidden = false;
-    this.root.classList.remove("reviewing");
-    this.root.querySelector("#shoot-controls").hidden = false;
-    this.root.querySelector("#review-controls").hidden = true;
+    this.showReview(false);
     this.root.querySelector("#upload-state").hidden = true;
     this.shutter.focus();
+  }
+
+  // The review of a capture (its controls) in place of the live preview (the shutter's), or back.
+  showReview(reviewing) {
+    this.preview.hidden = reviewing;
+    this.root.classList.toggle("reviewing", reviewing);
+    this.root.querySelector("#shoot-controls").hidden = reviewing;
+    this.root.querySelector("#review-controls").hidden = !reviewing;
   }
 
   // Use: a recording streamed while it was shot is told it has ended; anything else (a photo,

@@ -2,6 +2,7 @@
 // arrow keys and scaled by pinching, the wheel or + and −, in one of the aspect choices. The
 // crop is computed by CropGeometry in the image's upright pixels; Choose hands it on.
 import { CropGeometry } from "./crop-geometry.js";
+import { elements } from "./elements.js";
 
 const margin = 20;
 const smallestFrame = 48;
@@ -36,11 +37,10 @@ export class MoveAndScale {
   constructor(root, { onChoose, onBack }) {
     build(root);
     this.root = root;
-    this.stage = root.querySelector("#crop-stage");
-    this.image = root.querySelector("#crop-image");
-    this.frameBox = root.querySelector("#crop-frame");
-    this.handle = root.querySelector("#crop-handle");
-    this.size = root.querySelector("#crop-size");
+    Object.assign(this, elements(root, {
+      stage: "#crop-stage", image: "#crop-image", frameBox: "#crop-frame", handle: "#crop-handle",
+      size: "#crop-size",
+    }));
     this.aspectButtons = [...root.querySelectorAll("[data-aspect]")];
     this.pointers = new Map();
     this.geometry = null;

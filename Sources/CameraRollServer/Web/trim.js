@@ -2,6 +2,7 @@
 // keys), a preview that plays the kept part, and Choose, which hands on the range in seconds.
 import { clock } from "./time.js";
 import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
+import { elements } from "./elements.js";
 
 const frameCount = 8;
 // The frames of the server's scrub strip (VideoTools.scrubStripFrames).
@@ -10,17 +11,11 @@ const stripFrames = 20;
 export class Trim {
   constructor(root, { onChoose, onBack }) {
     this.root = root;
-    this.video = root.querySelector("#trim-video");
-    this.strip = root.querySelector("#filmstrip");
-    this.frames = root.querySelector("#filmstrip-frames");
-    this.kept = root.querySelector("#trim-kept");
-    this.startHandle = root.querySelector("#trim-start");
-    this.endHandle = root.querySelector("#trim-end");
-    this.times = root.querySelector("#trim-times");
-    this.wait = root.querySelector("#trim-wait");
-    this.retry = root.querySelector("#trim-retry");
-    this.play = root.querySelector("#trim-play");
-    this.choose = root.querySelector("#trim-choose");
+    Object.assign(this, elements(root, {
+      video: "#trim-video", strip: "#filmstrip", frames: "#filmstrip-frames", kept: "#trim-kept",
+      startHandle: "#trim-start", endHandle: "#trim-end", times: "#trim-times", wait: "#trim-wait",
+      retry: "#trim-retry", play: "#trim-play", choose: "#trim-choose",
+    }));
 
     this.choose.addEventListener("click", () => onChoose(this.asset, this.range()));
     root.querySelector("#trim-back").addEventListener("click", () => onBack(this.asset));

@@ -17,6 +17,7 @@ import { arrowKeys } from "./radio-group.js";
 import { kindOf } from "./timeline.js";
 import { seekBar } from "./seek-preview.js";
 import { RenditionFailed, playableVideoURL, retryRendition } from "./video-source.js";
+import { elements } from "./elements.js";
 
 const animatedTypes = new Set(["image/gif", "image/webp"]);
 const maxZoom = 8;
@@ -68,12 +69,10 @@ export class Viewer extends EventTarget {
     this.dialog = dialog;
     this.timeline = timeline;
     this.actions = actions;
-    this.stage = dialog.querySelector(".stage");
-    this.title = dialog.querySelector(".viewer-title");
-    this.info = dialog.querySelector(".info");
-    this.status = dialog.querySelector(".viewer-status");
-    this.favorite = dialog.querySelector(".favorite-button");
-    this.download = dialog.querySelector(".download-button");
+    Object.assign(this, elements(dialog, {
+      stage: ".stage", title: ".viewer-title", info: ".info", status: ".viewer-status",
+      favorite: ".favorite-button", download: ".download-button",
+    }));
     this.zoom = { scale: 1, x: 0, y: 0 };
     dialog.querySelector(".close-button").addEventListener("click", () => dialog.close());
     dialog.querySelector(".previous-button").addEventListener("click", () => this.step(-1));
