@@ -59,13 +59,8 @@ public struct PickerSession: Sendable, Equatable, Codable {
 
     public mutating func handle(_ event: Event) throws(PickerError) -> [Action] {
         switch (state, event) {
-        case (.presented, .open):
-            if configuration.sourceType == .camera {
-                state = .capturing
-                return [.showCamera]
-            }
-            state = .picking
-            return [.showLibrary]
+        case (.presented, .open), (.editing, .back):
+            return showSource()
 
         case (.picking, .chose(let info)), (.capturing, .chose(let info)):
             try check(info)
@@ -88,14 +83,6 @@ public struct PickerSession: Sendable, Equatable, Codable {
             state = .finished(infos)
             return [.deliver(infos)]
 
-        case (.editing, .back):
-            if configuration.sourceType == .camera {
-                state = .capturing
-                return [.showCamera]
-            }
-            state = .picking
-            return [.showLibrary]
-
         case (.editing(let assetID, _), .edited(let info)):
             guard info.assetID == assetID else {
                 throw PickerError(.invalidTransition, "The edit is for another asset than the one being edited.")
@@ -111,6 +98,16 @@ public struct PickerSession: Sendable, Equatable, Codable {
         default:
             throw PickerError(.invalidTransition, "\(event.name) is not possible while the picker is \(state.name).")
         }
+    }
+
+    /// The camera or the library, as the source type says: on opening, and back from the editor.
+    private mutating func showSource() -> [Action] {
+        if configuration.sourceType == .camera {
+            state = .capturing
+            return [.showCamera]
+        }
+        state = .picking
+        return [.showLibrary]
     }
 
     private func check(_ info: PickerInfo) throws(PickerError) {
