@@ -2,12 +2,16 @@ extension Imaging {
     /// Reads what an image is from its header: format, displayed size, orientation and the
     /// metadata a library lists. Pixels are not decoded.
     public func probe(_ path: String) throws(ImagingError) -> ImageInfo {
-        try decoding(path) { () throws(ImagingError) -> ImageInfo in try probeUnchecked(path) }
+        try probe(ImageFile(path))
     }
 
-    private func probeUnchecked(_ path: String) throws(ImagingError) -> ImageInfo {
-        let (format, image) = try open(path)
-        let orientation = self.orientation(of: image, format: format, path: path)
+    public func probe(_ file: ImageFile) throws(ImagingError) -> ImageInfo {
+        try decoding(file) { () throws(ImagingError) -> ImageInfo in try probeUnchecked(file) }
+    }
+
+    private func probeUnchecked(_ file: ImageFile) throws(ImagingError) -> ImageInfo {
+        let (format, image) = (file.format, try open(file))
+        let orientation = self.orientation(of: image, format: format, path: file.path)
         let upright = Self.uprightSize(image.size, orientation)
         let fields = image.fieldNames
         let exif = image.blob("exif-data")
@@ -35,6 +39,6 @@ extension Imaging {
     /// A metadata block of the file as its loader gives it (`exif-data`, `icc-profile-data`):
     /// what the fuzz targets of the EXIF and ICC readers are seeded with.
     package func metadataBlock(_ field: String, of path: String) -> [UInt8]? {
-        (try? open(path))?.1.blob(field)
+        (try? open(ImageFile(path)))?.blob(field)
     }
 }

@@ -11,14 +11,20 @@ extension Imaging {
     public func render(
         _ path: String, _ requests: [RenderRequest], damage: DamagePolicy = .refuseTruncation, reoriented: Reorientation = .none
     ) throws(ImagingError) -> [RenderedImage] {
-        try decoding(path) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(path, requests, damage, reoriented) }
+        try render(ImageFile(path), requests, damage: damage, reoriented: reoriented)
+    }
+
+    public func render(
+        _ file: ImageFile, _ requests: [RenderRequest], damage: DamagePolicy = .refuseTruncation, reoriented: Reorientation = .none
+    ) throws(ImagingError) -> [RenderedImage] {
+        try decoding(file) { () throws(ImagingError) -> [RenderedImage] in try renderUnchecked(file, requests, damage, reoriented) }
     }
 
     private func renderUnchecked(
-        _ path: String, _ requests: [RenderRequest], _ damage: DamagePolicy, _ reoriented: Reorientation
+        _ file: ImageFile, _ requests: [RenderRequest], _ damage: DamagePolicy, _ reoriented: Reorientation
     ) throws(ImagingError) -> [RenderedImage] {
         guard !requests.isEmpty else { return [] }
-        let (format, header) = try open(path)
+        let (format, path, header) = (file.format, file.path, try open(file))
         let orientation = reoriented.composed(withOrientation: self.orientation(of: header, format: format, path: path))
         let upright = Self.uprightSize(header.size, orientation)
         let plans = try requests.map { request throws(ImagingError) in try Plan(request, source: upright) }

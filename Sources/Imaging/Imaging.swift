@@ -55,13 +55,10 @@ public struct Imaging: Sendable {
     }
 
     /// Opens the file's header with its format's loader and enforces the pixel limit.
-    func open(_ path: String) throws(ImagingError) -> (ImageFormat, VipsImage) {
-        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else {
-            throw ImagingError(.unsupportedType, "The file is not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF image.")
-        }
-        let image = try VipsRuntime.load(format, path: path, shrink: 1)
+    func open(_ file: ImageFile) throws(ImagingError) -> VipsImage {
+        let image = try VipsRuntime.load(file.format, path: file.path, shrink: 1)
         try checkLimit(image)
-        return (format, image)
+        return image
     }
 
     /// Refuses a file whose own structure shows damage: it stops before its image data ends
@@ -70,7 +67,11 @@ public struct Imaging: Sendable {
     /// libjpeg during that decode instead (`render` with `.refuseDamage`).
     public func checkStructure(_ path: String) throws(ImagingError) {
         guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return }
-        switch FileStructure.problem(path, format) {
+        try checkStructure(ImageFile(path, format: format))
+    }
+
+    public func checkStructure(_ file: ImageFile) throws(ImagingError) {
+        switch FileStructure.problem(file.path, file.format) {
         case .truncated: throw .truncated()
         case .checksumMismatch: throw ImagingError(.corrupt, "The image file is damaged: a checksum does not match its data.")
         case .malformed: throw ImagingError(.corrupt, "The image file is damaged: its structure is broken.")
@@ -81,15 +82,13 @@ public struct Imaging: Sendable {
     /// Runs decoding work on a file and names a decoder's refusal precisely: truncation when
     /// the file's structure (for JPEG, libjpeg) shows it ends early, damage when libjpeg lost
     /// pixels to it, or the kind of JPEG libjpeg does not decode.
-    func decoding<T>(_ path: String, _ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+    func decoding<T>(_ file: ImageFile, _ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
         do {
             return try body()
         } catch {
-            guard error.code == .corrupt, let header = try? Self.readHeader(path), let format = ImageFormat.sniff(header) else {
-                throw error
-            }
-            if format == .jpeg { throw JPEGDecoder.damage(path, maxPixels: maxPixels) ?? error }
-            throw FileStructure.problem(path, format) == .truncated ? .truncated(detail: error.detail) : error
+            guard error.code == .corrupt else { throw error }
+            if file.format == .jpeg { throw JPEGDecoder.damage(file.path, maxPixels: maxPixels) ?? error }
+            throw FileStructure.problem(file.path, file.format) == .truncated ? .truncated(detail: error.detail) : error
         }
     }
 
@@ -104,5 +103,27 @@ public struct Imaging: Sendable {
                 .tooLarge,
                 "The image has \(megapixels) megapixels; the limit is \(maxPixels / 1_000_000) megapixels.")
         }
+    }
+}
+
+/// An image file and its format, read from its header once: an import sniffs the file, and
+/// checking, probing and rendering it then read the header no more (nor does a render of an
+/// asset whose format the library keeps).
+public struct ImageFile: Sendable {
+    public let path: String
+    public let format: ImageFormat
+
+    /// The file at `path`, its format sniffed from its header.
+    public init(_ path: String) throws(ImagingError) {
+        guard let format = ImageFormat.sniff(try Imaging.readHeader(path)) else {
+            throw ImagingError(.unsupportedType, "The file is not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF image.")
+        }
+        self.init(path, format: format)
+    }
+
+    /// A file whose header its caller has sniffed as `format` (or whose format it keeps).
+    public init(_ path: String, format: ImageFormat) {
+        self.path = path
+        self.format = format
     }
 }

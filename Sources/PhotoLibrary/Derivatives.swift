@@ -192,18 +192,23 @@ public final class Derivatives: FileWorking {
         // not made: the lane's two threads are for those still waiting.
         let unwanted = { @Sendable in LibraryError(.cancelled, "The render was not wanted any more.") }
         return try await renders.run(unlessCancelledFirst: unwanted) { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
-            let source: String
-            if let poster {
-                source = poster
-            } else {
-                do throws(StorageError) {
-                    source = try blobs.localFile(facts.blobHash)
-                } catch {
-                    throw LibraryError(error)
-                }
+            // An original's format is the one its import sniffed: its header is not read again.
+            let original: String?
+            do throws(StorageError) {
+                original = poster == nil ? try blobs.localFile(facts.blobHash) : nil
+            } catch {
+                throw LibraryError(error)
             }
             let rendered: RenderedImage
             do throws(ImagingError) {
+                let source: ImageFile
+                if let poster {
+                    source = try ImageFile(poster)
+                } else if let original, case .image(let format) = facts.format {
+                    source = ImageFile(original, format: format)
+                } else {
+                    throw ImagingError(.unsupportedType, "Only a photo, or a movie's poster, is rendered.")
+                }
                 guard let output = try imaging.render(source, [request], reoriented: reoriented).first else {
                     throw ImagingError(.invalidRequest, "Nothing was rendered.")
                 }

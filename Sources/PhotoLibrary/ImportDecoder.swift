@@ -36,11 +36,11 @@ package enum ImportDecoder {
     static let timeout: Duration = .seconds(120)
 
     package static func decode(
-        _ imaging: Imaging, _ path: String, _ requests: [RenderRequest]
+        _ imaging: Imaging, _ file: ImageFile, _ requests: [RenderRequest]
     ) throws(ImagingError) -> (info: ImageInfo, outputs: [RenderedImage]) {
-        try imaging.checkStructure(path)
-        let info = try imaging.probe(path)
-        return (info, try imaging.render(path, requests, damage: .refuseDamage))
+        try imaging.checkStructure(file)
+        let info = try imaging.probe(file)
+        return (info, try imaging.render(file, requests, damage: .refuseDamage))
     }
 
     /// The same decode in a child process running `command`; its outputs come back through
@@ -95,7 +95,7 @@ package enum ImportDecoder {
         let (path, prefix) = (arguments[0], arguments[1])
         var report = Report()
         do throws(ImagingError) {
-            let (info, outputs) = try decode(try Imaging(maxPixels: maxPixels), path, requests)
+            let (info, outputs) = try decode(try Imaging(maxPixels: maxPixels), try ImageFile(path), requests)
             for (index, output) in outputs.enumerated() {
                 guard
                     FileManager.default.createFile(

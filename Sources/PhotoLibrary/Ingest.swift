@@ -218,7 +218,8 @@ public final class Ingest: FileWorking {
         }
         return try await lane.run { [imaging] () throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) in
             do throws(ImagingError) {
-                return try ImportDecoder.decode(imaging, path, requests)
+                // The format sniffed from the header the import read: no part of the decode reads it again.
+                return try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
             }

@@ -6,7 +6,7 @@ import Testing
 /// Profiles as cameras and editors embed them, read by lcms2.
 @Suite struct ICCProfileTests {
     func profile(of photo: String) throws -> [UInt8] {
-        let (_, image) = try Imaging().open(Corpus.path(photo))
+        let image = try Imaging().open(ImageFile(Corpus.path(photo)))
         return try #require(image.blob("icc-profile-data"), "\(photo) has no ICC profile")
     }
 
