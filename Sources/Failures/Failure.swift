@@ -47,13 +47,11 @@ public protocol FailureDomain: Sendable {
 
 extension FailureDomain {
     public static func cleaned(detail: String) -> String? { detail }
-}
 
-extension FailureDomain {
-    /// `text` with each word that names a file (begins with `/`, `"/` or `file:/`, as our
-    /// tools are given paths) written `file:`: a
-    /// tool's or a decoder's words may name the files it read, which no log line or client is to
-    /// see. The description of a failure includes its detail.
+    /// `text` with each word that names a file (begins with `/`, `"/` or `file:/`, as our tools
+    /// are given paths) written `file:`: a tool's or a decoder's words may name the files it
+    /// read, which no log line or client is to see. The description of a failure includes its
+    /// detail.
     public static func withoutPaths(_ text: some StringProtocol) -> String {
         text.split(separator: " ", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("/") || $0.hasPrefix("\"/") || $0.hasPrefix("file:/") ? "file:" : String($0) }.joined(separator: " ")

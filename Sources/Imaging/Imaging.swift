@@ -66,7 +66,7 @@ public struct Imaging: Sendable {
     /// either, so an import asks this before trusting a decode. A JPEG's data is judged by
     /// libjpeg during that decode instead (`render` with `.refuseDamage`).
     public func checkStructure(_ path: String) throws(ImagingError) {
-        guard let format = ImageFormat.sniff(try Self.readHeader(path)) else { return }
+        guard let format = try Self.sniff(path: path) else { return }
         try checkStructure(ImageFile(path, format: format))
     }
 
@@ -115,7 +115,7 @@ public struct ImageFile: Sendable {
 
     /// The file at `path`, its format sniffed from its header.
     public init(_ path: String) throws(ImagingError) {
-        guard let format = ImageFormat.sniff(try Imaging.readHeader(path)) else {
+        guard let format = try Imaging.sniff(path: path) else {
             throw ImagingError(.unsupportedType, "The file is not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF image.")
         }
         self.init(path, format: format)

@@ -185,7 +185,7 @@ public final class Derivatives: FileWorking {
         if !lookedUp, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let poster = asset.mediaType == .movie ? try await posterFile(asset).path : nil
+        let poster = asset.mediaType == .movie ? Self.poster(try await posterFile(asset).path) : nil
         let (request, reoriented) = (recipe.request, recipe.reoriented)
         let (log, subject) = (options.log, "rendering \(recipe.key) of asset \(asset.id)")
         // A render whose asker has gone (its client hung up) while it waited for the lane is
@@ -193,22 +193,20 @@ public final class Derivatives: FileWorking {
         let unwanted = { @Sendable in LibraryError(.cancelled, "The render was not wanted any more.") }
         return try await renders.run(unlessCancelledFirst: unwanted) { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
             // An original's format is the one its import sniffed: its header is not read again.
-            let original: String?
-            do throws(StorageError) {
-                original = poster == nil ? try blobs.localFile(facts.blobHash) : nil
-            } catch {
-                throw LibraryError(error)
+            let source: ImageFile
+            if let poster {
+                source = poster
+            } else if case .image(let format) = facts.format {
+                do throws(StorageError) {
+                    source = ImageFile(try blobs.localFile(facts.blobHash), format: format)
+                } catch {
+                    throw LibraryError(error)
+                }
+            } else {
+                throw LibraryError(.invalidRequest, "Only a photo, or a movie's poster, is rendered.")
             }
             let rendered: RenderedImage
             do throws(ImagingError) {
-                let source: ImageFile
-                if let poster {
-                    source = try ImageFile(poster)
-                } else if let original, case .image(let format) = facts.format {
-                    source = ImageFile(original, format: format)
-                } else {
-                    throw ImagingError(.unsupportedType, "Only a photo, or a movie's poster, is rendered.")
-                }
                 guard let output = try imaging.render(source, [request], reoriented: reoriented).first else {
                     throw ImagingError(.invalidRequest, "Nothing was rendered.")
                 }
@@ -231,6 +229,10 @@ public final class Derivatives: FileWorking {
 }
 
 extension Derivatives {
+    /// A poster as the renders read it: ffmpeg writes every poster as a JPEG
+    /// (`FFmpegArguments.poster`), so its header is not read to find that out.
+    static func poster(_ path: String) -> ImageFile { ImageFile(path, format: .jpeg) }
+
     /// An upright first frame of the movie, in the temp folder.
     func makePoster(_ path: String, container: ContainerFormat) async throws(LibraryError) -> String {
         let (poster, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".jpg") }

@@ -240,7 +240,7 @@ public final class Ingest: FileWorking {
             defer { unlink(poster) }
             let bytes = try Library.read(poster)
             do throws(ImagingError) {
-                return (bytes, try imaging.render(poster, Library.thumbnailRequests))
+                return (bytes, try imaging.render(Derivatives.poster(poster), Library.thumbnailRequests))
             } catch {
                 throw Library.reported(error, "a movie's thumbnails", log)
             }
