@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Memo", swiftSettings: strict),
-        .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo"], swiftSettings: strict),
+        .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo", "UTCTime"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["Failures", "CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
         .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors", "UTCTime"], swiftSettings: strict),

@@ -211,9 +211,6 @@ public final class Library: FileWorking {
     /// ("2026-12-03T23:49:21.123Z"), which sorts as text in time order: the text
     /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true)` wrote, without its calendar.
     static func timestamp(_ date: Date = Date()) -> String {
-        let time = UTCTime(date)
-        let digits = UTCTime.digits
-        return "\(digits(time.year, 4))-\(digits(time.month, 2))-\(digits(time.day, 2))T"
-            + "\(digits(time.hour, 2)):\(digits(time.minute, 2)):\(digits(time.second, 2)).\(digits(time.milliseconds, 3))Z"
+        UTCTime(date).iso8601(milliseconds: true)
     }
 }

@@ -32,6 +32,13 @@ public struct UTCTime: Sendable {
         milliseconds = Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down))
     }
 
+    /// ISO 8601 in UTC: `2026-12-03T23:49:21Z`, or to the millisecond, `2026-12-03T23:49:21.123Z`.
+    public func iso8601(milliseconds withMilliseconds: Bool = false) -> String {
+        let digits = Self.digits
+        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))"
+            + (withMilliseconds ? ".\(digits(milliseconds, 3))" : "") + "Z"
+    }
+
     /// `value` in at least `width` digits, zeros in front.
     public static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)

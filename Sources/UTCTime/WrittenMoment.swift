@@ -1,3 +1,5 @@
+import Foundation
+
 /// A moment as text writes it, `YYYY-MM-DD`, a separator, `HH:MM:SS`, perhaps a fraction of a
 /// second, then a fixed ending (a zone, or nothing): the one reading of that layout, for the
 /// library's stored moments and PostgreSQL's text of its timestamps alike.
@@ -35,6 +37,18 @@ public struct WrittenMoment: Sendable, Equatable {
     public var isOnTheCalendar: Bool {
         guard year >= 1, (1...12).contains(month) else { return false }
         return (1...Self.daysIn(month, of: year)).contains(day) && hour < 24 && minute < 60 && second < 60
+    }
+
+    /// The moment read as UTC, in seconds since 1970 (`timegm`: no time-zone tables).
+    public var secondsSince1970: Int {
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Int(timegm(&parts))
     }
 
     /// The days of `month` in `year`.

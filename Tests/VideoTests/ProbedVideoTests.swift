@@ -74,6 +74,16 @@ import Testing
         #expect(ProbedVideo.creationDate("2019-01-24T08:01:24Z") == "2019-01-24T08:01:24Z")
         #expect(ProbedVideo.creationDate("1970-01-01T00:00:00.000000Z") == nil)
         #expect(ProbedVideo.creationDate("1904-01-01T00:00:00Z") == nil)
+        #expect(ProbedVideo.creationDate("2023-03-16T15:26:24+02:00") == "2023-03-16T13:26:24Z")
+        #expect(ProbedVideo.creationDate("2023-12-31T23:30:00-01:00") == "2024-01-01T00:30:00Z")
+        for damaged in ["2023-02-30T10:00:00Z", "2023-03-16T15:26:24", "2023-03-16 15:26:24Z", "2023-03-16T15:26:24+2:00", "", "Z"] {
+            #expect(ProbedVideo.creationDate(damaged) == nil, "\(damaged)")
+        }
+        // What fuzzing found (probe-output): a fraction of a hundred digits, then more, made ICU's
+        // date parser divide by zero and end the process.
+        let crafted = "1011-09-22T16:34:05.000000" + String(repeating: "7", count: 90) + "-22T18:34:0u+200"
+        #expect(ProbedVideo.creationDate(crafted) == nil)
+        #expect(ProbedVideo.creationDate("2023-03-16T15:26:24." + String(repeating: "9", count: 100) + "Z") == "2023-03-16T15:26:24Z")
         #expect(ProbedVideo.creationDate("yesterday") == nil)
         #expect(ProbedVideo.creationDate(nil) == nil)
     }
