@@ -27,19 +27,21 @@ import Testing
     }
 
     /// Each child has two pipes; held until the deadline, they piled up on a busy server until
-    /// Process.run failed. Other suites run children at the same time, hence the slack, and the
-    /// count is taken again while theirs come and go (ours would stay for the 600 s deadline).
+    /// Process.run failed. Each child names its own pipes (their inodes, which the kernel does not
+    /// reuse soon), so the check sees only ours while other suites' children come and go.
     @Test func finishedProcessesHoldNoPipes() async throws {
-        func pipes() throws -> Int {
-            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count { name in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix("pipe:") == true
-            }
+        func openPipes() throws -> Set<String> {
+            let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+            return Set(names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") })
         }
-        let before = try pipes()
+        var ours: Set<String> = []
         for _ in 0..<50 {
-            _ = try await ChildProcess(timeout: .seconds(600)).run(executable: "/bin/true", arguments: [], environment: [:])
+            let output = try await run("readlink /proc/$$/fd/1 /proc/$$/fd/2", timeout: .seconds(600), stdoutLimit: 4096)
+            let named = String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(named.count == 2 && named.allSatisfy { $0.hasPrefix("pipe:") }, "\(named)")
+            ours.formUnion(named)
         }
-        #expect(try await eventually(seconds: 30) { try pipes() - before < 20 })
+        #expect(try await eventually(seconds: 30) { try openPipes().isDisjoint(with: ours) })
     }
 
     /// A deadline is a sum of what callers count (seconds of video, say); one beyond what Dispatch
