@@ -117,7 +117,7 @@ def fuzz(name, settings, seconds):
             if not found:
                 escaped.append(f"libFuzzer exited {run.returncode} without a crash file")
                 break
-            reasons.append(crash_reason(run.stderr))
+            reason = crash_reason(run.stderr)
             verdicts = subprocess.run([DRIVER, "contains", *found], capture_output=True, text=True, env=ENVIRONMENT).stdout
             for line in verdicts.splitlines():
                 verdict, path = line.split("\t")[:2]
@@ -126,6 +126,7 @@ def fuzz(name, settings, seconds):
                     forget_input(path, (seeds, kept))
                     shutil.move(path, os.path.join(contained, os.path.basename(path)))
                     kept_apart.append(path)
+                    reasons.append(reason)
                 else:
                     escaped.append(path)
             if escaped:
@@ -203,7 +204,10 @@ def write_figures(rows, seconds):
               "run of spaces was left alone once cut: names are now cut and trimmed scalar by scalar "
               "(Fuzz/crashes/file-name). A search for a quote followed by a combining mark (one Swift Character that "
               "is not a quote) passed to FTS5 unescaped, which failed on an unterminated string, a 500: search phrases "
-              "and LIKE patterns are now escaped scalar by scalar (Fuzz/crashes/search).", ""]
+              "and LIKE patterns are now escaped scalar by scalar (Fuzz/crashes/search). A creation_time with a "
+              "hundred-digit fraction in ffprobe's output made ICU's date parser (Foundation's ISO8601DateFormatter) "
+              "divide by zero in the server's own process: the probe now reads the moment itself (WrittenMoment, "
+              "timegm) (Fuzz/crashes/probe-output).", ""]
     section = "\n".join(lines)
     with open(FIGURES, "w") as handle:
         handle.write(section)
