@@ -3,28 +3,25 @@ internal import CMicroHTTPD
 extension ServerCore {
     /// libmicrohttpd's access handler. For one request it is called once the headers are in,
     /// once per piece of body, once more when the body is complete, and again after a resume;
-    /// the context's phase says which of these this call is.
+    /// the request's lifecycle says which of these this call is.
     func access(
         _ connection: Connection, _ context: RequestContext, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer?
     ) -> MHD_Result {
-        switch context.state.withLock({ $0.phase }) {
-        case .new:
+        switch context.lifecycle.withLock({ $0.called() }) {
+        case .start:
             return start(connection, context, url: url, method: method, version: version)
-        case .accepted(let route):
-            guard let request = context.state.withLock({ $0.request }) else { return .NO }
+        case .handle(let route, let request):
             if let fast = route.fast, let response = responder.respondNow(to: request, with: fast) {
                 return answer(response, on: connection, context)
             }
             return runHandler(route.handler, for: request, on: connection, context)
-        case .receiving(let route, let maxBytes, let length):
+        case .receive(let route, let maxBytes, let length):
             guard let upload else { return finishBody(on: connection, context, handler: route.handler) }
             return receive(upload, on: connection, context, maxBytes: maxBytes, length: length)
-        case .ready(let response):
+        case .answer(let response):
             return answer(response, on: connection, context)
-        case .handling, .answered, .finished:
-            // Not called in these phases: a suspended connection is not served, and a queued
-            // response ends the calls.
+        case .none:
             return .YES
         }
     }
@@ -39,10 +36,7 @@ extension ServerCore {
         let methodName = method.map { String(cString: $0) } ?? "-"
         let received = connection.headers
         let headers = received.fields
-        context.state.withLock { state in
-            state.method = methodName
-            state.requestHeaders = headers
-        }
+        context.lifecycle.withLock { $0.headed(method: methodName, headers: headers) }
         let decision =
             received.wellFormed
             ? decide(connection, context, url: url, method: methodName, version: version, headers: headers)
@@ -50,12 +44,9 @@ extension ServerCore {
         switch decision {
         case .refuse(let response, let now):
             guard !now else { return answer(response, on: connection, context) }
-            context.state.withLock { $0.phase = .ready(response) }
+            context.lifecycle.withLock { $0.refuseLater(response) }
         case .run(let route, let request):
-            context.state.withLock { state in
-                state.request = request
-                state.phase = .accepted(route)
-            }
+            context.lifecycle.withLock { $0.accept(route, request) }
         case .receive(let request, let route, let maxBytes, let length):
             return beginBody(of: request, route: route, maxBytes: maxBytes, length: length, on: connection, context)
         }
@@ -137,14 +128,13 @@ extension ServerCore {
     func runHandler(_ handler: @escaping Router.Handler, for request: Request, on connection: Connection, _ context: RequestContext)
         -> MHD_Result
     {
-        context.state.withLock { $0.request = request }
-        guard suspend(connection, for: context) else {
+        guard suspend(connection, for: context, request: request) else {
             return answer(Self.shuttingDown, on: connection, context)
         }
         let task = Task(priority: .high) { [self] in
             context.deliver(await responder.respond(to: request, with: handler))
         }
-        context.state.withLock { $0.task = task }
+        context.lifecycle.withLock { $0.handling(in: task) }
         return .YES
     }
 
@@ -153,13 +143,9 @@ extension ServerCore {
         var response = response
         // A body made from now on would be cut off by the stop: better to tell the client to come back.
         if case .stream = response.body, isStopping { response = Self.shuttingDown }
-        let builder = context.state.withLock { ResponseBuilder(method: $0.method, requestHeaders: $0.requestHeaders) }
+        let builder = context.lifecycle.withLock { ResponseBuilder(method: $0.method, requestHeaders: $0.requestHeaders) }
         guard let built = builder.build(response) else { return .NO }
-        context.state.withLock { state in
-            state.phase = .answered
-            state.status = built.status
-            state.bodyBytes = built.bodyBytes
-        }
+        context.lifecycle.withLock { $0.answered(status: built.status, bodyBytes: built.bodyBytes) }
         // Before queueing: the reader runs only once MHD sends the body, and a response MHD
         // refuses is freed at once, which closes its pipe and so ends its producer.
         if let pipe = built.stream { stream(pipe, on: connection, for: context) }

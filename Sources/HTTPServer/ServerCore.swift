@@ -78,29 +78,16 @@ final class ServerCore: Sendable {
     /// salvage first), and the request leaves the books with one access-log line.
     func complete(_ connection: Connection, _ pointer: UnsafeMutableRawPointer) {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
-        let (method, status, bodyBytes, wasSuspended) = context.state.withLock { state in
-            if let stream = state.stream { state.bodyBytes = stream.sent }
-            if case .receiving(let route, _, _) = state.phase, let salvage = route.salvage, var request = state.request,
-                var body = state.body, body.size > 0, !isStopping
-            {
-                body.close()
-                request.body = RequestBody(path: body.path, size: body.size)
-                self.salvage(body, of: request, with: salvage)
-            } else {
-                state.body?.discard()
-            }
-            state.body = nil
-            state.suspended = nil
-            state.phase = .finished
-            // A request libmicrohttpd refused itself (no Host, say) has only MHD's status.
-            return (state.method, state.status ?? connection.queuedStatus, state.bodyBytes, state.wasSuspended)
-        }
-        if wasSuspended {
+        let completion = context.lifecycle.withLock { $0.complete(stopping: isStopping) }
+        if let (salvage, request, body) = completion.salvage { self.salvage(body, of: request, with: salvage) }
+        if completion.wasKept {
             suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
         }
+        // A request libmicrohttpd refused itself (no Host, say) has only MHD's status.
         configuration.log(
             AccessLog.line(
-                method: method, rawURI: context.rawURI, status: status, bodyBytes: bodyBytes, elapsed: context.elapsed))
+                method: completion.method, rawURI: context.rawURI, status: completion.status ?? connection.queuedStatus,
+                bodyBytes: completion.bodyBytes, elapsed: context.elapsed))
         // Last, so that a stop waiting for this request finds its line logged.
         inFlight.subtract(1, ordering: .releasing)
     }
@@ -130,15 +117,11 @@ final class ServerCore: Sendable {
     /// Suspends the connection for a handler, unless a stop has begun. Deciding under the
     /// lock that `beginStopping` stores under means `abandonHandlers` (which runs after it) sees
     /// every connection that was suspended, so none is left suspended when the daemon stops.
-    func suspend(_ connection: Connection, for context: RequestContext) -> Bool {
+    func suspend(_ connection: Connection, for context: RequestContext, request: Request) -> Bool {
         suspended.withLock { suspended in
             guard !stopping.load(ordering: .relaxed) else { return false }
             connection.suspend()
-            context.state.withLock { state in
-                state.phase = .handling
-                state.suspended = connection
-                state.wasSuspended = true
-            }
+            context.lifecycle.withLock { $0.suspend(connection, for: request) }
             suspended[ObjectIdentifier(context)] = context
             return true
         }
@@ -152,10 +135,7 @@ final class ServerCore: Sendable {
     func stream(_ pipe: StreamPipe, on connection: Connection, for context: RequestContext) {
         let admitted = suspended.withLock { suspended in
             guard !stopping.load(ordering: .relaxed) else { return false }
-            context.state.withLock { state in
-                state.stream = pipe
-                state.wasSuspended = true
-            }
+            context.lifecycle.withLock { $0.streaming(pipe) }
             suspended[ObjectIdentifier(context)] = context
             return true
         }
@@ -177,7 +157,7 @@ final class ServerCore: Sendable {
         let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
             context.deliver(Self.shuttingDown)
-            let (task, stream) = context.state.withLock { ($0.task, $0.stream) }
+            let (task, stream) = context.lifecycle.withLock { $0.running }
             task?.cancel()
             stream?.close()
         }
@@ -192,11 +172,7 @@ final class ServerCore: Sendable {
     func cancelHandlersOfClientsGone() {
         let contexts = suspended.withLock { Array($0.values) }
         for context in contexts {
-            let task: Task<Void, Never>? = context.state.withLock { state in
-                guard case .handling = state.phase, let connection = state.suspended, connection.peerHasClosed else { return nil }
-                return state.task
-            }
-            task?.cancel()
+            context.lifecycle.withLock { $0.handlerOfClientGone { $0.peerHasClosed } }?.cancel()
         }
     }
 
