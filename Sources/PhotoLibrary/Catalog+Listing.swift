@@ -6,14 +6,15 @@ public import Vocabulary
 extension Catalog {
     /// One asset by id, whatever its state (trashed and unsaved ones too).
     public func asset(_ id: String) async throws(LibraryError) -> Asset {
-        let row = try await read { connection throws(StorageError) in
-            try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first
-        }
-        guard let row else { throw LibraryError(.notFound, "There is no asset with that id.") }
-        do {
-            return try Asset(row: row)
-        } catch {
-            throw LibraryError(error)
+        let asset = try await read { connection throws(StorageError) in try Catalog.asset(id, connection) }
+        guard let asset else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        return asset
+    }
+
+    /// An asset as a transaction sees it; nil when there is none with that id.
+    static func asset(_ id: String, _ connection: any SQLConnection) throws(StorageError) -> Asset? {
+        try connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id = ?", [id]).first.map { row throws(StorageError) in
+            try Asset(row: row)
         }
     }
 

@@ -24,39 +24,50 @@ extension Ingest {
     /// still; the log says why.
     func importEmbeddedMovie(of still: Asset, length: Int) async {
         do {
-            let staged = try await files { [blobs, staging] () throws(StorageError) -> StagedFile in
-                let original = try blobs.localFile(still.blobHash)
-                let (path, fd) = try staging.makeTemporaryFile(suffix: ".mp4")
-                let output = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-                do {
-                    guard let input = FileHandle(forReadingAtPath: original) else {
-                        throw StorageError(.io, "The original cannot be read.")
-                    }
-                    defer { try? input.close() }
-                    let end = try input.seekToEnd()
-                    guard end >= UInt64(length) else { throw StorageError(.io, "The original is shorter than its movie.") }
-                    try input.seek(toOffset: end - UInt64(length))
-                    try output.write(contentsOf: input.readToEnd() ?? Data())
-                    try output.close()
-                } catch let error as StorageError {
-                    unlink(path)
-                    throw error
-                } catch {
-                    unlink(path)
-                    throw StorageError(.io, "The motion photo's movie cannot be copied: \(error)")
-                }
+            let arrival = try await arrive { [blobs, staging] () throws(LibraryError) -> StagedFile in
                 do throws(StorageError) {
-                    return try staging.stage(adopting: path)
+                    return try Self.copyMovie(of: still, length: length, from: blobs, into: staging)
                 } catch {
-                    unlink(path)
-                    throw error
+                    throw LibraryError(error)
                 }
             }
             let name = (still.originalFilename.map { ($0 as NSString).deletingPathExtension } ?? still.id) + ".mp4"
             // Imported, whatever the still's source: an unsaved capture's expiry is its still's to decide.
-            _ = try await ingest(staged, originalFilename: name, source: .imported, saveToCameraRoll: false, livePhotoOf: still.id)
+            _ = try await ingest(arrival, originalFilename: name, source: .imported, saveToCameraRoll: false, livePhotoOf: still.id)
         } catch {
             options.log("the movie of motion photo \(still.id) was not imported: \(error)")
+        }
+    }
+
+    /// A staged copy of the still's last `length` bytes.
+    private static func copyMovie(of still: Asset, length: Int, from blobs: any BlobStore, into staging: StagingArea)
+        throws(StorageError) -> StagedFile
+    {
+        let original = try blobs.localFile(still.blobHash)
+        let (path, fd) = try staging.makeTemporaryFile(suffix: ".mp4")
+        let output = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            guard let input = FileHandle(forReadingAtPath: original) else {
+                throw StorageError(.io, "The original cannot be read.")
+            }
+            defer { try? input.close() }
+            let end = try input.seekToEnd()
+            guard end >= UInt64(length) else { throw StorageError(.io, "The original is shorter than its movie.") }
+            try input.seek(toOffset: end - UInt64(length))
+            try output.write(contentsOf: input.readToEnd() ?? Data())
+            try output.close()
+        } catch let error as StorageError {
+            unlink(path)
+            throw error
+        } catch {
+            unlink(path)
+            throw StorageError(.io, "The motion photo's movie cannot be copied: \(error)")
+        }
+        do throws(StorageError) {
+            return try staging.stage(adopting: path)
+        } catch {
+            unlink(path)
+            throw error
         }
     }
 }

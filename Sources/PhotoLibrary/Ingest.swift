@@ -5,9 +5,10 @@ import Storage
 import Video
 import Vocabulary
 
-/// Originals into the library and out of it: a file is staged and hashed, decoded once (which
-/// proves it whole and makes its first derivatives), its blob stored, and its row committed in
-/// a short transaction (`storeBlob`); deletion and collection take them out again
+/// Originals into the library and out of it: a file is staged and hashed, found known or its
+/// store claimed (`claimStore`), decoded once (which proves it whole and makes its first
+/// derivatives), its blob stored, and its row committed in a short transaction
+/// (`storeClaimed`); deletion and collection take them out again
 /// (`Ingest+Deletion`). Its decodes and file work run on its own lane.
 public final class Ingest: FileWorking {
     let stores: LibraryStores
@@ -33,7 +34,7 @@ public final class Ingest: FileWorking {
         at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
-        let staged = try await lane.run { [staging] () throws(LibraryError) -> StagedFile in
+        let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
                 return try staging.stage(copying: path, maxBytes: limit)
             } catch {
@@ -42,7 +43,7 @@ public final class Ingest: FileWorking {
             }
         }
         let name = originalFilename ?? (path as NSString).lastPathComponent
-        return try await ingest(staged, originalFilename: name, source: source, saveToCameraRoll: saveToCameraRoll)
+        return try await ingest(arrival, originalFilename: name, source: source, saveToCameraRoll: saveToCameraRoll)
     }
 
     /// Imports a file that was streamed into the library's temp folder (an upload). The file is
@@ -51,7 +52,7 @@ public final class Ingest: FileWorking {
         temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         precondition(path.hasPrefix(stores.workFolder.path + "/"), "uploads must be staged in the library's work folder")
-        let staged = try await lane.run { [staging] () throws(LibraryError) -> StagedFile in
+        let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
                 return try staging.stage(adopting: path)
             } catch {
@@ -59,18 +60,51 @@ public final class Ingest: FileWorking {
                 throw LibraryError(error)
             }
         }
-        return try await ingest(staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+        return try await ingest(arrival, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+    }
+
+    /// A staged file and its first bytes, read in the hop that staged it.
+    struct Arrival: Sendable {
+        let staged: StagedFile
+        /// The bytes a format is sniffed from; every later step is given the format they say.
+        let header: [UInt8]
+        /// The length of the movie at the end of a motion photo.
+        let movieLength: Int?
+    }
+
+    /// Stages a file with `stage` on this part's lane and, in the same hop, reads its header and
+    /// a motion photo's movie from one opening of it.
+    func arrive(_ stage: @escaping @Sendable () throws(LibraryError) -> StagedFile) async throws(LibraryError) -> Arrival {
+        try await lane.run { [staging] () throws(LibraryError) -> Arrival in
+            let staged = try stage()
+            guard let file = FileHandle(forReadingAtPath: staged.path) else {
+                staging.discard(staged)
+                throw LibraryError(.io, "The staged file cannot be read.")
+            }
+            defer { try? file.close() }
+            let header: [UInt8]
+            do {
+                // An empty file reads as nil; the ingest refuses it by its size.
+                header = Array(try file.read(upToCount: ImageFormat.sniffLength) ?? Data())
+            } catch {
+                staging.discard(staged)
+                throw LibraryError(.io, "The staged file cannot be read.")
+            }
+            return Arrival(
+                staged: staged, header: header, movieLength: ImageFormat.sniff(header) != nil ? Library.embeddedMovieLength(file) : nil)
+        }
     }
 
     /// Whatever the outcome, the staged copy goes: into the blob store, or away. `livePhotoOf`
     /// names the still whose motion this movie is (a motion photo's own movie).
     func ingest(
-        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil
+        _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
+        let staged = arrival.staged
         do {
             return try await ingestStaged(
-                staged, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+                arrival, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
         } catch {
             // Once committed, the staged file is the blob and this finds nothing to remove.
             await lane.run { [staging] in staging.discard(staged) }
@@ -78,17 +112,27 @@ public final class Ingest: FileWorking {
         }
     }
 
+    /// Four hops after staging: one write that finds the bytes known or claims their store,
+    /// the decode, the blob's put and the row's commit.
     private func ingestStaged(
-        _ staged: StagedFile, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?
+        _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?
     ) async throws(LibraryError) -> ImportResult {
+        let staged = arrival.staged
         guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        if let existing = try await rememberAgain(staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
-        {
+        let token = Library.newID()
+        let remembered = Remembered(hash: staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+        if let existing = try await claimStore(staged.hash, token, unless: remembered.again) {
             await lane.run { [staging] in staging.discard(staged) }
             return ImportResult(asset: existing, isDuplicate: true)
         }
 
-        let analysis = try await analyse(staged.path)
+        let analysis: Analysis
+        do {
+            analysis = try await analyse(arrival)
+        } catch {
+            await releaseClaim(token)
+            throw error
+        }
         let id = Library.newID()
         let now = Library.timestamp()
         let draft = AssetDraft(
@@ -96,31 +140,23 @@ public final class Ingest: FileWorking {
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf)
 
         // A crash between the blob and its row leaves an orphan blob, which collection removes.
-        let inserted: Bool = try await storeBlob(staged) { connection throws(StorageError) -> Bool in
-            guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [staged.hash]).isEmpty else {
-                return false
-            }
+        // Another import of the same bytes may have committed since the claim: its asset is the answer.
+        let existing: Asset? = try await storeClaimed(staged, token) { connection throws(StorageError) -> Asset? in
+            if let existing = try remembered.again(connection) { return existing }
             try draft.insert(into: connection)
             if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
                 try LivePhoto.pair(id, analysis.mediaType, identifier, connection)
             }
             if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
-            return true
+            return nil
         }
-        guard inserted else {
-            // Another import of the same bytes committed first.
-            let existing = try await rememberAgain(
-                staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
-            guard let existing else { throw LibraryError(.database, "The asset vanished while it was imported.") }
-            return ImportResult(asset: existing, isDuplicate: true)
-        }
+        if let existing { return ImportResult(asset: existing, isDuplicate: true) }
         reach(.afterDatabaseCommit)
-        await derivatives.keep(analysis.derivatives, of: staged.hash)
         // The row is what the draft says, unless a pairing or a motion photo's movie named
         // another asset in it since: only then is it read back.
         var asset = draft.asset
         asset.inCameraRoll = saveToCameraRoll
-        if let length = analysis.embeddedMovieLength {
+        if let length = arrival.movieLength {
             await importEmbeddedMovie(of: asset, length: length)
             asset = try await catalog.asset(id)
         } else if analysis.contentIdentifier != nil {
@@ -130,60 +166,47 @@ public final class Ingest: FileWorking {
         return ImportResult(asset: asset, isDuplicate: false)
     }
 
-    /// The asset already holding these bytes, brought back into view by this import: out of
-    /// the trash, and into the library or the Camera Roll as the new import asks (or made the
-    /// motion of `livePhotoOf`, if it is nobody's yet).
-    private func rememberAgain(_ hash: String, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?)
-        async throws(LibraryError) -> Asset?
-    {
-        // Most imports are new bytes: they look without taking the writer.
-        let known = try await read { connection throws(StorageError) in
-            try !connection.query("SELECT 1 FROM assets WHERE blob_hash = ?", [hash]).isEmpty
-        }
-        guard known else { return nil }
-        let now = Library.timestamp()
-        let id: String? = try await write { connection throws(StorageError) -> String? in
+    /// The asset already holding an import's bytes, brought back into view by it: out of the
+    /// trash, and into the library or the Camera Roll as the import asks (or made the motion of
+    /// `livePhotoOf`, if it is nobody's yet).
+    struct Remembered: Sendable {
+        let hash: String
+        let source: AssetSource
+        let saveToCameraRoll: Bool
+        let livePhotoOf: String?
+
+        /// In a write transaction: the asset as it is now, or nil when no asset has the bytes.
+        func again(_ connection: any SQLConnection) throws(StorageError) -> Asset? {
             guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
             if source != .camera { try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id]) }
-            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
+            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: Library.timestamp()) }
             if let livePhotoOf {
                 try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ? AND live_photo_of IS NULL", [livePhotoOf, id])
             }
-            return id
+            return try Catalog.asset(id, connection)
         }
-        guard let id else { return nil }
-        return try await catalog.asset(id)
     }
 
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
-    /// whose making proves the file decodes to its end.
-    private func analyse(_ path: String) async throws(LibraryError) -> Analysis {
-        // The header and a motion photo's movie are read in one hop, off the cooperative pool,
-        // from one opening of the file.
-        let (header, movieLength) = try await lane.run { () throws(LibraryError) -> ([UInt8], Int?) in
-            guard let file = FileHandle(forReadingAtPath: path) else { throw LibraryError(.io, "The staged file cannot be read.") }
-            defer { try? file.close() }
-            guard let read = try? file.read(upToCount: 64) else { throw LibraryError(.io, "The staged file cannot be read.") }
-            let header = Array(read)
-            return (header, ImageFormat.sniff(header) != nil ? Library.embeddedMovieLength(file) : nil)
+    /// whose making proves the file decodes to its end, kept in the derivative cache in the
+    /// same hop.
+    private func analyse(_ arrival: Arrival) async throws(LibraryError) -> Analysis {
+        let path = arrival.staged.path
+        if let format = ImageFormat.sniff(arrival.header) {
+            return try await analyseImage(path, hash: arrival.staged.hash, format: format)
         }
-        if let format = ImageFormat.sniff(header) {
-            var analysis = try await analyseImage(path, format: format)
-            analysis.embeddedMovieLength = movieLength
-            return analysis
-        }
-        if let container = ContainerFormat.sniff(header) {
-            return try await analyseMovie(path, container: container)
+        if let container = ContainerFormat.sniff(arrival.header) {
+            return try await analyseMovie(path, hash: arrival.staged.hash, container: container)
         }
         throw LibraryError(
             .unsupportedType,
             "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
     }
 
-    private func analyseImage(_ path: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
+    private func analyseImage(_ path: String, hash: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
         var requests = Library.thumbnailRequests
         var keys = DerivativeKey.thumbnailSizes.map { DerivativeKey.thumbnail($0) }
         if let box = options.importDisplayBox {
@@ -191,42 +214,48 @@ public final class Ingest: FileWorking {
             requests.append(request)
             keys.append(DerivativeKey.display(box: box, fit: .contain, edit: nil, encoding: request.encoding))
         }
-        let (info, rendered) = try await firstDecode(path, format: format, requests)
+        let info = try await firstDecode(path, format: format, requests, keeping: keys, of: hash)
         return Analysis(
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
             captureDate: info.captureDate, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
             hasGPS: info.hasGPS, isScreenshot: info.isScreenshot, exif: info.exif, browserPlayable: nil,
-            contentIdentifier: LivePhoto.identifier(info.contentIdentifier), derivatives: zip(keys, rendered).map { ($0, $1.data) })
+            contentIdentifier: LivePhoto.identifier(info.contentIdentifier))
     }
 
     /// The decode that decides whether an image is accepted (`ImportDecoder`): in a child
-    /// process for the formats whose decoders may abort, else on the work queue.
+    /// process for the formats whose decoders may abort, else on this part's lane. What it
+    /// renders is kept as `keys` of the original `hash`, in the decode's hop when it runs here.
     private func firstDecode(
-        _ path: String, format: ImageFormat, _ requests: [RenderRequest]
-    ) async throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) {
+        _ path: String, format: ImageFormat, _ requests: [RenderRequest], keeping keys: [String], of hash: String
+    ) async throws(LibraryError) -> ImageInfo {
         let log = options.log
         if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
             let (prefix, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".decoded") }
             close(fd)
             defer { unlink(prefix) }
+            let decoded: (info: ImageInfo, outputs: [RenderedImage])
             do throws(ImagingError) {
-                return try await ImportDecoder.decodeApart(decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: prefix)
+                decoded = try await ImportDecoder.decodeApart(decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: prefix)
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
             }
+            await lane.run { [derivatives] in derivatives.keep(zip(keys, decoded.outputs.map(\.data)), of: hash) }
+            return decoded.info
         }
-        return try await lane.run { [imaging] () throws(LibraryError) -> (info: ImageInfo, outputs: [RenderedImage]) in
+        return try await lane.run { [imaging, derivatives] () throws(LibraryError) -> ImageInfo in
             do throws(ImagingError) {
                 // The format sniffed from the header the import read: no part of the decode reads it again.
-                return try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
+                let decoded = try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
+                derivatives.keep(zip(keys, decoded.outputs.map(\.data)), of: hash)
+                return decoded.info
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
             }
         }
     }
 
-    private func analyseMovie(_ path: String, container: ContainerFormat) async throws(LibraryError) -> Analysis {
+    private func analyseMovie(_ path: String, hash: String, container: ContainerFormat) async throws(LibraryError) -> Analysis {
         let info: VideoInfo
         do throws(VideoError) {
             info = try await options.video.probe(path, format: container)
@@ -236,22 +265,25 @@ public final class Ingest: FileWorking {
         let poster = try await derivatives.makePoster(path, container: container)
         let strip = await mediaJobs.importedScrubStrip(path, container: container)
         let log = options.log
-        let (posterBytes, thumbnails) = try await lane.run { [imaging] () throws(LibraryError) -> ([UInt8], [RenderedImage]) in
+        try await lane.run { [imaging, derivatives] () throws(LibraryError) in
             defer { unlink(poster) }
             let bytes = try Library.read(poster)
+            let thumbnails: [RenderedImage]
             do throws(ImagingError) {
-                return (bytes, try imaging.render(Derivatives.poster(poster), Library.thumbnailRequests))
+                thumbnails = try imaging.render(Derivatives.poster(poster), Library.thumbnailRequests)
             } catch {
                 throw Library.reported(error, "a movie's thumbnails", log)
             }
+            let made =
+                [(DerivativeKey.poster, bytes)] + (strip.map { [(DerivativeKey.scrubStrip, $0)] } ?? [])
+                + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) }
+            derivatives.keep(made, of: hash)
         }
         return Analysis(
             mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
             captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false, captureFrameRate: info.captureFrameRate,
-            browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier),
-            derivatives: [(DerivativeKey.poster, posterBytes)] + (strip.map { [(DerivativeKey.scrubStrip, $0)] } ?? [])
-                + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) })
+            browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier))
     }
 }
 
@@ -285,9 +317,6 @@ struct Analysis: Sendable {
     var browserPlayable: Bool?
     /// The Live Photo content identifier, as `LivePhoto.identifier` accepts it.
     var contentIdentifier: String?
-    /// The length of the movie a motion photo carries at its end (`MotionPhoto`).
-    var embeddedMovieLength: Int? = nil
-    var derivatives: [(String, [UInt8])]
 }
 
 /// A new asset's row, ready to insert.

@@ -19,7 +19,15 @@ extension LibraryPart {
         _ staged: StagedFile, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
     ) async throws(LibraryError) -> T {
         let token = Library.newID()
-        try await claimStore(staged.hash, token)
+        _ = try await claimStore(staged.hash, token) { _ throws(StorageError) -> Never? in nil }
+        return try await storeClaimed(staged, token, commit: commit)
+    }
+
+    /// `storeBlob` for a store `token` has claimed (`claimStore`): the claim is released
+    /// whatever the outcome.
+    func storeClaimed<T: Sendable>(
+        _ staged: StagedFile, _ token: String, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
+    ) async throws(LibraryError) -> T {
         do {
             try await blobCall { [blobs] () throws(StorageError) in try blobs.put(staged) }
             reach(.afterBlobCommit)
@@ -30,34 +38,47 @@ extension LibraryPart {
                 return result
             }
         } catch {
-            try? await write { connection throws(StorageError) in try Library.releaseClaim(token, connection) }
+            await releaseClaim(token)
             throw error
         }
     }
 
-    /// Claims the store of `hash`, after any removal of it under way.
-    private func claimStore(_ hash: String, _ token: String) async throws(LibraryError) {
+    /// Claims the store of `hash` as `token`, after any removal of it under way, unless
+    /// `instead`, asked first in the same transaction under the blob's lock, finds the store
+    /// needless (the bytes are an asset already): then its answer, and no claim.
+    func claimStore<T: Sendable>(
+        _ hash: String, _ token: String, unless instead: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T?
+    ) async throws(LibraryError) -> T? {
         while true {
             let now = Date().timeIntervalSince1970
-            let claimed = try await write { connection throws(StorageError) -> Bool in
+            // The answer of `instead`, or whether the store was claimed (not while a removal runs).
+            let (answer, claimed) = try await write { connection throws(StorageError) -> (T?, Bool) in
                 try connection.lock(Library.blobLock(hash))
+                if let answer = try instead(connection) { return (answer, false) }
                 try connection.run(
                     "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?",
                     [hash, now - Library.removalLease])
                 guard try connection.query("SELECT 1 FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove'", [hash]).isEmpty else {
-                    return false
+                    return (nil, false)
                 }
                 try connection.run(
                     "INSERT INTO blob_claims (token, blob_hash, purpose, claimed_at) VALUES (?, ?, 'store', ?)", [token, hash, now])
-                return true
+                return (nil, true)
             }
-            if claimed { return }
+            if let answer { return answer }
+            if claimed { return nil }
             do {
                 try await Task.sleep(for: .milliseconds(50))
             } catch {
                 throw LibraryError(.storageUnavailable, "The original was being removed; try again.")
             }
         }
+    }
+
+    /// Gives up a store claimed and never made; a claim that cannot be released lapses at
+    /// collection.
+    func releaseClaim(_ token: String) async {
+        try? await write { connection throws(StorageError) in try Library.releaseClaim(token, connection) }
     }
 
     /// Removes a blob whose removal `token` claimed, then the claim. A removal that fails leaves
@@ -71,7 +92,7 @@ extension LibraryPart {
             options.log("removing blob \(hash) failed, left for collection: \(error)")
             removed = false
         }
-        try? await write { connection throws(StorageError) in try Library.releaseClaim(token, connection) }
+        await releaseClaim(token)
         return removed
     }
 
