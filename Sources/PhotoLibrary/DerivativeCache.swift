@@ -26,6 +26,14 @@ final class DerivativeCache: Sendable {
     /// stat, open, read and close of one per request were a quarter of the server's time.
     private let remembered = RememberedFiles()
 
+    /// Keeps what an import made from the same decode (thumbnails, a display size, a poster),
+    /// on the importer's lane, in the decode's own hop: a new original's first looks are then
+    /// answered from memory. Made before the row is committed, for an import that may still
+    /// fail: an entry is kept by the original's hash, and one no row names is collected.
+    func keep(_ made: some Sequence<(String, [UInt8])>, of hash: String) {
+        for (key, bytes) in made { _ = try? store(hash, key, bytes) }
+    }
+
     init(root: String, limit: Int, encoder: String) {
         self.root = root
         self.limit = limit

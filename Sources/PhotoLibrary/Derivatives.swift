@@ -246,14 +246,6 @@ extension Derivatives {
         return poster
     }
 
-    /// Keeps what an import made from the same decode (thumbnails, a display size, a poster),
-    /// on the importer's lane, in the decode's own hop: a new original's first looks are then
-    /// answered from memory. Made before the row is committed, for an import that may still
-    /// fail: a cache entry is kept by the original's hash, and one no row names is collected.
-    func keep(_ made: some Sequence<(String, [UInt8])>, of hash: String) {
-        for (key, bytes) in made { _ = try? cache.store(hash, key, bytes) }
-    }
-
     /// Forgets everything made of a deleted original.
     func removeAll(for hash: String) async {
         await lane.run { [cache] in cache.removeAll(for: hash) }

@@ -240,14 +240,16 @@ public final class Ingest: FileWorking {
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
             }
-            await lane.run { [derivatives] in derivatives.keep(zip(keys, decoded.outputs.map(\.data)), of: hash) }
+            await lane.run { [cache = derivatives.cache] in cache.keep(zip(keys, decoded.outputs.map(\.data)), of: hash) }
             return decoded.info
         }
-        return try await lane.run { [imaging, derivatives] () throws(LibraryError) -> ImageInfo in
+        // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
+        // would keep the library's work folder (and its lock) past a command line's exit.
+        return try await lane.run { [imaging, cache = derivatives.cache] () throws(LibraryError) -> ImageInfo in
             do throws(ImagingError) {
                 // The format sniffed from the header the import read: no part of the decode reads it again.
                 let decoded = try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
-                derivatives.keep(zip(keys, decoded.outputs.map(\.data)), of: hash)
+                cache.keep(zip(keys, decoded.outputs.map(\.data)), of: hash)
                 return decoded.info
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
@@ -265,7 +267,7 @@ public final class Ingest: FileWorking {
         let poster = try await derivatives.makePoster(path, container: container)
         let strip = await mediaJobs.importedScrubStrip(path, container: container)
         let log = options.log
-        try await lane.run { [imaging, derivatives] () throws(LibraryError) in
+        try await lane.run { [imaging, cache = derivatives.cache] () throws(LibraryError) in
             defer { unlink(poster) }
             let bytes = try Library.read(poster)
             let thumbnails: [RenderedImage]
@@ -277,7 +279,7 @@ public final class Ingest: FileWorking {
             let made =
                 [(DerivativeKey.poster, bytes)] + (strip.map { [(DerivativeKey.scrubStrip, $0)] } ?? [])
                 + zip(DerivativeKey.thumbnailSizes, thumbnails).map { (DerivativeKey.thumbnail($0), $1.data) }
-            derivatives.keep(made, of: hash)
+            cache.keep(made, of: hash)
         }
         return Analysis(
             mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
