@@ -34,7 +34,8 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         /// Try the route's fast handler, else run its handler.
         case handle(Router.Route, Request)
         /// Store a piece of the body, if the call brings one; else the body is complete.
-        case receive(Router.Route, maxBytes: Int, length: Int?)
+        /// `length` is its Content-Length (nil when chunked).
+        case receive(Router.Route, length: Int?)
         case answer(Response)
         /// Nothing: a suspended connection is not served, and a queued response ends the calls.
         case none
@@ -61,13 +62,6 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         let salvage: (Router.Salvage, Request, BodyFile)?
     }
 
-    /// The rules a body must keep to as it arrives.
-    struct BodyLimits {
-        /// After this long, a body arriving slower than `minimumRate` bytes a second is refused.
-        let grace: Duration
-        let minimumRate: Int
-    }
-
     private(set) var phase = Phase.new
     private(set) var method = "-"
     private(set) var requestHeaders = Headers()
@@ -85,7 +79,7 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         switch phase {
         case .new: .start
         case .accepted(let route, let request): .handle(route, request)
-        case .receiving(let route, let maxBytes, let length): .receive(route, maxBytes: maxBytes, length: length)
+        case .receiving(let route, _, let length): .receive(route, length: length)
         case .ready(let response): .answer(response)
         case .handling, .answered, .finished: .none
         }
@@ -116,27 +110,26 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
 
     /// A piece of body, `elapsed` after the request line: onto disk, unless it makes the body
     /// too large (chunked bodies announce no length, so the limit holds as they arrive), the
-    /// disk refuses it, or it shows the client too slow.
-    mutating func append(_ data: UnsafeRawBufferPointer, maxBytes: Int, elapsed: Duration, limits: BodyLimits) -> Received {
-        let failure: HTTPError
-        var disk: BodyFile.Failure?
-        if let size = body?.size {
-            if size + data.count > maxBytes {
-                failure = Responder.tooLarge(maxBytes)
-            } else {
-                do throws(BodyFile.Failure) {
-                    try body?.append(data)
-                    let total = size + data.count
-                    guard elapsed > limits.grace, .seconds(total) < elapsed * limits.minimumRate else { return .stored(total: total) }
-                    failure = HTTPError(408, "too_slow", "The request body arrived too slowly.")
-                } catch {
-                    failure = error.answer
-                    disk = error
-                }
-            }
-        } else {
-            failure = HTTPError(500, "internal", "Something went wrong on the server.")
+    /// disk refuses it, or it shows the client slower than `configuration` allows.
+    mutating func append(_ data: UnsafeRawBufferPointer, elapsed: Duration, configuration: Configuration) -> Received {
+        guard case .receiving(_, let maxBytes, _) = phase, let size = body?.size else {
+            return refuse(HTTPError(500, "internal", "Something went wrong on the server."))
         }
+        guard size + data.count <= maxBytes else { return refuse(Responder.tooLarge(maxBytes)) }
+        do throws(BodyFile.Failure) {
+            try body?.append(data)
+        } catch {
+            return refuse(error.answer, disk: error)
+        }
+        let total = size + data.count
+        if elapsed > configuration.minimumBodyRateGrace, .seconds(total) < elapsed * configuration.minimumBodyRate {
+            return refuse(HTTPError(408, "too_slow", "The request body arrived too slowly."))
+        }
+        return .stored(total: total)
+    }
+
+    /// Ends the body with `failure`: its file goes, and the request is answered.
+    private mutating func refuse(_ failure: HTTPError, disk: BodyFile.Failure? = nil) -> Received {
         body?.discard()
         body = nil
         answered(status: failure.status, bodyBytes: failure.jsonBody.count)
@@ -149,13 +142,11 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         body.close()
         self.body = body
         request.body = RequestBody(path: body.path, size: body.size)
-        self.request = request
         return request
     }
 
-    /// The connection is suspended while the handler for `request` runs.
-    mutating func suspend(_ connection: Suspended, for request: Request) {
-        self.request = request
+    /// The connection is suspended while the handler runs.
+    mutating func suspend(_ connection: Suspended) {
         phase = .handling
         suspended = connection
         wasKept = true

@@ -16,9 +16,9 @@ extension ServerCore {
                 return answer(response, on: connection, context)
             }
             return runHandler(route.handler, for: request, on: connection, context)
-        case .receive(let route, let maxBytes, let length):
+        case .receive(let route, let length):
             guard let upload else { return finishBody(on: connection, context, handler: route.handler) }
-            return receive(upload, on: connection, context, maxBytes: maxBytes, length: length)
+            return receive(upload, on: connection, context, length: length)
         case .answer(let response):
             return answer(response, on: connection, context)
         case .none:
@@ -128,7 +128,7 @@ extension ServerCore {
     func runHandler(_ handler: @escaping Router.Handler, for request: Request, on connection: Connection, _ context: RequestContext)
         -> MHD_Result
     {
-        guard suspend(connection, for: context, request: request) else {
+        guard suspend(connection, for: context) else {
             return answer(Self.shuttingDown, on: connection, context)
         }
         let task = Task(priority: .high) { [self] in

@@ -20,12 +20,10 @@ extension ServerCore {
     /// slow. A client gone before the end of the length it declared ends the request here (its
     /// route may salvage what came), not when the connection times out.
     func receive(
-        _ data: UnsafeRawBufferPointer, on connection: Connection, _ context: RequestContext, maxBytes: Int, length: Int?
+        _ data: UnsafeRawBufferPointer, on connection: Connection, _ context: RequestContext, length: Int?
     ) -> MHD_Result {
-        let limits = RequestLifecycle<Connection>.BodyLimits(
-            grace: configuration.minimumBodyRateGrace, minimumRate: configuration.minimumBodyRate)
         let elapsed = context.elapsed
-        switch context.lifecycle.withLock({ $0.append(data, maxBytes: maxBytes, elapsed: elapsed, limits: limits) }) {
+        switch context.lifecycle.withLock({ $0.append(data, elapsed: elapsed, configuration: configuration) }) {
         case .stored(let total):
             if let length, total < length, connection.peerHasClosed { return .NO }
             return .YES

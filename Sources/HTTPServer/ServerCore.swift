@@ -117,11 +117,11 @@ final class ServerCore: Sendable {
     /// Suspends the connection for a handler, unless a stop has begun. Deciding under the
     /// lock that `beginStopping` stores under means `abandonHandlers` (which runs after it) sees
     /// every connection that was suspended, so none is left suspended when the daemon stops.
-    func suspend(_ connection: Connection, for context: RequestContext, request: Request) -> Bool {
+    func suspend(_ connection: Connection, for context: RequestContext) -> Bool {
         suspended.withLock { suspended in
             guard !stopping.load(ordering: .relaxed) else { return false }
             connection.suspend()
-            context.lifecycle.withLock { $0.suspend(connection, for: request) }
+            context.lifecycle.withLock { $0.suspend(connection) }
             suspended[ObjectIdentifier(context)] = context
             return true
         }

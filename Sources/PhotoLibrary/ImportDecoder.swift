@@ -44,11 +44,13 @@ package enum ImportDecoder {
     }
 
     /// The same decode in a child process running `command`; its outputs come back through
-    /// files beside `outputPrefix` (in the library's work folder), which are gone afterwards.
+    /// files beside `outputPrefix` (in the library's work folder), which `Apart.collect` reads
+    /// back on the caller's lane, not on the cooperative pool this waits on; a failure removes them.
     package static func decodeApart(
         _ command: ImageDecoderCommand, _ path: String, _ requests: [RenderRequest], maxPixels: Int, outputPrefix: String
-    ) async throws(ImagingError) -> (info: ImageInfo, outputs: [RenderedImage]) {
-        defer { for index in requests.indices { unlink(outputFile(outputPrefix, index)) } }
+    ) async throws(ImagingError) -> Apart {
+        var handedOver = false
+        defer { if !handedOver { for index in requests.indices { unlink(outputFile(outputPrefix, index)) } } }
         let arguments = command.arguments + [path, outputPrefix, String(maxPixels), String(decoding: try encoded(requests), as: UTF8.self)]
         let output: ChildProcess.Output
         do {
@@ -72,14 +74,26 @@ package enum ImportDecoder {
         guard let info = report.info, let made = report.outputs, made.count == requests.count else {
             throw ImagingError(.corrupt, unfinished, detail: "the image decoder's report is incomplete")
         }
-        var outputs: [RenderedImage] = []
-        for (index, description) in made.enumerated() {
-            guard let data = FileManager.default.contents(atPath: outputFile(outputPrefix, index)) else {
-                throw ImagingError(.unreadable, "A decoded image cannot be read back.")
+        handedOver = true
+        return Apart(info: info, files: made.enumerated().map { (outputFile(outputPrefix, $0), $1.size, $1.mimeType) })
+    }
+
+    /// A decode the child made: what it found, and its outputs in files until `collect`.
+    package struct Apart: Sendable {
+        package let info: ImageInfo
+        let files: [(path: String, size: PixelSize, mimeType: String)]
+
+        /// The outputs, read back from their files, which are gone afterwards: blocking file
+        /// work, for the caller's lane.
+        package func collect() throws(ImagingError) -> [RenderedImage] {
+            defer { for file in files { unlink(file.path) } }
+            return try files.map { file throws(ImagingError) in
+                guard let data = FileManager.default.contents(atPath: file.path) else {
+                    throw ImagingError(.unreadable, "A decoded image cannot be read back.")
+                }
+                return RenderedImage(size: file.size, data: Array(data), mimeType: file.mimeType)
             }
-            outputs.append(RenderedImage(size: description.size, data: Array(data), mimeType: description.mimeType))
         }
-        return (info, outputs)
     }
 
     /// `cameraroll decode-image PATH OUTPUT-PREFIX MAX-PIXELS REQUESTS`: the child's side.

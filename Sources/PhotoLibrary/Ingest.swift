@@ -70,28 +70,33 @@ public final class Ingest: FileWorking {
         let header: [UInt8]
         /// The length of the movie at the end of a motion photo.
         let movieLength: Int?
+
+        /// Reads the header and a motion photo's movie from one opening of the file. An empty
+        /// file has neither, and the ingest refuses it by its size.
+        init(_ staged: StagedFile) throws(LibraryError) {
+            self.staged = staged
+            guard staged.size > 0 else {
+                (header, movieLength) = ([], nil)
+                return
+            }
+            guard let file = FileHandle(forReadingAtPath: staged.path), let read = try? file.read(upToCount: ImageFormat.sniffLength)
+            else { throw LibraryError(.io, "The staged file cannot be read.") }
+            defer { try? file.close() }
+            header = Array(read)
+            movieLength = ImageFormat.sniff(header) != nil ? Library.embeddedMovieLength(file) : nil
+        }
     }
 
-    /// Stages a file with `stage` on this part's lane and, in the same hop, reads its header and
-    /// a motion photo's movie from one opening of it.
+    /// Stages a file with `stage` on this part's lane and reads its first bytes in the same hop.
     func arrive(_ stage: @escaping @Sendable () throws(LibraryError) -> StagedFile) async throws(LibraryError) -> Arrival {
         try await lane.run { [staging] () throws(LibraryError) -> Arrival in
             let staged = try stage()
-            guard let file = FileHandle(forReadingAtPath: staged.path) else {
-                staging.discard(staged)
-                throw LibraryError(.io, "The staged file cannot be read.")
-            }
-            defer { try? file.close() }
-            let header: [UInt8]
-            do {
-                // An empty file reads as nil; the ingest refuses it by its size.
-                header = Array(try file.read(upToCount: ImageFormat.sniffLength) ?? Data())
+            do throws(LibraryError) {
+                return try Arrival(staged)
             } catch {
                 staging.discard(staged)
-                throw LibraryError(.io, "The staged file cannot be read.")
+                throw error
             }
-            return Arrival(
-                staged: staged, header: header, movieLength: ImageFormat.sniff(header) != nil ? Library.embeddedMovieLength(file) : nil)
         }
     }
 
@@ -230,21 +235,26 @@ public final class Ingest: FileWorking {
         _ path: String, format: ImageFormat, _ requests: [RenderRequest], keeping keys: [String], of hash: String
     ) async throws(LibraryError) -> ImageInfo {
         let log = options.log
+        // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
+        // would keep the library's work folder (and its lock) past a command line's exit.
         if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
-            let (prefix, fd) = try await files { [staging] () throws(StorageError) in try staging.makeTemporaryFile(suffix: ".decoded") }
-            close(fd)
-            defer { unlink(prefix) }
-            let decoded: (info: ImageInfo, outputs: [RenderedImage])
+            let apart: ImportDecoder.Apart
             do throws(ImagingError) {
-                decoded = try await ImportDecoder.decodeApart(decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: prefix)
+                apart = try await ImportDecoder.decodeApart(
+                    decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: staging.temporaryPath(suffix: ".decoded"))
             } catch {
                 throw Library.reported(error, "decoding an image to import", log)
             }
-            await lane.run { [cache = derivatives.cache] in cache.keep(zip(keys, decoded.outputs.map(\.data)), of: hash) }
-            return decoded.info
+            // The outputs are read back and kept in one hop.
+            return try await lane.run { [cache = derivatives.cache] () throws(LibraryError) -> ImageInfo in
+                do throws(ImagingError) {
+                    cache.keep(zip(keys, try apart.collect().map(\.data)), of: hash)
+                } catch {
+                    throw Library.reported(error, "decoding an image to import", log)
+                }
+                return apart.info
+            }
         }
-        // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
-        // would keep the library's work folder (and its lock) past a command line's exit.
         return try await lane.run { [imaging, cache = derivatives.cache] () throws(LibraryError) -> ImageInfo in
             do throws(ImagingError) {
                 // The format sniffed from the header the import read: no part of the decode reads it again.

@@ -51,22 +51,24 @@ extension LibraryPart {
     ) async throws(LibraryError) -> T? {
         while true {
             let now = Date().timeIntervalSince1970
-            // The answer of `instead`, or whether the store was claimed (not while a removal runs).
-            let (answer, claimed) = try await write { connection throws(StorageError) -> (T?, Bool) in
+            let claim = try await write { connection throws(StorageError) -> StoreClaim<T> in
                 try connection.lock(Library.blobLock(hash))
-                if let answer = try instead(connection) { return (answer, false) }
+                if let known = try instead(connection) { return .known(known) }
                 try connection.run(
                     "DELETE FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove' AND claimed_at < ?",
                     [hash, now - Library.removalLease])
                 guard try connection.query("SELECT 1 FROM blob_claims WHERE blob_hash = ? AND purpose = 'remove'", [hash]).isEmpty else {
-                    return (nil, false)
+                    return .removing
                 }
                 try connection.run(
                     "INSERT INTO blob_claims (token, blob_hash, purpose, claimed_at) VALUES (?, ?, 'store', ?)", [token, hash, now])
-                return (nil, true)
+                return .claimed
             }
-            if let answer { return answer }
-            if claimed { return nil }
+            switch claim {
+            case .known(let known): return known
+            case .claimed: return nil
+            case .removing: break
+            }
             do {
                 try await Task.sleep(for: .milliseconds(50))
             } catch {
@@ -134,4 +136,13 @@ extension Library {
 
     /// The name a transaction locks to claim a blob's store or removal, or to commit its row.
     static func blobLock(_ hash: String) -> String { "blob \(hash)" }
+}
+
+/// What one try at claiming a blob's store found.
+private enum StoreClaim<Known: Sendable>: Sendable {
+    /// The store is needless: the answer of `claimStore`'s `instead`, and no claim.
+    case known(Known)
+    case claimed
+    /// A removal of the blob is under way: try again once it has ended.
+    case removing
 }

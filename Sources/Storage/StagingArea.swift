@@ -11,9 +11,14 @@ public struct StagingArea: Sendable {
         try FileIO.makeDirectories(folder)
     }
 
+    /// A new name in the folder, for a file another program makes (nothing is made here).
+    public func temporaryPath(suffix: String = "") -> String {
+        "\(folder)/\(UUID().uuidString.lowercased())\(suffix)"
+    }
+
     /// A new, empty, private file in the folder for the caller to fill.
     public func makeTemporaryFile(suffix: String = "") throws(StorageError) -> (path: String, fd: Int32) {
-        let path = "\(folder)/\(UUID().uuidString.lowercased())\(suffix)"
+        let path = temporaryPath(suffix: suffix)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileIO.error("create temp file") }
         return (path, fd)

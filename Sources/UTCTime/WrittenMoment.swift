@@ -39,8 +39,27 @@ public struct WrittenMoment: Sendable, Equatable {
         return (1...Self.daysIn(month, of: year)).contains(day) && hour < 24 && minute < 60 && second < 60
     }
 
+    /// A moment as ISO 8601 writes it with its zone, `Z` or `±HH:MM` (ffprobe's `creation_time`),
+    /// in seconds since 1970; nil unless it is that layout and a moment of the calendar.
+    public static func secondsSince1970(zoned text: String) -> Int? {
+        if let moment = WrittenMoment(text, separator: UInt8(ascii: "T"), ending: "Z") {
+            return moment.isOnTheCalendar ? moment.secondsSince1970 : nil
+        }
+        let zone = Array(text.utf8.suffix(6))
+        guard zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), zone[3] == UInt8(ascii: ":"),
+            [1, 2, 4, 5].allSatisfy({ isDigit(zone[$0]) }),
+            let moment = WrittenMoment(text, separator: UInt8(ascii: "T"), ending: String(decoding: zone, as: UTF8.self)),
+            moment.isOnTheCalendar
+        else { return nil }
+        let number = { (at: Int) in Int(zone[at] - 0x30) * 10 + Int(zone[at + 1] - 0x30) }
+        let (hours, minutes) = (number(1), number(4))
+        guard hours < 24, minutes < 60 else { return nil }
+        let east = (hours * 3600 + minutes * 60) * (zone[0] == UInt8(ascii: "+") ? 1 : -1)
+        return moment.secondsSince1970 - east
+    }
+
     /// The moment read as UTC, in seconds since 1970 (`timegm`: no time-zone tables).
-    public var secondsSince1970: Int {
+    private var secondsSince1970: Int {
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)

@@ -100,27 +100,7 @@ package struct ProbedVideo: Sendable {
     /// by our own code, not ICU's date parser, which a crafted tag's hundred-digit fraction made
     /// divide by zero (probe-output).
     static func creationDate(_ tag: String?) -> String? {
-        guard let tag else { return nil }
-        let zone = tag.hasSuffix("Z") ? "Z" : String(tag.suffix(6))
-        guard let offset = zoneOffset(zone), let moment = WrittenMoment(tag, separator: UInt8(ascii: "T"), ending: zone),
-            moment.isOnTheCalendar
-        else { return nil }
-        let seconds = moment.secondsSince1970 - offset
-        guard seconds >= 365 * 24 * 60 * 60 else { return nil }
+        guard let tag, let seconds = WrittenMoment.secondsSince1970(zoned: tag), seconds >= 365 * 24 * 60 * 60 else { return nil }
         return UTCTime(Date(timeIntervalSince1970: TimeInterval(seconds))).iso8601()
-    }
-
-    /// Seconds east of UTC that `Z`, `+HH:MM` or `-HH:MM` says; nil for anything else.
-    private static func zoneOffset(_ zone: String) -> Int? {
-        guard zone != "Z" else { return 0 }
-        let bytes = Array(zone.utf8)
-        let isDigit = { (index: Int) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) }
-        guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
-            [1, 2, 4, 5].allSatisfy(isDigit)
-        else { return nil }
-        let number = { (index: Int) in Int(bytes[index] - UInt8(ascii: "0")) * 10 + Int(bytes[index + 1] - UInt8(ascii: "0")) }
-        let (hours, minutes) = (number(1), number(4))
-        guard hours < 24, minutes < 60 else { return nil }
-        return (bytes[0] == UInt8(ascii: "+") ? 1 : -1) * (hours * 3600 + minutes * 60)
     }
 }

@@ -20,7 +20,8 @@ enum Containment {
             let requests = [RenderRequest(box: PixelSize(width: 256, height: 256), encoding: .webp(quality: 80))]
             do throws(ImagingError) {
                 _ = try await ImportDecoder.decodeApart(
-                    ImportDecoder.runningThisProgram, file, requests, maxPixels: 200_000_000, outputPrefix: prefix)
+                    ImportDecoder.runningThisProgram, file, requests, maxPixels: 200_000_000, outputPrefix: prefix
+                ).collect()
                 print("contained\t\(file)\taccepted")
             } catch {
                 print("contained\t\(file)\t\(error.code): \(error.detail ?? error.message)")

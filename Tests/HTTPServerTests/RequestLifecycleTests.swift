@@ -23,10 +23,16 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
-    static let limits = Lifecycle.BodyLimits(grace: .seconds(10), minimumRate: 100)
+    /// After 10 s, a body slower than 100 bytes a second is refused.
+    static let configuration = {
+        var configuration = Configuration(bodyDirectory: "/nonexistent")
+        configuration.minimumBodyRateGrace = .seconds(10)
+        configuration.minimumBodyRate = 100
+        return configuration
+    }()
 
     func append(_ bytes: String, to lifecycle: inout Lifecycle, elapsed: Duration = .seconds(1)) -> Lifecycle.Received {
-        Array(bytes.utf8).withUnsafeBytes { lifecycle.append($0, maxBytes: 8, elapsed: elapsed, limits: Self.limits) }
+        Array(bytes.utf8).withUnsafeBytes { lifecycle.append($0, elapsed: elapsed, configuration: Self.configuration) }
     }
 
     /// A lifecycle whose body streams into a new file in `directory`.
@@ -46,7 +52,7 @@ import Testing
         guard case .handle(let route, let request) = lifecycle.called() else { throw Failed("an accepted request is handled") }
         #expect(route === Self.routes.plain && request.path == "/plain")
 
-        lifecycle.suspend(7, for: request)
+        lifecycle.suspend(7)
         guard case .none = lifecycle.called() else { throw Failed("a suspended connection is not served") }
         #expect(lifecycle.handlerOfClientGone { _ in false } == nil)
         #expect(lifecycle.deliver(.text("first")) == 7)
@@ -78,7 +84,7 @@ import Testing
     @Test func onlyAHandlerWhoseClientHasGoneIsCancelled() throws {
         var lifecycle = Lifecycle()
         let task = Task<Void, Never> {}
-        lifecycle.suspend(3, for: Request(method: "GET", path: "/plain"))
+        lifecycle.suspend(3)
         lifecycle.handling(in: task)
         #expect(lifecycle.handlerOfClientGone { $0 == 4 } == nil)
         #expect(lifecycle.handlerOfClientGone { $0 == 3 } == task)
@@ -90,8 +96,8 @@ import Testing
     @Test func aCompleteBodyIsHandedToTheHandlerAsTheRequestsBody() throws {
         let directory = TemporaryDirectory("lifecycle")
         var (lifecycle, path) = try receiving(Self.routes.upload, in: directory)
-        guard case .receive(let route, let maxBytes, nil) = lifecycle.called() else { throw Failed("a body is received") }
-        #expect(route === Self.routes.upload && maxBytes == 8)
+        guard case .receive(let route, nil) = lifecycle.called() else { throw Failed("a body is received") }
+        #expect(route === Self.routes.upload)
         guard case .stored(4) = append("abcd", to: &lifecycle), case .stored(8) = append("efgh", to: &lifecycle) else {
             throw Failed("pieces within the limit are stored")
         }
@@ -99,7 +105,7 @@ import Testing
         let request = try #require(completed)
         #expect(request.body?.path == path && request.body?.size == 8)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "abcdefgh")
-        lifecycle.suspend(1, for: request)
+        lifecycle.suspend(1)
         _ = lifecycle.deliver(.text(""))
         lifecycle.answered(status: 201, bodyBytes: 0)
         #expect(lifecycle.complete(stopping: false).salvage == nil)
