@@ -1,16 +1,25 @@
 internal import CCrypto
 internal import Foundation
 
-/// An `EVP_PKEY` we own.
-final class PrivateKey {
+/// An OpenSSL object we own, freed by its type's own function once the last reference goes.
+class OpenSSLObject {
     let handle: OpaquePointer
+    private let free: (OpaquePointer) -> Void
 
-    private init(handle: OpaquePointer) {
+    init(handle: OpaquePointer, free: @escaping (OpaquePointer) -> Void) {
         self.handle = handle
+        self.free = free
     }
 
     deinit {
-        EVP_PKEY_free(handle)
+        free(handle)
+    }
+}
+
+/// An `EVP_PKEY` we own.
+final class PrivateKey: OpenSSLObject {
+    private init(handle: OpaquePointer) {
+        super.init(handle: handle, free: EVP_PKEY_free)
     }
 
     /// A new ECDSA P-256 key: small, quick to make, and accepted by every current browser.
@@ -40,15 +49,9 @@ final class PrivateKey {
 }
 
 /// An `X509` we own.
-final class X509Certificate {
-    let handle: OpaquePointer
-
+final class X509Certificate: OpenSSLObject {
     private init(handle: OpaquePointer) {
-        self.handle = handle
-    }
-
-    deinit {
-        X509_free(handle)
+        super.init(handle: handle, free: X509_free)
     }
 
     /// The first certificate of a PEM text (the server's own, in a chain).

@@ -102,12 +102,8 @@ public final class PostgresDatabase: SQLDatabase {
             let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY position").map { row throws(StorageError) in
                 try row.text("name")
             }
-            let known = migrations.map(\.name)
-            guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
-                throw StorageError(
-                    .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
-            }
-            for (position, migration) in migrations.enumerated().dropFirst(applied.count) {
+            let unapplied = try migrations.unapplied(after: applied)
+            for (position, migration) in zip(unapplied.indices, unapplied) {
                 try connection.execute(migration.sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (position, name, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))",

@@ -9,3 +9,15 @@ public struct Migration: Sendable {
         self.sql = sql
     }
 }
+
+extension [Migration] {
+    /// The migrations a database has yet to run, given the names of those it ran, in order. What it
+    /// ran must begin this list: anything else was written by a newer or different program.
+    public func unapplied(after applied: [String]) throws(StorageError) -> ArraySlice<Migration> {
+        guard applied.count <= count, zip(self, applied).allSatisfy({ $0.name == $1 }) else {
+            throw StorageError(
+                .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
+        }
+        return dropFirst(applied.count)
+    }
+}

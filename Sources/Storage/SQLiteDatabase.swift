@@ -151,12 +151,7 @@ public final class SQLiteDatabase: SQLDatabase {
         let applied = try connection.query("SELECT name FROM schema_migrations ORDER BY rowid").map { row throws(StorageError) in
             try row.text("name")
         }
-        let known = migrations.map(\.name)
-        guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
-            throw StorageError(
-                .database, "The library was written by a newer or different version of CameraRoll (unknown schema migrations).")
-        }
-        for migration in migrations.dropFirst(applied.count) {
+        for migration in try migrations.unapplied(after: applied) {
             _ = try connection.transaction(begin: "BEGIN IMMEDIATE") { connection throws(StorageError) in
                 try connection.execute(migration.sql)
                 try connection.run(

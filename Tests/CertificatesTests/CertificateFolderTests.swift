@@ -9,6 +9,10 @@ import Testing
     static let names = MachineNames(
         hostNames: ["localhost", "photo-box", "photo-box.local"], addresses: ["127.0.0.1", "::1", "192.0.2.7", "2001:db8::7"])
 
+    /// Each test's own folder: its `tls` is the one under test, any other in it another machine's.
+    let directory = TemporaryDirectory("certificates")
+    var folder: CertificateFolder { CertificateFolder(path: directory.file("tls")) }
+
     func openssl(_ arguments: [String]) async throws -> Executable.Output {
         try await Executable.run(program: "/usr/bin/openssl", arguments)
     }
@@ -28,8 +32,6 @@ import Testing
     }
 
     @Test func aMadeCertificateHasTheMachinesNamesAP256KeyAndAYear() async throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let (_, _, certificate, origin) = try start(folder)
         #expect(origin == .made)
 
@@ -70,8 +72,6 @@ import Testing
     }
 
     @Test func theAuthorityIsAnAuthorityForTenYearsThatSignsTheCertificate() async throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let (authority, authorityOrigin, certificate, _) = try start(folder)
         #expect(authorityOrigin == .made)
 
@@ -98,8 +98,6 @@ import Testing
     }
 
     @Test func aSecondStartKeepsBoth() throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let first = try start(folder)
         let second = try start(folder, now: Date() + 300 * 86400)
         #expect(second.authorityOrigin == .kept)
@@ -110,8 +108,6 @@ import Testing
     }
 
     @Test func aNewAddressMakesANewCertificateFromTheSameAuthority() async throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let first = try start(folder)
         var moved = Self.names
         moved.addresses.append("198.51.100.4")
@@ -126,8 +122,6 @@ import Testing
     }
 
     @Test func oneThatExpiresWithinAMonthIsReplaced() throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let first = try start(folder)
         let second = try start(folder, now: Date() + 340 * 86400)
         #expect(second.origin == .replaced(because: "the kept one expires within 30 days"))
@@ -136,8 +130,6 @@ import Testing
     }
 
     @Test func anAuthorityThatWouldNotOutliveANewCertificateIsReplacedAndSoIsTheCertificate() throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         let first = try start(folder)
         let later = try start(folder, now: Date() + 9.5 * 365 * 86400)
         #expect(later.authorityOrigin == .replaced(because: "the kept one expires within 365 days"))
@@ -148,8 +140,6 @@ import Testing
     /// A data folder from before the authority holds only a self-signed certificate: the next
     /// start makes the authority and a certificate it signs, and asks nothing of anyone.
     @Test func aFolderWithOnlyASelfSignedCertificateGetsAnAuthority() async throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         try FileManager.default.createDirectory(
             atPath: folder.path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let alternativeNames =
@@ -172,8 +162,6 @@ import Testing
     }
 
     @Test func aCertificateFromAnotherAuthorityIsReplaced() throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         _ = try start(folder)
         let other = try start(CertificateFolder(path: directory.file("other")))
         try other.certificate.certificatePEM.write(toFile: folder.certificatePath, atomically: true, encoding: .utf8)
@@ -182,8 +170,6 @@ import Testing
     }
 
     @Test func aKeyThatIsNotTheCertificatesIsReplaced() throws {
-        let directory = TemporaryDirectory("certificates")
-        let folder = CertificateFolder(path: directory.file("tls"))
         _ = try start(folder)
         let other = CertificateFolder(path: directory.file("other"))
         let stranger = try start(other)
@@ -196,7 +182,6 @@ import Testing
     }
 
     @Test func theUsersFilesAreCheckedWithStableCodes() throws {
-        let directory = TemporaryDirectory("certificates")
         let mine = try start(CertificateFolder(path: directory.file("a"))).certificate
         let theirs = try start(CertificateFolder(path: directory.file("b"))).certificate
         try "not PEM".write(toFile: directory.file("garbage.pem"), atomically: true, encoding: .utf8)

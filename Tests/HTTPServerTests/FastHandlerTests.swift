@@ -13,6 +13,7 @@ import Testing
     }
 
     let folder = TemporaryDirectory("http-fast")
+    let seen = Seen()
     let fileBytes: [UInt8] = (0..<9000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
 
     /// What the fast handlers saw: whether they ran inside a task, and how often the async handler ran.
@@ -21,7 +22,7 @@ import Testing
         let handled = Counter()
     }
 
-    func start(_ seen: Seen) throws -> LiveServer {
+    func start() throws -> LiveServer {
         #expect(FileManager.default.createFile(atPath: folder.file("thumb.webp"), contents: Data(fileBytes)))
         let path = folder.file("thumb.webp")
         var router = Router()
@@ -53,9 +54,19 @@ import Testing
         return try LiveServer(router: router)
     }
 
+    /// The replies to plain GETs of `targets`, sent one after another on `connection`, which
+    /// stays open.
+    func getInTurn(_ targets: [String], on connection: RawConnection) async throws -> [HTTPReply] {
+        var replies: [HTTPReply] = []
+        for target in targets {
+            await connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            replies.append(try #require(await connection.readReply()))
+        }
+        return replies
+    }
+
     @Test func answersOnTheServersThreadWithoutTheHandler() async throws {
-        let seen = Seen()
-        let live = try start(seen)
+        let live = try start()
         let reply = try await live.get("/fast")
         #expect(reply.status == 200)
         #expect(reply.text == "fast")
@@ -71,8 +82,7 @@ import Testing
     }
 
     @Test func nilLeavesTheRequestToTheHandler() async throws {
-        let seen = Seen()
-        let live = try start(seen)
+        let live = try start()
         let reply = try await live.get("/declines")
         #expect(reply.status == 200)
         #expect(reply.text == "slow")
@@ -81,33 +91,18 @@ import Testing
     }
 
     @Test func filesGetValidatorsAndRangesLikeAnyResponse() async throws {
-        let live = try start(Seen())
-        let whole = try await live.get("/thumb/a")
-        #expect(whole.status == 200)
-        #expect(whole.body == fileBytes)
-        #expect(whole.headers["ETag"] == "\"t1\"")
+        let live = try start()
+        let whole = try await live.expectFile("/thumb/a", body: fileBytes, etag: "\"t1\"", range: 100...199)
         #expect(whole.headers["Cache-Control"] == "max-age=60")
-        #expect(whole.headers["Accept-Ranges"] == "bytes")
-        let notModified = try await live.get("/thumb/a", headers: ["If-None-Match: \"t1\""])
-        #expect(notModified.status == 304)
-        #expect(notModified.body.isEmpty)
-        let part = try await live.get("/thumb/a", headers: ["Range: bytes=100-199"])
-        #expect(part.status == 206)
-        #expect(part.body == Array(fileBytes[100..<200]))
-        #expect(part.headers["Content-Range"] == "bytes 100-199/\(fileBytes.count)")
         await live.stop()
     }
 
     /// A prepared body is sent as it was first made, to every plain GET with the same headers;
     /// validators, ranges, HEAD and other headers are still answered as for any body.
     @Test func preparedBodiesAreAnsweredAgainAsFirstMade() async throws {
-        let live = try start(Seen())
-        let connection = try await RawConnection.open(port: live.port)
-        var replies: [HTTPReply] = []
-        for name in ["a", "b", "other", "a"] {
-            await connection.send("GET /prepared/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
-            replies.append(try #require(await connection.readReply()))
-        }
+        let live = try start()
+        let replies = try await getInTurn(
+            ["/prepared/a", "/prepared/b", "/prepared/other", "/prepared/a"], on: RawConnection.open(port: live.port))
         #expect(replies.map(\.status) == [200, 200, 200, 200])
         #expect(replies.allSatisfy { $0.body.elementsEqual(fileBytes) })
         #expect(replies.map { $0.headers["X-Other"] } == [nil, nil, "yes", nil])
@@ -130,8 +125,7 @@ import Testing
     }
 
     @Test func errorsAreAnsweredLikeTheHandlersErrors() async throws {
-        let seen = Seen()
-        let live = try start(seen)
+        let live = try start()
         let teapot = try await live.get("/teapot")
         #expect(teapot.status == 418)
         #expect(teapot.text == #"{"code":"teapot","message":"I am a teapot."}"#)
@@ -145,13 +139,9 @@ import Testing
 
     /// A client like wrk or a browser keeps its connection: fast answers must not close it.
     @Test func fastAnswersKeepTheConnectionAlive() async throws {
-        let live = try start(Seen())
+        let live = try start()
         let connection = try await RawConnection.open(port: live.port)
-        var replies: [HTTPReply] = []
-        for target in ["/fast", "/thumb/b", "/declines", "/fast"] {
-            await connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
-            replies.append(try #require(await connection.readReply()))
-        }
+        let replies = try await getInTurn(["/fast", "/thumb/b", "/declines", "/fast"], on: connection)
         #expect(replies.map(\.status) == [200, 200, 200, 200])
         #expect(replies.map(\.text) == ["fast", String(decoding: fileBytes, as: UTF8.self), "slow", "fast"])
         #expect(replies.allSatisfy { $0.headers["Connection"]?.lowercased() != "close" })

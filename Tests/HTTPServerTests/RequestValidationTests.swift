@@ -4,7 +4,10 @@ import Testing
 
 /// Requests that must be refused before any handler runs, sent as raw bytes.
 @Suite struct RequestValidationTests {
-    func start(_ handled: Counter) throws -> LiveServer {
+    /// How often a handler ran.
+    let handled = Counter()
+
+    func start() throws -> LiveServer {
         var router = Router()
         let count: Router.Handler = { _ in
             handled.increment()
@@ -34,8 +37,7 @@ import Testing
         "GET hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
     ])
     func refusesWithAJSON400(request: String) async throws {
-        let handled = Counter()
-        let live = try start(handled)
+        let live = try start()
         let reply = try await live.exchange(request)
         #expect(reply.status == 400)
         #expect(reply.headers["Content-Type"] == "application/json; charset=utf-8")
@@ -48,8 +50,7 @@ import Testing
 
     /// libmicrohttpd's strict mode answers these itself, before our handler sees them.
     @Test func libmicrohttpdRefusesAMissingHostAndSpacesInTheTarget() async throws {
-        let handled = Counter()
-        let live = try start(handled)
+        let live = try start()
         let noHost = try await live.exchange("GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
         #expect(noHost.status == 400)
         let connection = try await RawConnection.open(port: live.port)
@@ -62,8 +63,7 @@ import Testing
     /// A connection's memory holds a request with 8 KB of headers (a large cookie, say), on a
     /// kept-alive connection too; one of 100 KB is refused without reaching a handler.
     @Test func headersOfEightKilobytesAreTakenAndOfAHundredRefused() async throws {
-        let handled = Counter()
-        let live = try start(handled)
+        let live = try start()
         let cookie = "Cookie: " + String(repeating: "c", count: 8 * 1024) + "\r\n"
         let connection = try await RawConnection.open(port: live.port)
         for _ in 0..<2 {

@@ -49,33 +49,43 @@ import Testing
         await live.stop()
     }
 
-    @Test func matchingETagGets304WithValidatorsAndNoBody() async throws {
-        let live = try start()
-        for tag in [Self.etag, "\"x\", \"v1\"", "W/\"v1\"", "*"] {
-            let reply = try await live.get("/digits", headers: ["If-None-Match: \(tag)"])
-            #expect(reply.status == 304, "If-None-Match: \(tag)")
-            #expect(reply.body.isEmpty)
-            #expect(reply.headers["ETag"] == Self.etag)
-            #expect(reply.headers["Cache-Control"] == "max-age=60")
-            #expect(reply.headers["Last-Modified"] == Self.modified)
-            #expect(reply.headers["Content-Type"] == nil)
-            #expect(reply.headers["X-Content-Type-Options"] == "nosniff")
-        }
-        let changed = try await live.get("/digits", headers: ["If-None-Match: \"v0\""])
-        #expect(changed.status == 200)
-        #expect(changed.text == "0123456789")
-        await live.stop()
+    /// A conditional GET by one validator, or the other.
+    struct Conditional: Sendable, CustomTestStringConvertible {
+        let path: String
+        /// Headers that each name what the response is.
+        let met: [String]
+        let unmet: String
+        let whole: String
+        /// The headers of the 304, nil where there is to be none.
+        let kept: [String: String?]
+
+        var testDescription: String { unmet }
     }
 
-    @Test func matchingLastModifiedGets304() async throws {
+    @Test(arguments: [
+        Conditional(
+            path: "/digits",
+            met: ["If-None-Match: \(etag)", "If-None-Match: \"x\", \"v1\"", "If-None-Match: W/\"v1\"", "If-None-Match: *"],
+            unmet: "If-None-Match: \"v0\"", whole: "0123456789",
+            kept: [
+                "ETag": etag, "Cache-Control": "max-age=60", "Last-Modified": modified, "Content-Type": nil,
+                "X-Content-Type-Options": "nosniff",
+            ]),
+        Conditional(
+            path: "/dated", met: ["If-Modified-Since: \(modified)"], unmet: "If-Modified-Since: Thu, 01 Jan 2015 00:00:00 GMT",
+            whole: "dated", kept: ["Last-Modified": modified]),
+    ])
+    func aMetConditionGets304WithValidatorsAndNoBody(_ conditional: Conditional) async throws {
         let live = try start()
-        let same = try await live.get("/dated", headers: ["If-Modified-Since: \(Self.modified)"])
-        #expect(same.status == 304)
-        #expect(same.body.isEmpty)
-        #expect(same.headers["Last-Modified"] == Self.modified)
-        let other = try await live.get("/dated", headers: ["If-Modified-Since: Thu, 01 Jan 2015 00:00:00 GMT"])
-        #expect(other.status == 200)
-        #expect(other.text == "dated")
+        for header in conditional.met {
+            let reply = try await live.get(conditional.path, headers: [header])
+            #expect(reply.status == 304, "\(header)")
+            #expect(reply.body.isEmpty)
+            for (name, value) in conditional.kept { #expect(reply.headers[name] == value, "\(name)") }
+        }
+        let changed = try await live.get(conditional.path, headers: [conditional.unmet])
+        #expect(changed.status == 200)
+        #expect(changed.text == conditional.whole)
         await live.stop()
     }
 
@@ -123,20 +133,9 @@ import Testing
 
     @Test func filesAreSentWholeAndInRanges() async throws {
         let live = try start()
-        let whole = try await live.get("/photo")
-        #expect(whole.status == 200)
-        #expect(whole.body == fileBytes)
-        #expect(whole.headers["Accept-Ranges"] == "bytes")
-        #expect(whole.headers["ETag"] == "\"p1\"")
-        let middle = try await live.get("/photo", headers: ["Range: bytes=100000-199999"])
-        #expect(middle.status == 206)
-        #expect(middle.body == Array(fileBytes[100_000..<200_000]))
-        #expect(middle.headers["Content-Range"] == "bytes 100000-199999/\(fileBytes.count)")
+        try await live.expectFile("/photo", body: fileBytes, etag: "\"p1\"", range: 100_000...199_999)
         let tail = try await live.get("/photo", headers: ["Range: bytes=-10"])
         #expect(tail.body == Array(fileBytes.suffix(10)))
-        let notModified = try await live.get("/photo", headers: ["If-None-Match: \"p1\""])
-        #expect(notModified.status == 304)
-        #expect(notModified.body.isEmpty)
         await live.stop()
     }
 
@@ -168,5 +167,29 @@ import Testing
         #expect(reply.text == #"{"code":"not_found","message":"There is nothing here."}"#)
         #expect(reply.headers["X-Content-Type-Options"] == "nosniff")
         await live.stop()
+    }
+}
+
+extension LiveServer {
+    /// Expects `path` to answer as a file does: `body` whole, with its `etag` and an offer of
+    /// ranges; nothing to a client that has that tag; and `range` alone. Returns the whole reply.
+    @discardableResult
+    func expectFile(
+        _ path: String, body: [UInt8], etag: String, range: ClosedRange<Int>, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> HTTPReply {
+        let whole = try await get(path)
+        #expect(whole.status == 200, sourceLocation: sourceLocation)
+        #expect(whole.body == body, sourceLocation: sourceLocation)
+        #expect(whole.headers["ETag"] == etag, sourceLocation: sourceLocation)
+        #expect(whole.headers["Accept-Ranges"] == "bytes", sourceLocation: sourceLocation)
+        let notModified = try await get(path, headers: ["If-None-Match: \(etag)"])
+        #expect(notModified.status == 304, sourceLocation: sourceLocation)
+        #expect(notModified.body.isEmpty, sourceLocation: sourceLocation)
+        let bytes = "\(range.lowerBound)-\(range.upperBound)"
+        let part = try await get(path, headers: ["Range: bytes=\(bytes)"])
+        #expect(part.status == 206, sourceLocation: sourceLocation)
+        #expect(part.body == Array(body[range]), sourceLocation: sourceLocation)
+        #expect(part.headers["Content-Range"] == "bytes \(bytes)/\(body.count)", sourceLocation: sourceLocation)
+        return whole
     }
 }

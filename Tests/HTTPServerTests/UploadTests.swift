@@ -19,9 +19,11 @@ import Testing
         var all: [(path: String, bytes: [UInt8])] { seen.withLock { $0 } }
     }
 
-    func start(_ received: Received, salvaged: Received = Received(), configure: (inout Configuration) -> Void = { _ in }) throws
-        -> LiveServer
-    {
+    /// What this test's routes were handed: whole bodies, and the salvage of cut ones.
+    let received = Received()
+    let salvaged = Received()
+
+    func start(configure: (inout Configuration) -> Void = { _ in }) throws -> LiveServer {
         var router = Router()
         router.put("/upload", body: .file(maxBytes: 8 << 20)) { request in
             received.record(request.body)
@@ -46,8 +48,7 @@ import Testing
     }
 
     @Test func aFewMegabytesArriveIntactAndTheFileIsGoneAfterwards() async throws {
-        let received = Received()
-        let live = try start(received)
+        let live = try start()
         let sent = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
         let reply = try await live.request("PUT", "/upload", body: sent)
         #expect(reply.status == 200)
@@ -62,9 +63,7 @@ import Testing
     /// The bytes and the client's end arrive together, which libmicrohttpd 0.9.75 alone would
     /// notice only when the connection times out (here, not for ten minutes).
     @Test func aBodyCutShortIsHandedToTheRoutesSalvageAtOnceWithTheBytesThatArrived() async throws {
-        let received = Received()
-        let salvaged = Received()
-        let live = try start(received, salvaged: salvaged) { $0.connectionTimeout = .seconds(600) }
+        let live = try start { $0.connectionTimeout = .seconds(600) }
         let sent = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let connection = try await RawConnection.open(
             port: live.port,
@@ -83,8 +82,7 @@ import Testing
     }
 
     @Test func chunkedBodiesWithinTheLimitArrive() async throws {
-        let received = Received()
-        let live = try start(received)
+        let live = try start()
         let pieces = [[UInt8](repeating: 1, count: 300), [UInt8](repeating: 2, count: 300), [UInt8](repeating: 3, count: 300)]
         let reply = try await live.exchange(
             Array("POST /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + Self.chunked(pieces))
@@ -94,8 +92,7 @@ import Testing
     }
 
     @Test func aDeclaredLengthOverTheLimitGets413BeforeAnyBody() async throws {
-        let received = Received()
-        let live = try start(received)
+        let live = try start()
         let connection = try await RawConnection.open(port: live.port)
         await connection.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
         let reply = try #require(HTTPReply(await connection.readToEnd()))
@@ -111,8 +108,7 @@ import Testing
     }
 
     @Test func aChunkedBodyOverTheLimitIsCutWith413AndLeavesNoFile() async throws {
-        let received = Received()
-        let live = try start(received)
+        let live = try start()
         let connection = try await RawConnection.open(port: live.port)
         await connection.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         await connection.send(Array("258\r\n".utf8) + [UInt8](repeating: 7, count: 600) + Array("\r\n".utf8))
@@ -128,8 +124,7 @@ import Testing
     }
 
     @Test func aBodySlowerThanTheMinimumRateIsCutAndLeavesNoFile() async throws {
-        let received = Received()
-        let live = try start(received) {
+        let live = try start {
             $0.minimumBodyRate = 16 * 1024
             $0.minimumBodyRateGrace = .seconds(1)
         }
@@ -154,8 +149,7 @@ import Testing
     }
 
     @Test func aClientThatDisconnectsMidBodyLeavesNoFile() async throws {
-        let received = Received()
-        let live = try start(received)
+        let live = try start()
         let connection = try await RawConnection.open(port: live.port)
         await connection.send(
             Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n".utf8) + [UInt8](repeating: 1, count: 5000))
@@ -168,8 +162,7 @@ import Testing
     }
 
     @Test func aBodyFolderThatCannotBeWrittenIsOurs500() async throws {
-        let received = Received()
-        let live = try start(received) { $0.bodyDirectory += "/missing" }
+        let live = try start { $0.bodyDirectory += "/missing" }
         let reply = try await live.request("PUT", "/upload", body: Array("hello".utf8))
         #expect(reply.status == 500)
         #expect(reply.text == #"{"code":"internal","message":"Something went wrong on the server."}"#)
@@ -179,8 +172,7 @@ import Testing
     }
 
     @Test func aBodyShorterThanDeclaredIsCutByTheConnectionTimeout() async throws {
-        let received = Received()
-        let live = try start(received) { $0.connectionTimeout = .seconds(2) }
+        let live = try start { $0.connectionTimeout = .seconds(2) }
         // The body file lives for about the timeout; the kernel's record of it cannot be missed.
         let events = FolderEvents(live.bodyFolder.path)
         // Connected and sent at once, so that the timeout cannot run out before the request is in.

@@ -16,9 +16,15 @@ import Testing
         date = try Date("2026-02-28T23:59:59.75Z", strategy: .iso8601)
     }
 
-    @Test func theDateIsWrittenInUTCToTheSecond() throws {
+    /// The object request signed with its body unsigned, and the signature.
+    func signedObjectRequest() throws -> (SignableRequest, Signature) {
         var request = objectRequest
         let signature = try signer.sign(&request, date: date, payloadHash: .unsigned)
+        return (request, signature)
+    }
+
+    @Test func theDateIsWrittenInUTCToTheSecond() throws {
+        let (request, signature) = try signedObjectRequest()
         #expect(request.header("x-amz-date") == "20260228T235959Z")
         #expect(signature.stringToSign.contains("\n20260228/us-east-1/s3/aws4_request\n"))
     }
@@ -34,15 +40,13 @@ import Testing
     }
 
     @Test func anUnsignedPayloadIsSaidSo() throws {
-        var request = objectRequest
-        let signature = try signer.sign(&request, date: date, payloadHash: .unsigned)
+        let (request, signature) = try signedObjectRequest()
         #expect(request.header("x-amz-content-sha256") == "UNSIGNED-PAYLOAD")
         #expect(signature.canonicalRequest.hasSuffix("\nUNSIGNED-PAYLOAD"))
     }
 
     @Test func everyHeaderIsSigned() throws {
-        var request = objectRequest
-        let signature = try signer.sign(&request, date: date, payloadHash: .unsigned)
+        let (request, signature) = try signedObjectRequest()
         #expect(request.header("Authorization")?.contains("SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date,") == true)
         var altered = objectRequest
         altered.setHeader("content-type", "text/html")

@@ -59,22 +59,22 @@ private final class ProgressLog: Sendable {
         }
     }
 
-    @Test func silentSourceGetsNoAudioTrack() async throws {
-        let source = Corpus.path("videos/androidx-media__bear-vp9.webm")
+    /// What ffprobe reads in the rendition made of `file`.
+    static func rendition(of file: String, format: ContainerFormat) async throws -> VideoInfo {
         let folder = TemporaryDirectory()
         let output = folder.file("playable.mp4")
-        try await Fixture.tools.makePlayable(source, format: .matroska, to: output)
-        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        try await Fixture.tools.makePlayable(Corpus.path(file), format: format, to: output)
+        return try await Fixture.tools.probe(output, format: .mp4)
+    }
+
+    @Test func silentSourceGetsNoAudioTrack() async throws {
+        let rendition = try await Self.rendition(of: "videos/androidx-media__bear-vp9.webm", format: .matroska)
         #expect(rendition.videoCodec == "h264" && !rendition.hasAudio)
         #expect(rendition.width == 320 && rendition.height == 240)
     }
 
     @Test func rotatedSourceIsTurnedUprightInThePixels() async throws {
-        let source = Corpus.path("videos/mp4parse__video_rotation_90.mp4")
-        let folder = TemporaryDirectory()
-        let output = folder.file("playable.mp4")
-        try await Fixture.tools.makePlayable(source, format: .mp4, to: output)
-        let rendition = try await Fixture.tools.probe(output, format: .mp4)
+        let rendition = try await Self.rendition(of: "videos/mp4parse__video_rotation_90.mp4", format: .mp4)
         #expect(rendition.width == 60 && rendition.height == 100 && rendition.rotation == 0)
     }
 
@@ -93,41 +93,25 @@ private final class ProgressLog: Sendable {
 
     @Test(arguments: [(5.0, 2.0), (-1.0, 2.0), (2.0, 2.0), (2.0, 100.0), (0.0, Double.nan), (20.0, 30.0)])
     func trimRangeOutsideTheVideoIsInvalid(_ start: Double, _ end: Double) async {
-        let folder = TemporaryDirectory()
-        let output = folder.file("trimmed.mp4")
-        let code = await Fixture.errorCode { () async throws(VideoError) in
+        let code = await Self.failureLeavingNoOutput("trimmed.mp4") { output async throws(VideoError) in
             try await Fixture.tools.trim(
-                Corpus.path("videos/pigallery2__video_rotate.mp4"), format: .mp4, start: start, end: end,
-                to: output)
+                Corpus.path("videos/pigallery2__video_rotate.mp4"), format: .mp4, start: start, end: end, to: output)
         }
         #expect(code == .invalidRequest)
-        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func timeoutStopsTheJobAndLeavesNoOutput() async {
-        let tools = VideoTools(timeout: .milliseconds(1), timeoutPerVideoSecond: .zero)
-        let folder = TemporaryDirectory()
-        let output = folder.file("playable.mp4")
-        let code = await Fixture.errorCode { () async throws(VideoError) in
-            try await tools.makePlayable(
-                Corpus.path("videos/photoprism__quicktime-hvc1.mov"), format: .mp4, to: output)
-        }
-        #expect(code == .timeout)
-        #expect(!FileManager.default.fileExists(atPath: output))
-    }
-
-    @Test func timeoutDuringEncodingRemovesThePartialOutput() async {
+    @Test(arguments: [
+        (Duration.milliseconds(1), "videos/photoprism__quicktime-hvc1.mov"),
         // Probing takes a few hundredths of a second, encoding 4K frames seconds: the deadline
-        // lands in the middle of ffmpeg writing the file.
-        let tools = VideoTools(timeout: .milliseconds(700), timeoutPerVideoSecond: .zero)
-        let folder = TemporaryDirectory()
-        let output = folder.file("playable.mp4")
-        let code = await Fixture.errorCode { () async throws(VideoError) in
-            try await tools.makePlayable(
-                Corpus.path("videos/androidx-media__portrait_4k60.mp4"), format: .mp4, to: output)
+        // lands in the middle of ffmpeg writing the file, and the partial file goes too.
+        (.milliseconds(700), "videos/androidx-media__portrait_4k60.mp4"),
+    ])
+    func timeoutStopsTheJobAndLeavesNoOutput(after timeout: Duration, video: String) async {
+        let tools = VideoTools(timeout: timeout, timeoutPerVideoSecond: .zero)
+        let code = await Self.failureLeavingNoOutput("playable.mp4") { output async throws(VideoError) in
+            try await tools.makePlayable(Corpus.path(video), format: .mp4, to: output)
         }
         #expect(code == .timeout)
-        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     /// The limit grows with the movie, so that a long one is not stopped at the limit of a
@@ -140,13 +124,23 @@ private final class ProgressLog: Sendable {
     }
 
     @Test func undecodableVideoIsCorruptAndLeavesNoOutput() async throws {
-        let folder = TemporaryDirectory()
-        let output = folder.file("playable.mp4")
-        let code = await Fixture.errorCode { () async throws(VideoError) in
+        let code = await Self.failureLeavingNoOutput("playable.mp4") { output async throws(VideoError) in
             try await Fixture.tools.makePlayable(
                 Corpus.path("bad/androidx-media__invalid-bitstream.webm"), format: .matroska, to: output)
         }
         #expect(code == .corrupt)
-        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// What `make` fails with when it writes to `name` in a new folder, expecting it to leave
+    /// nothing there, whole or partial.
+    static func failureLeavingNoOutput(
+        _ name: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ make: (_ output: String) async throws(VideoError) -> Void
+    ) async -> VideoError.Code? {
+        let folder = TemporaryDirectory()
+        let output = folder.file(name)
+        let code = await Fixture.errorCode { () async throws(VideoError) in try await make(output) }
+        #expect(!FileManager.default.fileExists(atPath: output), "\(name) is left", sourceLocation: sourceLocation)
+        return code
     }
 }

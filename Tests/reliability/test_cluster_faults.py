@@ -133,14 +133,22 @@ class Engines:
                     present.add(line.rsplit("/", 1)[1])
         return present
 
+    # A fault is marked before it is made and unmarked only once it is mended, so that restore()
+    # mends whatever a failed case, or a script that failed halfway, left.
+    def make_fault(self, mark, *command):
+        setattr(self, mark, True)
+        script(*command)
+
+    def mend_fault(self, mark, *command):
+        script(*command)
+        setattr(self, mark, False)
+
     # PostgreSQL: stopped (its data kept, every connection broken) and started again on its port.
     def stop_postgres(self):
-        self.postgres_down = True
-        script("throwaway-postgres", "pause", self.postgres_folder)
+        self.make_fault("postgres_down", "throwaway-postgres", "pause", self.postgres_folder)
 
     def start_postgres(self):
-        script("throwaway-postgres", "resume", self.postgres_folder)
-        self.postgres_down = False
+        self.mend_fault("postgres_down", "throwaway-postgres", "resume", self.postgres_folder)
 
     # radosgw: stopped as a service is (SIGTERM, SIGKILL if it lingers) and started again on its
     # port with the command line scripts/throwaway-ceph started it with. The script's watcher finds
@@ -184,12 +192,10 @@ class Engines:
         raise AssertionError("radosgw did not answer again within 60 s")
 
     def freeze_gateway(self):
-        self.gateway_frozen = True
-        script("throwaway-ceph", "freeze", self.ceph_folder)
+        self.make_fault("gateway_frozen", "throwaway-ceph", "freeze", self.ceph_folder)
 
     def thaw_gateway(self):
-        script("throwaway-ceph", "thaw", self.ceph_folder)
-        self.gateway_frozen = False
+        self.mend_fault("gateway_frozen", "throwaway-ceph", "thaw", self.ceph_folder)
 
     def restore(self):
         """Whatever a failed case left stopped is started again, for the next case."""
