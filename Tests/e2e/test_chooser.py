@@ -19,7 +19,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, CORPUS, Server, lan_browser_on
-from pages import button, wait
+from pages import button, grid_item, wait
 
 PHOTO = "photos/recurser__Landscape_1.jpg"
 
@@ -140,7 +140,7 @@ def sha256(path):
 
 
 def pick(browser, asset_id):
-    wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{asset_id}']"))).click()
+    grid_item(browser, asset_id).click()
 
 
 def test_an_allowed_site_gets_the_pick_and_loads_it_cross_origin(server, site, browser, shot):

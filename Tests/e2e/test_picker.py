@@ -117,7 +117,10 @@ def test_the_albums_view_offers_the_camera_roll(server, browser):
     assert browser.find_element(By.ID, "picker-title").text == "Camera Roll", "the title names the album shown"
     browser.find_element(By.XPATH, "//nav[@id='albums']//button[normalize-space()='All Photos']").click()
     wait(browser).until(lambda driver: driver.find_element(By.ID, "picker-title").text == "Photos")
+    wait(browser).until(lambda driver: driver.find_elements(By.CSS_SELECTOR, f"[data-asset='{other['id']}']"))
     album.click()
+    # The grid keeps what it shows until the album's items are here, as the Photos app's views do.
+    wait(browser).until(lambda driver: driver.find_elements(By.CSS_SELECTOR, f"[data-asset='{other['id']}']") == [])
     wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{saved['id']}']"))).click()
     assert server.session(session["id"], wait=10)["info"]["assetID"] == saved["id"]
 
@@ -142,7 +145,8 @@ def test_escape_cancels(server, browser):
 
 
 def test_the_grid_scrolls_through_every_page(server, browser, tmp_path):
-    # 130 different small photos: three pages of 60, loaded as the grid's end comes into view.
+    """The picker's grid is the Photos app's timeline: 130 different small photos, read a page
+    at a time as the grid scrolls, with only the rows near the screen in the page."""
     folder = tmp_path / "photos"
     folder.mkdir()
     for index in range(130):
@@ -157,15 +161,20 @@ def test_the_grid_scrolls_through_every_page(server, browser, tmp_path):
     assert len(ids) == 130, "each photo is new bytes"
     session = server.picker({"sourceType": "photoLibrary"})
     browser.get(server.base + session["url"])
-    wait(browser).until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "[data-asset]")) >= 60)
-    for _ in range(10):
-        browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        if len(browser.find_elements(By.CSS_SELECTOR, "[data-asset]")) == 130:
+    grid = wait(browser).until(seen.presence_of_element_located((By.ID, "grid")))
+    assert grid.get_attribute("role") == "grid"
+    wait(browser).until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")) > 0)
+    seen_ids, most_in_page = set(), 0
+    for _ in range(60):
+        shown = {item.get_attribute("data-asset") for item in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")}
+        seen_ids |= shown
+        most_in_page = max(most_in_page, len(browser.find_elements(By.CSS_SELECTOR, "#grid .tile")))
+        if seen_ids == ids:
             break
-        wait(browser).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
-        time.sleep(0.3)
-    shown = [item.get_attribute("data-asset") for item in browser.find_elements(By.CSS_SELECTOR, "[data-asset]")]
-    assert len(shown) == 130 and set(shown) == ids
+        browser.execute_script("const grid = document.querySelector('#grid'); grid.scrollTop += grid.clientHeight / 2")
+        time.sleep(0.2)
+    assert seen_ids == ids
+    assert most_in_page < 130, "rows far from the screen are not in the page"
 
 
 def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(server, browser, shot):
@@ -174,6 +183,8 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
     third = server.upload("photos/lychee__train.jpg")
     session = server.picker({"sourceType": "photoLibrary", "mediaTypes": ["public.image"], "selectionLimit": 2,
                              "selection": "ordered", "allowsEditing": True})
+    # Tall enough for the three days' rows to be in the page at once (the grid places only those near the screen).
+    browser.set_window_size(900, 1200)
     browser.get(server.base + session["url"])
     add = wait(browser).until(seen.visibility_of_element_located((By.ID, "add")))
     assert not add.is_enabled(), "nothing selected yet"
@@ -183,7 +194,7 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
 
     tile(third).click()
     tile(first).click()
-    assert tile(third).get_attribute("aria-pressed") == "true"
+    assert tile(third).get_attribute("aria-selected") == "true"
     assert tile(third).find_element(By.CLASS_NAME, "check").text == "1"
     assert tile(first).find_element(By.CLASS_NAME, "check").text == "2"
     # The numbers are drawn in hidden checkmarks; a screen reader hears them in the names.
@@ -192,7 +203,7 @@ def test_an_ordered_multiple_selection_returns_the_items_in_the_order_picked(ser
     assert "selected" not in tile(second).accessible_name
     assert add.text == "Add (2)"
     tile(second).click()
-    assert tile(second).get_attribute("aria-pressed") == "false", "the limit is 2"
+    assert tile(second).get_attribute("aria-selected") == "false", "the limit is 2"
     assert "up to 2" in browser.find_element(By.ID, "status").text
     # Deselecting the first renumbers the rest; the keyboard selects as a tap does.
     tile(third).click()
@@ -240,13 +251,24 @@ def test_preselected_items_start_selected_and_can_be_deselected(server, browser)
                              "preselectedAssetIdentifiers": [dropped["id"], kept["id"]]})
     browser.get(server.base + session["url"])
     item = wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, f"[data-asset='{dropped['id']}']")))
-    wait(browser).until(lambda driver: item.get_attribute("aria-pressed") == "true")
+    wait(browser).until(lambda driver: item.get_attribute("aria-selected") == "true")
     assert browser.find_element(By.ID, "add").text == "Add (2)"
     assert item.find_element(By.CLASS_NAME, "check").text == "✓", "default selection: checkmarks without numbers"
     item.click()
     browser.find_element(By.ID, "add").click()
     finished = server.session(session["id"], wait=10)
     assert [info["assetID"] for info in finished["results"]] == [kept["id"]]
+
+
+def at_top(browser):
+    """The item of the highest tile whose top edge is in the grid's visible part."""
+    return browser.execute_script("""const grid = document.querySelector('#grid').getBoundingClientRect();
+        const visible = [...document.querySelectorAll('#grid .tile[data-asset]')].filter((tile) => {
+          const box = tile.getBoundingClientRect();
+          return box.top >= grid.top - 1 && box.top < grid.bottom - 1;
+        });
+        visible.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+        return visible[0]?.dataset.asset ?? null;""")
 
 
 def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
@@ -270,31 +292,33 @@ def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
     search.clear()
     search.send_keys(Keys.ENTER)
     wait(browser).until(lambda driver: len(shown()) == 2)
-    # A jump to the month of the older capture leaves the newer one out.
+    # A jump to the month of the older capture scrolls it to the top of the grid.
     dates = sorted([(canon["captureDate"], canon["id"]), (iphone["captureDate"], iphone["id"])])
     older_month = dates[0][0][:7]
+    assert at_top(browser) == dates[1][1]
     browser.execute_script(
         "const m = document.querySelector('#month'); m.value = arguments[0]; m.dispatchEvent(new Event('change'))", older_month)
-    wait(browser).until(lambda driver: shown() == [dates[0][1]])
+    wait(browser).until(lambda driver: at_top(driver) == dates[0][1])
+    # A month older than anything scrolls to the oldest and says so.
+    browser.execute_script(
+        "const m = document.querySelector('#month'); m.value = '1990-01'; m.dispatchEvent(new Event('change'))")
+    wait(browser).until(lambda driver: "Nothing here is from that month or before" in driver.find_element(By.ID, "status").text)
+    assert at_top(browser) == dates[0][1]
     browser.find_element(By.CSS_SELECTOR, f"[data-asset='{dates[0][1]}']").click()
     assert server.session(session["id"], wait=10)["info"]["assetID"] == dates[0][1]
 
 
-def test_a_year_jump_lists_that_years_newest_item_first(server, browser, shot):
+def test_a_year_jump_scrolls_to_that_years_newest_item(server, browser, shot):
     """The year jump offers the years the library holds, newest first, is reached and set by the
-    keyboard alone, and lists the year's newest item first, then everything older; a month jump
-    then takes over from it."""
+    keyboard alone, and scrolls the year's newest item to the top; a month jump then takes over
+    from it."""
     newer = server.upload("photos/lychee__train.jpg")  # April 2021
     latest = server.upload("photos/exifsamples__Canon_40D.jpg")  # May 2008
     earlier = server.upload("photos/exifsamples__Nikon_D70.jpg")  # March 2008
     oldest = server.upload("photos/exifsamples__olympus-c960.jpg")  # November 2000
     session = server.picker({"sourceType": "photoLibrary"})
     browser.get(server.base + session["url"])
-
-    def shown():
-        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
-
-    wait(browser).until(lambda driver: len(shown()) == 4)
+    wait(browser).until(lambda driver: at_top(driver) == newer["id"])
     year = browser.find_element(By.ID, "year")
     wait(browser).until(lambda driver: [option.text for option in year.find_elements(By.TAG_NAME, "option")]
                         == ["Any year", "2021", "2008", "2000"])
@@ -307,13 +331,20 @@ def test_a_year_jump_lists_that_years_newest_item_first(server, browser, shot):
         browser.switch_to.active_element.send_keys(Keys.TAB)
     assert browser.switch_to.active_element == year, "the year jump is reached by Tab"
     browser.switch_to.active_element.send_keys("2008")
-    wait(browser).until(lambda driver: shown() == [latest["id"], earlier["id"], oldest["id"]])
+    wait(browser).until(lambda driver: at_top(driver) == latest["id"])
     assert year.get_attribute("value") == "2008"
     shot("year-jump")
+    for chosen, top in (("2000", oldest), ("2008", latest)):
+        browser.execute_script(
+            "const y = document.querySelector('#year'); y.value = arguments[0]; y.dispatchEvent(new Event('change'))", chosen)
+        wait(browser).until(lambda driver: at_top(driver) == top["id"])
+    browser.execute_script(
+        "const m = document.querySelector('#month'); m.value = '2008-04'; m.dispatchEvent(new Event('change'))")
+    wait(browser).until(lambda driver: at_top(driver) == earlier["id"])
 
     browser.execute_script(
         "const m = document.querySelector('#month'); m.value = '2021-04'; m.dispatchEvent(new Event('change'))")
-    wait(browser).until(lambda driver: shown() == [newer["id"], latest["id"], earlier["id"], oldest["id"]])
+    wait(browser).until(lambda driver: at_top(driver) == newer["id"])
     assert year.get_attribute("value") == "", "a month jump clears the year's"
     browser.find_element(By.CSS_SELECTOR, f"[data-asset='{newer['id']}']").click()
     assert server.session(session["id"], wait=10)["info"]["assetID"] == newer["id"]

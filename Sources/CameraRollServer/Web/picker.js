@@ -7,7 +7,7 @@ import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js
 import { MoveAndScale } from "./move-and-scale.js";
 import { describe, privacyChoice, remember, startPrivacy } from "./pick-privacy.js";
 import { arrowKeys } from "./radio-group.js";
-import { numberTile, tile } from "./tile.js";
+import { Timeline } from "./timeline.js";
 import { Trim } from "./trim.js";
 
 const sessionID = location.pathname.split("/").pop();
@@ -20,12 +20,10 @@ let configuration = null;
 // The other site the picker is for ({origin, name}), when it is not for a page of ours.
 let client = null;
 let source = null;
-let cursor = null;
-let loading = null;
-let listed = false;
-// Each showing of a source is a new listing: a page that arrives for an older one is dropped.
-let listing = 0;
 let libraryScroll = 0;
+// The library's grid is the Photos app's timeline; a tap on an item is a pick (or, in a
+// multiple selection, selects it), and the picker's selection is what the grid shows selected.
+const timeline = new Timeline(grid, { label: "Library", selectable: false });
 
 // /picker/offline is the camera without a server (picker-client.js opens it when the server
 // cannot be reached): captures go to the outbox and the page reports them as queued.
@@ -40,7 +38,7 @@ const trim = new Trim(document.querySelector("#trim"), { onChoose: finishTrim, o
 for (const group of document.querySelectorAll('[role="radiogroup"]')) arrowKeys(group);
 
 function show(screen) {
-  if (picker.dataset.screen === "library") libraryScroll = window.scrollY;
+  if (picker.dataset.screen === "library") libraryScroll = grid.scrollTop;
   picker.dataset.screen = screen;
   document.querySelector("#library").hidden = screen !== "library";
   if (screen !== "camera") camera.close();
@@ -48,7 +46,7 @@ function show(screen) {
   if (screen !== "trim") trim.close();
   document.querySelector("#done").hidden = screen !== "done";
   status.textContent = "";
-  if (screen === "library") window.scrollTo(0, libraryScroll);
+  if (screen === "library") grid.scrollTop = libraryScroll;
 }
 
 // Sends an event and carries out the actions the session answers with.
@@ -142,32 +140,18 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && picker.dataset.screen !== "done") cancel();
 });
 
-// One page at a time per listing.
-async function loadMore() {
-  if (loading === listing || listed || source === null || picker.dataset.screen !== "library") return;
-  const current = listing;
-  loading = current;
-  try {
-    const query = sourceQuery(source);
-    query.set("limit", "60");
-    if (cursor) query.set("cursor", cursor);
-    const { search, month } = finding();
-    if (search) query.set("search", search);
-    if (month) query.set("month", month);
-    const page = await json(`/api/assets?${query}`);
-    if (current !== listing) return;
-    if (!cursor && page.assets.length === 0) showEmpty();
-    remember(page.assets);
-    grid.append(...page.assets.map((asset) => tile(asset, choose)));
-    markSelection();
-    cursor = page.nextCursor ?? null;
-    listed = cursor === null;
-  } catch (error) {
-    status.textContent = `The library could not be loaded: ${error.message}`;
-  } finally {
-    if (loading === current) loading = null;
-  }
-}
+timeline.addEventListener("open", ({ detail }) => {
+  remember([detail.asset]);
+  choose(detail.asset);
+});
+timeline.addEventListener("shown", ({ detail }) => {
+  if (detail.count === 0) return showEmpty();
+  markSelection();
+  jump();
+});
+timeline.addEventListener("failed", ({ detail }) => {
+  status.textContent = `The library could not be loaded: ${detail.message}`;
+});
 
 // PHPicker's multiple selection, when the configuration allows more than one item: a tap
 // selects or deselects, Add finishes with the items in the order they were selected.
@@ -189,24 +173,9 @@ function choose(asset) {
 
 function markSelection() {
   if (!multiple()) return;
-  const ordered = configuration.selection === "ordered";
-  for (const button of grid.querySelectorAll("button[data-asset]")) {
-    const at = selected.indexOf(button.dataset.asset);
-    button.setAttribute("aria-pressed", String(at >= 0));
-    numberTile(button, ordered && at >= 0 ? at + 1 : null);
-    let check = button.querySelector(".check");
-    if (at < 0) {
-      check?.remove();
-      continue;
-    }
-    if (!check) {
-      check = document.createElement("span");
-      check.className = "check";
-      check.setAttribute("aria-hidden", "true");
-      button.append(check);
-    }
-    check.textContent = ordered ? String(at + 1) : "✓";
-  }
+  timeline.mark(selected, { numbered: configuration.selection === "ordered" });
+  // What the line above the grid says of items selected before they were on screen (preselected).
+  remember(selected.map((id) => timeline.asset(timeline.indexOf(id))).filter(Boolean));
   addButton.disabled = selected.length === 0;
   addButton.textContent = selected.length ? `Add (${selected.length})` : "Add";
   addButton.setAttribute("aria-label", `Add ${selected.length} of at most ${configuration.selectionLimit}`);
@@ -246,9 +215,9 @@ function sourceQuery(name) {
   return query;
 }
 
-// The search box and the month and year jumps: each change lists the source again from the
-// top. A year is a jump to its last month (its newest item, or the newest before it); the
-// month, when one is set, is the finer of the two, so setting either clears the other.
+// The search box lists the source again; the month and year jumps scroll the grid to the
+// newest item of that month or year, or the newest before it, as the Photos app's scrubber
+// does. The month, when one is set, is the finer of the two, so setting either clears the other.
 const searchBox = document.querySelector("#search");
 const monthBox = document.querySelector("#month");
 const yearBox = document.querySelector("#year");
@@ -256,6 +225,13 @@ const yearBox = document.querySelector("#year");
 function finding() {
   const month = monthBox.value || (yearBox.value ? `${yearBox.value}-12` : "");
   return { search: searchBox.value.trim(), month, period: monthBox.value ? "month" : "year" };
+}
+
+function jump() {
+  const { month, period } = finding();
+  if (!month || timeline.count === 0) return;
+  const found = timeline.jumpTo(`${month}-31`);
+  status.textContent = found ? "" : `Nothing here is from that ${period} or before; the oldest items are shown.`;
 }
 
 // The years the source holds, newest first, from its timeline's days; asked again only when
@@ -271,8 +247,6 @@ async function listYears(name) {
     const chosen = yearBox.value;
     yearBox.replaceChildren(new Option("Any year", ""), ...years.map((year) => new Option(year, year)));
     yearBox.value = years.includes(chosen) ? chosen : "";
-    // A jump to a year this source lacks is undone, and its listing with it.
-    if (yearBox.value !== chosen) showSource(name);
   } catch {
     // Without the years, the month jump still goes anywhere; the next source asks again.
     yearsOf = null;
@@ -286,11 +260,11 @@ searchBox.addEventListener("input", () => {
 });
 monthBox.addEventListener("change", () => {
   if (monthBox.value) yearBox.value = "";
-  showSource(source);
+  jump();
 });
 yearBox.addEventListener("change", () => {
   if (yearBox.value) monthBox.value = "";
-  showSource(source);
+  jump();
 });
 document.querySelector("#finder").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -300,12 +274,10 @@ document.querySelector("#finder").addEventListener("submit", (event) => {
 
 // An empty album is an empty state, as in Photos, not the alert for a source the device lacks.
 function showEmpty() {
-  const { search, month, period } = finding();
-  if (search || month) {
+  const { search } = finding();
+  if (search) {
     document.querySelector("#empty-title").textContent = "No Results";
-    document.querySelector("#empty-hint").textContent = search
-      ? `Nothing here matches “${search}”${month ? ` from that ${period} or before` : ""}.`
-      : `Nothing here is from that ${period} or before.`;
+    document.querySelector("#empty-hint").textContent = `Nothing here matches “${search}”.`;
     document.querySelector("#empty-add").hidden = true;
     document.querySelector("#empty-state").hidden = false;
     return;
@@ -336,19 +308,23 @@ function showTitle(title) {
   if (!client) document.title = title;
 }
 
-function showSource(name) {
-  listing += 1;
+// A newer showing replaces one still on its way (the timeline drops the older answers).
+async function showSource(name) {
   source = name;
   showTitle(libraryTitle(name));
-  cursor = null;
-  listed = false;
-  grid.replaceChildren();
   document.querySelector("#empty-state").hidden = true;
   for (const button of document.querySelectorAll("#albums button")) {
     button.setAttribute("aria-pressed", String(button.dataset.source === name));
   }
   listYears(name);
-  loadMore();
+  const query = sourceQuery(name);
+  const { search } = finding();
+  if (search) query.set("search", search);
+  try {
+    await timeline.show(query);
+  } catch (error) {
+    status.textContent = `The library could not be loaded: ${error.message}`;
+  }
 }
 
 async function startLibrary(state) {
@@ -364,9 +340,6 @@ async function startLibrary(state) {
       button.addEventListener("click", () => showSource(button.dataset.source));
     }
   }
-  new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) loadMore();
-  }, { rootMargin: "800px" }).observe(document.querySelector("#more"));
   await resume(state);
   showSource(configuration.sourceType);
 }
@@ -426,7 +399,9 @@ start().catch((error) => { status.textContent = `The picker could not start: ${e
 // a multiple selection says it for the items selected.
 for (const kind of ["focusin", "pointerover"]) {
   grid.addEventListener(kind, (event) => {
-    const item = event.target.closest("button[data-asset]");
-    if (item && !multiple()) describe([item.dataset.asset]);
+    const asset = timeline.asset(Number(event.target.closest(".tile[data-asset]")?.dataset.index));
+    if (!asset || multiple()) return;
+    remember([asset]);
+    describe([asset.id]);
   });
 }

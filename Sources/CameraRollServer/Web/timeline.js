@@ -6,6 +6,10 @@
 //
 // It is an ARIA grid with one Tab stop: arrow keys move by item and by row, Home/End and
 // Page Up/Down as in a grid, Enter opens (or, while selecting, selects) the item in focus.
+//
+// The Photos app and the picker show it. The Photos app's own select mode (a long press, a
+// day's Select, Ctrl+A) is off in the picker (`selectable: false`): there a tap is a pick,
+// and a multiple selection is the picker's, which the grid only shows (`mark`).
 import { json } from "./api.js";
 import { Thumbnails } from "./thumbnails.js";
 import { clock } from "./time.js";
@@ -175,10 +179,11 @@ class Items {
 
 export class Timeline extends EventTarget {
   // `element`: the grid's scroll container, which holds the canvas the rows are placed on.
-  constructor(element, { label }) {
+  constructor(element, { label, selectable = true }) {
     super();
     this.element = element;
     this.label = label;
+    this.selectable = selectable;
     this.canvas = document.createElement("div");
     this.canvas.className = "canvas";
     this.canvas.setAttribute("role", "presentation");
@@ -188,6 +193,8 @@ export class Timeline extends EventTarget {
     this.focusIndex = 0;
     this.selecting = false;
     this.selected = new Set();
+    // Whether a selected tile shows its place in the selection (a picker's ordered selection).
+    this.numbered = false;
     this.anchor = null;
     this.rendered = new Map();
     this.headings = new Map();
@@ -198,7 +205,12 @@ export class Timeline extends EventTarget {
     new ResizeObserver(() => this.relayout()).observe(element);
     element.addEventListener("keydown", (event) => this.key(event));
     element.addEventListener("click", (event) => this.click(event));
-    this.pressToSelect();
+    // A tile focused by other means than the arrows (a screen reader, a script) is the keyboard's place.
+    element.addEventListener("focusin", (event) => {
+      const node = event.target.closest(".tile");
+      if (node) this.takeFocus(node);
+    });
+    if (selectable) this.pressToSelect();
   }
 
   // Shows a view: `query` names it for /api/assets and /api/timeline (collection or album).
@@ -232,9 +244,15 @@ export class Timeline extends EventTarget {
   // `keepTiles`: the tiles placed stay where the new layout puts them in the same place (the
   // days' counts coming after the first page's), so that their images are not shown anew.
   relayout(force = false, { keepTiles = false } = {}) {
-    if (!this.days) return;
     const width = this.element.clientWidth;
-    if (!force && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
+    if (!this.days) return;
+    // A hidden grid (the picker's under its editor, an empty view's) is laid out when it shows.
+    if (width === 0) {
+      this.hiddenChange ||= force;
+      return;
+    }
+    if (!force && !this.hiddenChange && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
+    this.hiddenChange = false;
     // The item at the top of the screen stays there, wherever the new width puts it.
     const first = this.firstVisibleIndex();
     const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
@@ -384,6 +402,14 @@ export class Timeline extends EventTarget {
     }
     const day = document.createElement("h3");
     day.textContent = dayName(section.day);
+    if (this.selectable) day.append(this.selectDayButton(section));
+    cell.append(day);
+    node.append(cell);
+    this.canvas.append(node);
+    this.headings.set(section.day, node);
+  }
+
+  selectDayButton(section) {
     const choose = document.createElement("button");
     choose.type = "button";
     choose.className = "select-day";
@@ -393,11 +419,7 @@ export class Timeline extends EventTarget {
       event.stopPropagation();
       this.selectRange(section.start, section.start + section.count - 1, true);
     });
-    day.append(choose);
-    cell.append(day);
-    node.append(cell);
-    this.canvas.append(node);
-    this.headings.set(section.day, node);
+    return choose;
   }
 
   placeTile(index) {
@@ -425,8 +447,21 @@ export class Timeline extends EventTarget {
     const node = this.rendered.get(index);
     const asset = this.items?.assets[index];
     if (!node || !asset) return;
-    node.setAttribute("aria-selected", String(this.selected.has(asset.id)));
-    if (node.dataset.asset === asset.id) return;
+    if (node.dataset.asset !== asset.id) this.draw(node, asset);
+    this.showSelected(node, index, asset);
+  }
+
+  // A selected tile's checkmark, and in a numbered selection its place, which the tile's name
+  // says too ("Photo, …, selected 2"): the number on the checkmark is for the eye only.
+  showSelected(node, index, asset) {
+    const selected = this.selected.has(asset.id);
+    const number = selected && this.numbered ? [...this.selected].indexOf(asset.id) + 1 : null;
+    node.setAttribute("aria-selected", String(selected));
+    node.setAttribute("aria-label", `${node.dataset.label}, ${this.position(index)}${number ? `, selected ${number}` : ""}`);
+    node.querySelector(".check").textContent = selected ? (number ?? "✓") : "";
+  }
+
+  draw(node, asset) {
     node.dataset.asset = asset.id;
     // The day as the headings say it, and the time as taken (hours and minutes of the local
     // time the camera wrote).
@@ -434,7 +469,6 @@ export class Timeline extends EventTarget {
     const when = `${dayName(taken.slice(0, 10))} ${taken.slice(11, 16)}`;
     const name = asset.originalFilename ? `, ${asset.originalFilename}` : "";
     node.dataset.label = `${kindOf(asset)}, ${when}${name}`;
-    node.setAttribute("aria-label", `${node.dataset.label}, ${this.position(index)}`);
     const image = document.createElement("img");
     image.alt = "";
     image.decoding = "async";
@@ -510,7 +544,7 @@ export class Timeline extends EventTarget {
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.activate(index, event);
-    } else if ((event.key === "a" || event.key === "A") && (event.ctrlKey || event.metaKey)) {
+    } else if (this.selectable && (event.key === "a" || event.key === "A") && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       this.dispatchEvent(new CustomEvent("selectall"));
     }
@@ -522,10 +556,13 @@ export class Timeline extends EventTarget {
       this.suppressClick = false;
       return;
     }
-    const index = Number(node.dataset.index);
-    this.focusIndex = index;
+    this.takeFocus(node);
+    this.activate(this.focusIndex, event);
+  }
+
+  takeFocus(node) {
+    this.focusIndex = Number(node.dataset.index);
     for (const other of this.rendered.values()) other.tabIndex = other === node ? 0 : -1;
-    this.activate(index, event);
   }
 
   activate(index, event) {
@@ -594,6 +631,16 @@ export class Timeline extends EventTarget {
     this.dispatchEvent(new CustomEvent("selection"));
   }
 
+  // Shows a selection that is not the grid's own (a picker's): the items of `ids` selected, in
+  // that order, each numbered when `numbered`.
+  mark(ids, { numbered = false } = {}) {
+    this.selected = new Set(ids);
+    this.numbered = numbered;
+    this.element.classList.add("selecting");
+    this.element.setAttribute("aria-multiselectable", "true");
+    for (const index of this.rendered.keys()) this.fill(index);
+  }
+
   // Selects (or deselects) every item from `from` to `to`, reading those not read yet.
   async selectRange(from, to, on, { keepAnchor = false } = {}) {
     const [low, high] = from <= to ? [from, to] : [to, from];
@@ -609,11 +656,14 @@ export class Timeline extends EventTarget {
     }
   }
 
-  // Scrolls to the first item of a day (or of the nearest day before it).
+  // Scrolls to the first item of a day (or of the nearest day before it); false when every day
+  // is after it, and the oldest is shown.
   jumpTo(day) {
-    if (!this.layout) return;
-    const section = this.layout.sections.find((candidate) => candidate.day <= day) ?? this.layout.sections.at(-1);
+    if (!this.layout) return false;
+    const found = this.layout.sections.find((candidate) => candidate.day <= day);
+    const section = found ?? this.layout.sections.at(-1);
     if (section) this.element.scrollTop = section.top;
+    return found !== undefined;
   }
 
   // The months the view holds, newest first, with where each starts: the scrubber's marks.
