@@ -65,7 +65,11 @@ public final class Derivatives: FileWorking {
         }
         let asset = try await catalog.asset(id)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
-        return try await render(asset, recipe, lookedUp: known != nil)
+        // Facts unknown are rare (a listing remembers them): such a photo's thumbnail looks in
+        // the cache in its render's hop, which may wait behind renders, rather than in a hop of
+        // its own. A movie's looks first, before its poster is found or made.
+        let lookup: Lookup = known != nil ? .made : asset.mediaType == .movie ? .first : .inRender
+        return try await render(asset, recipe, lookup: lookup)
     }
 
     /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
@@ -176,13 +180,19 @@ public final class Derivatives: FileWorking {
         return Derivative(path: file.path, mimeType: recipe.request.encoding.mimeType, size: size, etag: file.etag, kept: file.kept)
     }
 
-    /// Made now unless the cache has it (`lookedUp`: the caller has just looked); the original
-    /// is found and rendered in one hop to the render lane, and the answer keeps a small
-    /// render's bytes.
-    private func render(_ asset: Asset, _ recipe: Recipe, lookedUp: Bool = false) async throws(LibraryError) -> Derivative {
+    /// Where a render looks for a derivative already made: in a hop to the lookup lane first
+    /// (which never waits behind a render), in the render's own hop, or nowhere (the caller has
+    /// just looked).
+    enum Lookup {
+        case first, inRender, made
+    }
+
+    /// Made now unless the cache has it; the original is found and rendered in one hop to the
+    /// render lane, and the answer keeps a small render's bytes.
+    private func render(_ asset: Asset, _ recipe: Recipe, lookup: Lookup = .first) async throws(LibraryError) -> Derivative {
         catalog.remember(asset)
         let facts = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
-        if !lookedUp, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
+        if lookup == .first, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
         let poster = asset.mediaType == .movie ? Self.poster(try await posterFile(asset).path) : nil
@@ -192,6 +202,7 @@ public final class Derivatives: FileWorking {
         // not made: the lane's two threads are for those still waiting.
         let unwanted = { @Sendable in LibraryError(.cancelled, "The render was not wanted any more.") }
         return try await renders.run(unlessCancelledFirst: unwanted) { [imaging, cache, blobs] () throws(LibraryError) -> Derivative in
+            if lookup == .inRender, let made = cache.lookup(facts.blobHash, recipe.key) { return Self.derivative(made, facts, recipe) }
             // An original's format is the one its import sniffed: its header is not read again.
             let source: ImageFile
             if let poster {

@@ -228,6 +228,22 @@ enum VideoProbe {
     }
 }
 
+/// A thumbnail on the disk is found, not made again, whichever way its request goes: with the
+/// asset's facts remembered (a lookup of its own), or in a process that knows nothing of it yet
+/// (the lookup in the render's hop). A render would replace the file, a new inode.
+@Suite struct ThumbnailLookupTests {
+    @Test(arguments: [false, true]) func aThumbnailOnTheDiskIsNotMadeAgain(restarted: Bool) async throws {
+        let fixture = try LibraryFixture()
+        let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
+        let made = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: made.path)[.systemFileNumber] as? UInt64)
+        let library = restarted ? try Library(folder: fixture.folder) : fixture.library
+        let found = try await library.derivatives.thumbnail(of: asset.id, size: 256)
+        #expect(found.path == made.path && found.etag == made.etag)
+        #expect(try FileManager.default.attributesOfItem(atPath: found.path)[.systemFileNumber] as? UInt64 == inode)
+    }
+}
+
 /// The derivative cache keeps under its limit, the least lately used files going first, and keeps
 /// every thumbnail; its size is counted in the background once the library opens, so that no
 /// render waits for a scan.

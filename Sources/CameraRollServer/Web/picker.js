@@ -320,6 +320,8 @@ async function showSource(name) {
   const query = sourceQuery(name);
   const { search } = finding();
   if (search) query.set("search", search);
+  // Another source or search starts at its newest item (then at a jump, once it is laid out).
+  grid.scrollTop = 0;
   try {
     await timeline.show(query);
   } catch (error) {
