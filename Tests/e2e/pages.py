@@ -28,7 +28,8 @@ def grid_item(browser, asset_id):
     def scrolled_to(driver):
         if driver.find_elements(By.CSS_SELECTOR, tile):
             return True
-        driver.execute_script("const grid = document.querySelector('#grid'); grid.scrollTop += grid.clientHeight / 2")
+        # A popup may not be on the picker's page yet: nothing to scroll then.
+        driver.execute_script("const grid = document.querySelector('#grid'); if (grid) grid.scrollTop += grid.clientHeight / 2")
         return False
     wait(browser).until(scrolled_to)
     return wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, tile)))
