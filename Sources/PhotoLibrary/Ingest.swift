@@ -235,34 +235,30 @@ public final class Ingest: FileWorking {
         _ path: String, format: ImageFormat, _ requests: [RenderRequest], keeping keys: [String], of hash: String
     ) async throws(LibraryError) -> ImageInfo {
         let log = options.log
-        // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
-        // would keep the library's work folder (and its lock) past a command line's exit.
+        let subject = "decoding an image to import"
+        var apart: ImportDecoder.Apart?
         if ImportDecoder.formatsDecodedApart.contains(format), let decoder = options.imageDecoder {
-            let apart: ImportDecoder.Apart
             do throws(ImagingError) {
                 apart = try await ImportDecoder.decodeApart(
                     decoder, path, requests, maxPixels: options.maxPixels, outputPrefix: staging.temporaryPath(suffix: ".decoded"))
             } catch {
-                throw Library.reported(error, "decoding an image to import", log)
-            }
-            // The outputs are read back and kept in one hop.
-            return try await lane.run { [cache = derivatives.cache] () throws(LibraryError) -> ImageInfo in
-                do throws(ImagingError) {
-                    cache.keep(zip(keys, try apart.collect().map(\.data)), of: hash)
-                } catch {
-                    throw Library.reported(error, "decoding an image to import", log)
-                }
-                return apart.info
+                throw Library.reported(error, subject, log)
             }
         }
-        return try await lane.run { [imaging, cache = derivatives.cache] () throws(LibraryError) -> ImageInfo in
+        // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
+        // would keep the library's work folder (and its lock) past a command line's exit.
+        return try await lane.run { [imaging, cache = derivatives.cache, apart] () throws(LibraryError) -> ImageInfo in
             do throws(ImagingError) {
-                // The format sniffed from the header the import read: no part of the decode reads it again.
-                let decoded = try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
+                // A child's outputs are read back here; else the decode is made here, of the
+                // format sniffed from the header the import read: no part of it reads that again.
+                let decoded =
+                    if let apart { (info: apart.info, outputs: try apart.collect()) } else {
+                        try ImportDecoder.decode(imaging, ImageFile(path, format: format), requests)
+                    }
                 cache.keep(zip(keys, decoded.outputs.map(\.data)), of: hash)
                 return decoded.info
             } catch {
-                throw Library.reported(error, "decoding an image to import", log)
+                throw Library.reported(error, subject, log)
             }
         }
     }

@@ -146,6 +146,8 @@ timeline.addEventListener("open", ({ detail }) => {
 });
 timeline.addEventListener("shown", ({ detail }) => {
   if (detail.count === 0) return showEmpty();
+  // What the line above the grid says of preselected items, read with the first screen.
+  remember(timeline.loaded);
   markSelection();
   jump();
 });
@@ -174,8 +176,6 @@ function choose(asset) {
 function markSelection() {
   if (!multiple()) return;
   timeline.mark(selected, { numbered: configuration.selection === "ordered" });
-  // What the line above the grid says of items selected before they were on screen (preselected).
-  remember(selected.map((id) => timeline.asset(timeline.indexOf(id))).filter(Boolean));
   addButton.disabled = selected.length === 0;
   addButton.textContent = selected.length ? `Add (${selected.length})` : "Add";
   addButton.setAttribute("aria-label", `Add ${selected.length} of at most ${configuration.selectionLimit}`);

@@ -195,6 +195,8 @@ export class Timeline extends EventTarget {
     this.selected = new Set();
     // Whether a selected tile shows its place in the selection (a picker's ordered selection).
     this.numbered = false;
+    // A layout asked for while the grid was hidden, made when it shows.
+    this.stale = false;
     this.anchor = null;
     this.rendered = new Map();
     this.headings = new Map();
@@ -248,11 +250,11 @@ export class Timeline extends EventTarget {
     if (!this.days) return;
     // A hidden grid (the picker's under its editor, an empty view's) is laid out when it shows.
     if (width === 0) {
-      this.hiddenChange ||= force;
+      this.stale ||= force;
       return;
     }
-    if (!force && !this.hiddenChange && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
-    this.hiddenChange = false;
+    if (!force && !this.stale && this.layout && Math.abs(width - this.layoutWidth) < 1) return;
+    this.stale = false;
     // The item at the top of the screen stays there, wherever the new width puts it.
     const first = this.firstVisibleIndex();
     const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
@@ -276,7 +278,7 @@ export class Timeline extends EventTarget {
       const was = before.place(index);
       const is = index < this.layout.count ? this.layout.place(index) : null;
       if (is && is.x === was.x && is.y === was.y) {
-        node.setAttribute("aria-label", `${node.dataset.label ?? "Loading"}, ${this.position(index)}`);
+        this.nameTile(node, index);
       } else {
         node.remove();
         this.rendered.delete(index);
@@ -432,7 +434,7 @@ export class Timeline extends EventTarget {
       node.dataset.index = String(index);
       node.style.transform = `translate(${x}px, ${y}px)`;
       node.tabIndex = index === this.focusIndex ? 0 : -1;
-      node.setAttribute("aria-label", `Loading, ${this.position(index)}`);
+      this.nameTile(node, index);
       this.canvas.append(node);
       this.rendered.set(index, node);
     }
@@ -442,27 +444,32 @@ export class Timeline extends EventTarget {
     return `${grouped(index + 1)} of ${grouped(this.count)}`;
   }
 
-  // Gives a placed tile its item once it is read: thumbnail, badges, name, selection.
+  // A tile's name: what it shows (once read), where it is, and in a numbered selection its
+  // place, which the checkmark shows to the eye only ("Photo, …, 3 of 40, selected 2").
+  nameTile(node, index) {
+    const { label = "Loading", mark = "" } = node.dataset;
+    node.setAttribute("aria-label", `${label}, ${this.position(index)}${/^\d+$/.test(mark) ? `, selected ${mark}` : ""}`);
+  }
+
+  // Gives a placed tile its item once it is read (thumbnail, badges, name) and its selection,
+  // written only when it changes: every render fills each tile near the screen again.
   fill(index) {
     const node = this.rendered.get(index);
     const asset = this.items?.assets[index];
     if (!node || !asset) return;
     if (node.dataset.asset !== asset.id) this.draw(node, asset);
-    this.showSelected(node, index, asset);
-  }
-
-  // A selected tile's checkmark, and in a numbered selection its place, which the tile's name
-  // says too ("Photo, …, selected 2"): the number on the checkmark is for the eye only.
-  showSelected(node, index, asset) {
     const selected = this.selected.has(asset.id);
-    const number = selected && this.numbered ? [...this.selected].indexOf(asset.id) + 1 : null;
+    const mark = !selected ? "" : this.numbered ? String([...this.selected].indexOf(asset.id) + 1) : "✓";
+    if (node.dataset.mark === mark) return;
+    node.dataset.mark = mark;
     node.setAttribute("aria-selected", String(selected));
-    node.setAttribute("aria-label", `${node.dataset.label}, ${this.position(index)}${number ? `, selected ${number}` : ""}`);
-    node.querySelector(".check").textContent = selected ? (number ?? "✓") : "";
+    node.querySelector(".check").textContent = mark;
+    this.nameTile(node, index);
   }
 
   draw(node, asset) {
     node.dataset.asset = asset.id;
+    delete node.dataset.mark;
     // The day as the headings say it, and the time as taken (hours and minutes of the local
     // time the camera wrote).
     const taken = asset.captureDate ?? asset.importDate;
@@ -496,6 +503,9 @@ export class Timeline extends EventTarget {
   }
 
   asset(index) { return this.items?.assets[index] ?? null; }
+
+  // The items read so far (at most `keptItems`), in no particular order.
+  get loaded() { return Object.values(this.items?.assets ?? []); }
 
   async assetAt(index) {
     if (!this.layout || index < 0 || index >= this.count) return null;
