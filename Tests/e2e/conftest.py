@@ -22,8 +22,9 @@ from selenium.webdriver.common.by import By
 from pages import wait
 
 ROOT = Path(__file__).resolve().parents[2]
-# Helpers both suites use (cutting_proxy).
+# Helpers both suites use (cutting_proxy, veth_namespace).
 sys.path.insert(0, str(ROOT / "Tests" / "support"))
+from veth_namespace import VethNamespace  # noqa: E402
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 BINARY = ROOT / ".build" / "debug" / "cameraroll"
 OUTPUT = ROOT / "test-output" / "e2e"
@@ -337,46 +338,23 @@ def outbox_digests(browser):
         };""")
 
 
-class Lan:
-    """A network namespace joined to this one by a veth pair: a client inside it reaches the
-    server at `server_address` and is, to the server, another device on the LAN."""
-    server_address = "10.231.0.1"
-    client_address = "10.231.0.2"
+class Lan(VethNamespace):
+    """A client inside the namespace reaches the server at `server_address` and is, to the
+    server, another device on the LAN, at `client_address`."""
 
     def __init__(self):
-        suffix = os.getpid() % 100000
+        super().__init__("test", "")
+        self.client_address = self.client_addresses[0]
         # The certificate the client trusts (the server's local authority, as a phone installs it).
         self.cafile = None
-        self.name = f"cameraroll-test-{suffix}"
-        self.host_side = f"crh{suffix}"
-        client_side = f"crc{suffix}"
-        self.commands([
-            ["ip", "netns", "add", self.name],
-            ["ip", "link", "add", self.host_side, "type", "veth", "peer", "name", client_side],
-            ["ip", "link", "set", client_side, "netns", self.name],
-            ["ip", "addr", "add", f"{self.server_address}/24", "dev", self.host_side],
-            ["ip", "link", "set", self.host_side, "up"],
-            ["ip", "netns", "exec", self.name, "ip", "addr", "add", f"{self.client_address}/24", "dev", client_side],
-            ["ip", "netns", "exec", self.name, "ip", "link", "set", client_side, "up"],
-            ["ip", "netns", "exec", self.name, "ip", "link", "set", "lo", "up"],
-        ])
-
-    @staticmethod
-    def commands(commands):
-        for command in commands:
-            subprocess.run(command, check=True, capture_output=True)
 
     def request(self, method, url, headers=None, body=None, cafile=None):
         """One request from inside the namespace: {status, headers, body}."""
         ask = {"method": method, "url": url, "headers": headers or {}, "body": body, "cafile": cafile or self.cafile}
-        result = subprocess.run(["ip", "netns", "exec", self.name, "/usr/bin/python3", str(Path(__file__).with_name("lan_client.py")),
-                                 json.dumps(ask)], capture_output=True, text=True, check=True, timeout=60)
+        result = self.run(["/usr/bin/python3", str(Path(__file__).with_name("lan_client.py")), json.dumps(ask)],
+                          capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"{method} {url} from the LAN failed: {result.stderr.strip()[-2000:]}"
         return json.loads(result.stdout)
-
-    def remove(self):
-        # Deleting the namespace deletes the veth pair with it.
-        subprocess.run(["ip", "netns", "del", self.name], capture_output=True)
-        subprocess.run(["ip", "link", "del", self.host_side], capture_output=True)
 
 
 @pytest.fixture
@@ -408,17 +386,21 @@ def lan_browser_on(lan, trust=None, server=None):
         subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "CameraRoll", "-i", trust],
                        check=True, capture_output=True)
     port = 9515
-    driver_process = subprocess.Popen(
-        ["ip", "netns", "exec", lan.name, "env", f"HOME={home}", "/usr/bin/chromedriver", f"--port={port}",
-         f"--allowed-ips={Lan.server_address}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://{Lan.client_address}:{port}"
+    driver_log = home / "chromedriver.log"
+    driver_process = lan.popen(["env", f"HOME={home}", "/usr/bin/chromedriver", f"--port={port}",
+                                f"--allowed-ips={lan.server_address}", f"--log-path={driver_log}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://{lan.client_address}:{port}"
     deadline = time.time() + 30
-    while time.time() < deadline:
+    while True:
         try:
             urllib.request.urlopen(url + "/status", timeout=2).read()
             break
-        except OSError:
+        except OSError as error:
+            if time.time() > deadline or driver_process.poll() is not None:
+                driver_process.kill()
+                log = driver_log.read_text(errors="replace")[-2000:] if driver_log.exists() else "(no log)"
+                raise RuntimeError(f"the LAN device's chromedriver never answered at {url}: {error}; its log: {log}")
             time.sleep(0.2)
     options = chromium_options("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream")
     options.accept_insecure_certs = trust is None
@@ -429,7 +411,7 @@ def lan_browser_on(lan, trust=None, server=None):
         # drop the first packets, and a page that failed to load is not retried by anyone.
         deadline = time.time() + 30
         while time.time() < deadline:
-            browser.get(f"https://{Lan.server_address}:{server.port}/healthz")
+            browser.get(f"https://{lan.server_address}:{server.port}/healthz")
             if '"ok"' in browser.page_source:
                 break
             time.sleep(0.5)

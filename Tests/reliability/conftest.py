@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Helpers both suites use (cutting_proxy).
+# Helpers both suites use (cutting_proxy, veth_namespace).
 sys.path.insert(0, str(ROOT / "Tests" / "support"))
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 BINARY = Path(os.environ.get("CAMERAROLL_BIN", ROOT / ".build" / "debug" / "cameraroll")).absolute()

@@ -2,7 +2,6 @@
 heads, bodies that stop, slowloris beside a real client, Range abuse, and a flood of idle
 connections from the LAN."""
 import json
-import os
 import queue
 import re
 import shutil
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, LEAK, Reply, Server, assert_client_error, p99, scaled
+from veth_namespace import VethNamespace
 
 
 def exchange(port, data, wait=3.0, pieces=None, pause=0.0):
@@ -251,41 +251,24 @@ def test_slowloris_leaves_room_for_a_real_client(server, photo, figures):
     assert p99(latencies) < 2.0
 
 
-class FloodLan:
-    """A network namespace joined to this one by a veth pair, playing the LAN: a signed-in device
-    at 10.233.0.2, and for the flood twelve more IPv4 addresses, three IPv6 addresses in one /64
-    and one in another. The server answers at 10.233.0.1, fd77:0:0:1::1 and fd77:0:0:2::1."""
-    server4, signed_in = "10.233.0.1", "10.233.0.2"
-    ipv4 = [f"10.233.0.{host}" for host in range(10, 22)]
+class FloodLan(VethNamespace):
+    """The namespace playing the LAN: a signed-in device at .2 of its /24, and for the flood
+    twelve more IPv4 addresses, three IPv6 addresses in one /64 and one in another. The server
+    answers at .1 (`server4`), fd77:0:0:1::1 and fd77:0:0:2::1."""
     network_a = [f"fd77:0:0:1::{host}" for host in (10, 11, 12)]
     network_b = ["fd77:0:0:2::10"]
 
     def __init__(self):
-        suffix = os.getpid() % 100000
-        self.name = f"cameraroll-flood-{suffix}"
-        self.host_side, client_side = f"crfh{suffix}", f"crfc{suffix}"
-        host = [f"link add {self.host_side} type veth peer name {client_side}", f"link set {client_side} netns {self.name}",
-                f"addr add {self.server4}/24 dev {self.host_side}", f"addr add fd77:0:0:1::1/64 dev {self.host_side} nodad",
-                f"addr add fd77:0:0:2::1/64 dev {self.host_side} nodad", f"link set {self.host_side} up"]
-        client = ([f"addr add {address}/24 dev {client_side}" for address in [self.signed_in, *self.ipv4]]
-                  + [f"addr add {address}/64 dev {client_side} nodad" for address in self.network_a + self.network_b]
-                  + [f"link set {client_side} up", "link set lo up"])
-        try:
-            subprocess.run(["ip", "netns", "add", self.name], check=True, capture_output=True)
-            subprocess.run(["ip", "-batch", "-"], input="\n".join(host), text=True, check=True, capture_output=True)
-            subprocess.run(["ip", "-n", self.name, "-batch", "-"], input="\n".join(client), text=True, check=True,
-                           capture_output=True)
-        except subprocess.CalledProcessError:
-            self.__exit__()
-            raise
+        super().__init__("flood", "f", client_hosts=[2, *range(10, 22)],
+                         ipv6=(["fd77:0:0:1::1/64", "fd77:0:0:2::1/64"], [f"{address}/64" for address in self.network_a + self.network_b]))
+        self.server4 = self.server_address
+        self.signed_in, *self.ipv4 = self.client_addresses
 
     def __enter__(self):
         return self
 
     def __exit__(self, *_):
-        # Deleting the namespace deletes the veth pair with it.
-        for command in (["netns", "del", self.name], ["link", "del", self.host_side]):
-            subprocess.run(["ip", *command], capture_output=True)
+        self.remove()
 
 
 def held_connections(port):
@@ -322,9 +305,8 @@ def flood_beside_trusted_clients(lan, server, password, figures):
             "phases": [{"seconds": 3, "flood": [[source, "fd77:0:0:1::1", per_address] for source in lan.network_a]
                         + [[source, "fd77:0:0:2::1", per_address] for source in lan.network_b]},
                        {"seconds": 16, "flood": [[source, lan.server4, per_address] for source in lan.ipv4]}]}
-    flood = subprocess.Popen(
-        ["ip", "netns", "exec", lan.name, "/usr/bin/python3", str(Path(__file__).with_name("lan_flood.py")), json.dumps(plan)],
-        stdout=subprocess.PIPE, text=True)
+    flood = lan.popen(["/usr/bin/python3", str(Path(__file__).with_name("lan_flood.py")), json.dumps(plan)],
+                      stdout=subprocess.PIPE, text=True)
     lines = queue.Queue()
 
     def read():
