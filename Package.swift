@@ -57,13 +57,15 @@ let package = Package(
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Memo", swiftSettings: strict),
         .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo", "UTCTime"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["Failures", "CSQLite", "CCrypto", "CStorageShims", "Executors"], swiftSettings: strict),
+        // SHA-256, SHA-1 and HMAC from libcrypto, and the hex they are written in.
+        .target(name: "Digests", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["Failures", "CSQLite", "Digests", "CStorageShims", "Executors"], swiftSettings: strict),
         // The library's database on a PostgreSQL server (libpq), for several servers sharing one library.
-        .target(name: "PostgreSQL", dependencies: ["CPostgres", "Storage", "Executors", "UTCTime"], swiftSettings: strict),
+        .target(name: "PostgreSQL", dependencies: ["CPostgres", "Digests", "Storage", "Executors", "UTCTime"], swiftSettings: strict),
         .target(
             name: "PhotoLibrary",
             dependencies: [
-                "Failures", "Vocabulary", "Imaging", "Video", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime",
+                "Failures", "Vocabulary", "Imaging", "Video", "Digests", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime",
             ],
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
@@ -76,12 +78,15 @@ let package = Package(
         .target(name: "PickerClient", dependencies: ["ImagePicker"], swiftSettings: strict),
         // A client's IP address, as the connection limits and the sign-in lock-out count clients.
         .target(name: "IPAddress", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "IPAddress", "Memo"], swiftSettings: strict),
+        .target(
+            name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims", "Digests", "IPAddress", "Memo"], swiftSettings: strict),
         // The owner's password, sign-in sessions, lock-out and capability URLs (libcrypto).
-        .target(name: "Credentials", dependencies: ["Failures", "CCrypto", "Storage", "IPAddress", "Executors"], swiftSettings: strict),
+        .target(
+            name: "Credentials", dependencies: ["Failures", "CCrypto", "Digests", "Storage", "IPAddress", "Executors"],
+            swiftSettings: strict),
         .target(name: "Certificates", dependencies: ["Failures", "CCrypto", "Storage"], swiftSettings: strict),
         // AWS Signature Version 4 for S3 requests and presigned URLs (libcrypto).
-        .target(name: "S3", dependencies: ["Failures", "CCrypto", "CCurl", "CCurlShims", "Storage", "UTCTime"], swiftSettings: strict),
+        .target(name: "S3", dependencies: ["Failures", "CCurl", "CCurlShims", "Digests", "Storage", "UTCTime"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["Failures", "CQRencode"], swiftSettings: strict),
         .target(
             name: "CameraRollServer",
@@ -114,11 +119,12 @@ let package = Package(
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "MemoTests", dependencies: ["Memo"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PhotoLibraryTests",
-            dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Storage", "Imaging", "TestSupport", "Vocabulary"],
+            dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Digests", "Storage", "Imaging", "TestSupport", "Vocabulary"],
             swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["S3", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
@@ -128,7 +134,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "IPAddress", "Memo", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["Digests", "HTTPServer", "IPAddress", "Memo", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "S3Tests", dependencies: ["S3", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"], swiftSettings: strict),
@@ -136,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "CameraRollServerTests",
             dependencies: [
-                "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "S3", "Storage", "Credentials", "IPAddress",
+                "CameraRollServer", "HTTPServer", "ImagePicker", "PhotoLibrary", "PostgreSQL", "S3", "Digests", "Storage", "Credentials",
+                "IPAddress",
                 "Imaging", "TestSupport", "Vocabulary",
             ],
             swiftSettings: strict),

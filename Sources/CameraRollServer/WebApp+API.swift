@@ -83,7 +83,7 @@ extension WebApp {
         let name = request.headers["X-Filename"].map { $0.removingPercentEncoding ?? $0 }
         let result = try await answering { () throws(LibraryError) in
             try await library.ingest.importUpload(
-                temporaryFile: body.path, originalFilename: name, source: source, saveToCameraRoll: album != nil)
+                temporaryFile: body.path, sha256: body.sha256, originalFilename: name, source: source, saveToCameraRoll: album != nil)
         }
         var response = Response.json(AssetJSON(result.asset), status: result.isDuplicate ? 200 : 201)
         response.headers["Location"] = "/api/assets/\(result.asset.id)"

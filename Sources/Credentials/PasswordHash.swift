@@ -1,3 +1,4 @@
+import Digests
 import Storage
 
 /// The owner's password as stored: scrypt with a random salt, slow and memory-hard so a stolen

@@ -1,7 +1,10 @@
+import Digests
 internal import Glibc
 
 /// A request body on its way to disk: `<uuid>.upload` in the body folder, always a new file
-/// (never one that was there before, never readable by other users).
+/// (never one that was there before, never readable by other users), hashed as it is written.
+/// SHA-256 costs well under a millisecond a megabyte with the processor's SHA extensions, less
+/// than the write beside it on the poll thread, and spares the upload a pass over the file.
 struct BodyFile: Sendable {
     /// A failed system call, by errno.
     struct Failure: Error, Sendable {
@@ -14,6 +17,7 @@ struct BodyFile: Sendable {
     let path: String
     private(set) var size = 0
     private var descriptor: Int32
+    private let digest = MessageDigest()
 
     private init(path: String, descriptor: Int32) {
         self.path = path
@@ -37,7 +41,13 @@ struct BodyFile: Sendable {
             }
             offset += written
         }
+        digest.update(bytes)
         size += bytes.count
+    }
+
+    /// What a handler is given: the file as written so far, with its SHA-256.
+    var received: RequestBody {
+        RequestBody(path: path, size: size, sha256: digest.finish())
     }
 
     /// Closes the file and leaves it for the handler.

@@ -92,7 +92,7 @@ public struct InProcessClient: Sendable {
                 response = HTTPError(500, "internal", "Something went wrong on the server.").response
                 break
             }
-            request.body = RequestBody(path: file.path, size: file.size)
+            request.body = file.received
             response = await respond(to: request, with: route.handler)
         }
         return try await Self.shaped(response, method: method, requestHeaders: headers)

@@ -54,9 +54,13 @@ public struct Request: Sendable {
 public struct RequestBody: Sendable {
     public var path: String
     public var size: Int
+    /// The SHA-256 of the bytes as they arrived (lowercase hex), hashed while they streamed to
+    /// disk so that no one reads the file again to name it; nil for a body given otherwise.
+    public var sha256: String?
 
-    public init(path: String, size: Int) {
+    public init(path: String, size: Int, sha256: String? = nil) {
         self.path = path
         self.size = size
+        self.sha256 = sha256
     }
 }

@@ -141,7 +141,7 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         guard var request, var body else { return nil }
         body.close()
         self.body = body
-        request.body = RequestBody(path: body.path, size: body.size)
+        request.body = body.received
         return request
     }
 
@@ -202,7 +202,7 @@ struct RequestLifecycle<Suspended: Sendable>: Sendable {
         if case .receiving(let route, _, _) = phase, let routeSalvage = route.salvage, let request, var body, body.size > 0, !stopping {
             body.close()
             var cut = request
-            cut.body = RequestBody(path: body.path, size: body.size)
+            cut.body = body.received
             salvage = (routeSalvage, cut, body)
         } else {
             body?.discard()

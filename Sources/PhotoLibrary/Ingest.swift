@@ -7,8 +7,8 @@ import Vocabulary
 
 /// Originals into the library and out of it: a file is staged and hashed, found known or its
 /// store claimed (`claimStore`), decoded once (which proves it whole and makes its first
-/// derivatives), its blob stored, and its row committed in a short transaction
-/// (`storeClaimed`); deletion and collection take them out again
+/// derivatives) while its blob is stored, and its row committed in a short transaction
+/// (`commitClaimed`); deletion and collection take them out again
 /// (`Ingest+Deletion`). Its decodes and file work run on its own lane.
 public final class Ingest: FileWorking {
     let stores: LibraryStores
@@ -47,20 +47,46 @@ public final class Ingest: FileWorking {
     }
 
     /// Imports a file that was streamed into the library's temp folder (an upload). The file is
-    /// moved, not copied, and is gone afterwards whatever the outcome.
+    /// moved, not copied, and is gone afterwards whatever the outcome. Given its `sha256` (the
+    /// server hashed the body as it arrived), the store of its bytes is claimed while the file
+    /// is staged: three hops in all, the claim beside the staging, the decode beside the put,
+    /// and the commit.
     public func importUpload(
-        temporaryFile path: String, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool = false
+        temporaryFile path: String, sha256: String? = nil, originalFilename: String?, source: AssetSource,
+        saveToCameraRoll: Bool = false
     ) async throws(LibraryError) -> ImportResult {
         precondition(path.hasPrefix(stores.workFolder.path + "/"), "uploads must be staged in the library's work folder")
-        let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
+        let adopt: @Sendable () throws(LibraryError) -> StagedFile = { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
-                return try staging.stage(adopting: path)
+                return try staging.stage(adopting: path, sha256: sha256)
             } catch {
                 unlink(path)
                 throw LibraryError(error)
             }
         }
-        return try await ingest(arrival, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+        guard let sha256 else {
+            return try await ingest(
+                try await arrive(adopt), originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+        }
+        let token = Library.newID()
+        let remembered = Remembered(hash: sha256, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: nil)
+        async let claiming = Library.outcome { () async throws(LibraryError) in
+            try await claimStore(sha256, token, unless: remembered.again)
+        }
+        let arriving = await Library.outcome { () async throws(LibraryError) in try await arrive(adopt) }
+        switch (arriving, await claiming) {
+        case (.success(let arrival), .success(let known)):
+            reach(.afterStaging)
+            return try await ingest(arrival, known: known, token: token, remembered, originalFilename: originalFilename)
+        case (.success(let arrival), .failure(let error)):
+            await lane.run { [staging] in staging.discard(arrival.staged) }
+            throw error
+        case (.failure(let error), .success(let known)):
+            if known == nil { await releaseClaim(token) }
+            throw error
+        case (.failure(let error), .failure):
+            throw error
+        }
     }
 
     /// A staged file and its first bytes, read in the hop that staged it.
@@ -101,43 +127,75 @@ public final class Ingest: FileWorking {
     }
 
     /// Whatever the outcome, the staged copy goes: into the blob store, or away. `livePhotoOf`
-    /// names the still whose motion this movie is (a motion photo's own movie).
+    /// names the still whose motion this movie is (a motion photo's own movie). Four hops after
+    /// staging: the write that finds the bytes known or claims their store, then those of
+    /// `ingest(_:known:…)`.
     func ingest(
         _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
-        let staged = arrival.staged
-        do {
-            return try await ingestStaged(
-                arrival, originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+        let token = Library.newID()
+        let remembered = Remembered(
+            hash: arrival.staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+        let known: Asset?
+        do throws(LibraryError) {
+            guard arrival.staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
+            known = try await claimStore(arrival.staged.hash, token, unless: remembered.again)
         } catch {
-            // Once committed, the staged file is the blob and this finds nothing to remove.
+            await lane.run { [staging] in staging.discard(arrival.staged) }
+            throw error
+        }
+        return try await ingest(arrival, known: known, token: token, remembered, originalFilename: originalFilename)
+    }
+
+    /// An import whose store `token` claimed, unless its bytes are `known` already: two hops,
+    /// the decode beside the blob's put (both read the staged file, and the last to end
+    /// discards it), then the row's commit in a short transaction.
+    private func ingest(
+        _ arrival: Arrival, known: Asset?, token: String, _ remembered: Remembered, originalFilename: String?
+    ) async throws(LibraryError) -> ImportResult {
+        let staged = arrival.staged
+        if let known {
+            await lane.run { [staging] in staging.discard(staged) }
+            return ImportResult(asset: known, isDuplicate: true)
+        }
+        do {
+            return try await storeAndCommit(arrival, token: token, remembered, originalFilename: originalFilename)
+        } catch {
+            // Once stored, the staged file is gone already and this finds nothing to remove.
             await lane.run { [staging] in staging.discard(staged) }
             throw error
         }
     }
 
-    /// Four hops after staging: one write that finds the bytes known or claims their store,
-    /// the decode, the blob's put and the row's commit.
-    private func ingestStaged(
-        _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String?
+    private func storeAndCommit(
+        _ arrival: Arrival, token: String, _ remembered: Remembered, originalFilename: String?
     ) async throws(LibraryError) -> ImportResult {
         let staged = arrival.staged
-        guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
-        let token = Library.newID()
-        let remembered = Remembered(hash: staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
-        if let existing = try await claimStore(staged.hash, token, unless: remembered.again) {
-            await lane.run { [staging] in staging.discard(staged) }
-            return ImportResult(asset: existing, isDuplicate: true)
+        guard staged.size > 0 else {
+            await releaseClaim(token)
+            throw LibraryError(.empty, "The file is empty.")
         }
-
+        let readers = StagedReaders(staged, in: staging, readers: 2)
+        async let storing = Library.outcome { () async throws(LibraryError) in
+            try await blobCall { [blobs] () throws(StorageError) in
+                defer { readers.done() }
+                try blobs.put(staged)
+            }
+        }
+        let analysing = await Library.outcome { () async throws(LibraryError) in try await analyse(arrival, then: readers.done) }
         let analysis: Analysis
-        do {
-            analysis = try await analyse(arrival)
-        } catch {
+        switch (analysing, await storing) {
+        case (.success(let found), .success): analysis = found
+        case (.failure(let error), .success):
+            // Refused bytes are not kept, not even until collection.
+            await unstore(staged.hash, claimedAs: token)
+            throw error
+        case (_, .failure(let error)):
             await releaseClaim(token)
             throw error
         }
+        let (source, livePhotoOf, saveToCameraRoll) = (remembered.source, remembered.livePhotoOf, remembered.saveToCameraRoll)
         let id = Library.newID()
         let now = Library.timestamp()
         let draft = AssetDraft(
@@ -146,7 +204,7 @@ public final class Ingest: FileWorking {
 
         // A crash between the blob and its row leaves an orphan blob, which collection removes.
         // Another import of the same bytes may have committed since the claim: its asset is the answer.
-        let existing: Asset? = try await storeClaimed(staged, token) { connection throws(StorageError) -> Asset? in
+        let existing: Asset? = try await commitClaimed(staged.hash, token) { connection throws(StorageError) -> Asset? in
             if let existing = try remembered.again(connection) { return existing }
             try draft.insert(into: connection)
             if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
@@ -197,21 +255,23 @@ public final class Ingest: FileWorking {
 
     /// What the bytes are, learnt by decoding them: the probe, and the import-time derivatives
     /// whose making proves the file decodes to its end, kept in the derivative cache in the
-    /// same hop.
-    private func analyse(_ arrival: Arrival) async throws(LibraryError) -> Analysis {
+    /// same hop, which calls `finished` once nothing reads the file any more.
+    private func analyse(_ arrival: Arrival, then finished: @escaping @Sendable () -> Void) async throws(LibraryError) -> Analysis {
         let path = arrival.staged.path
         if let format = ImageFormat.sniff(arrival.header) {
-            return try await analyseImage(path, hash: arrival.staged.hash, format: format)
+            return try await analyseImage(path, hash: arrival.staged.hash, format: format, then: finished)
         }
         if let container = ContainerFormat.sniff(arrival.header) {
-            return try await analyseMovie(path, hash: arrival.staged.hash, container: container)
+            return try await analyseMovie(path, hash: arrival.staged.hash, container: container, then: finished)
         }
         throw LibraryError(
             .unsupportedType,
             "The file is not a supported photo or video (JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, MP4, MOV, WebM, MKV, AVI).")
     }
 
-    private func analyseImage(_ path: String, hash: String, format: ImageFormat) async throws(LibraryError) -> Analysis {
+    private func analyseImage(
+        _ path: String, hash: String, format: ImageFormat, then finished: @escaping @Sendable () -> Void
+    ) async throws(LibraryError) -> Analysis {
         var requests = Library.thumbnailRequests
         var keys = DerivativeKey.thumbnailSizes.map { DerivativeKey.thumbnail($0) }
         if let box = options.importDisplayBox {
@@ -219,7 +279,7 @@ public final class Ingest: FileWorking {
             requests.append(request)
             keys.append(DerivativeKey.display(box: box, fit: .contain, edit: nil, encoding: request.encoding))
         }
-        let info = try await firstDecode(path, format: format, requests, keeping: keys, of: hash)
+        let info = try await firstDecode(path, format: format, requests, keeping: keys, of: hash, then: finished)
         return Analysis(
             mediaType: .image, format: .image(info.format), mimeType: info.format.mimeType,
             width: info.width, height: info.height, duration: nil, orientation: info.orientation,
@@ -232,7 +292,8 @@ public final class Ingest: FileWorking {
     /// process for the formats whose decoders may abort, else on this part's lane. What it
     /// renders is kept as `keys` of the original `hash`, in the decode's hop when it runs here.
     private func firstDecode(
-        _ path: String, format: ImageFormat, _ requests: [RenderRequest], keeping keys: [String], of hash: String
+        _ path: String, format: ImageFormat, _ requests: [RenderRequest], keeping keys: [String], of hash: String,
+        then finished: @escaping @Sendable () -> Void
     ) async throws(LibraryError) -> ImageInfo {
         let log = options.log
         let subject = "decoding an image to import"
@@ -248,6 +309,7 @@ public final class Ingest: FileWorking {
         // The lane's jobs hold the cache, never a part: a job its thread has not let go of yet
         // would keep the library's work folder (and its lock) past a command line's exit.
         return try await lane.run { [imaging, cache = derivatives.cache, apart] () throws(LibraryError) -> ImageInfo in
+            defer { finished() }
             do throws(ImagingError) {
                 // A child's outputs are read back here; else the decode is made here, of the
                 // format sniffed from the header the import read: no part of it reads that again.
@@ -263,7 +325,9 @@ public final class Ingest: FileWorking {
         }
     }
 
-    private func analyseMovie(_ path: String, hash: String, container: ContainerFormat) async throws(LibraryError) -> Analysis {
+    private func analyseMovie(
+        _ path: String, hash: String, container: ContainerFormat, then finished: @escaping @Sendable () -> Void
+    ) async throws(LibraryError) -> Analysis {
         let info: VideoInfo
         do throws(VideoError) {
             info = try await options.video.probe(path, format: container)
@@ -274,7 +338,10 @@ public final class Ingest: FileWorking {
         let strip = await mediaJobs.importedScrubStrip(path, container: container)
         let log = options.log
         try await lane.run { [imaging, cache = derivatives.cache] () throws(LibraryError) in
-            defer { unlink(poster) }
+            defer {
+                unlink(poster)
+                finished()
+            }
             let bytes = try Library.read(poster)
             let thumbnails: [RenderedImage]
             do throws(ImagingError) {
@@ -296,6 +363,16 @@ public final class Ingest: FileWorking {
 }
 
 extension Library {
+    /// The outcome of `body` as a value: for work run beside other work (`async let`), which
+    /// would widen a typed error to `any Error`.
+    static func outcome<T: Sendable>(_ body: () async throws(LibraryError) -> T) async -> Result<T, LibraryError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     static func read(_ path: String) throws(LibraryError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LibraryError(.io, "A working file cannot be read.")

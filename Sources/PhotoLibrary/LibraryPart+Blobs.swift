@@ -24,15 +24,31 @@ extension LibraryPart {
     }
 
     /// `storeBlob` for a store `token` has claimed (`claimStore`): the claim is released
-    /// whatever the outcome.
+    /// whatever the outcome, and `staged` discarded once it is stored.
     func storeClaimed<T: Sendable>(
         _ staged: StagedFile, _ token: String, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
     ) async throws(LibraryError) -> T {
         do {
-            try await blobCall { [blobs] () throws(StorageError) in try blobs.put(staged) }
-            reach(.afterBlobCommit)
+            try await blobCall { [blobs, staging] () throws(StorageError) in
+                try blobs.put(staged)
+                staging.discard(staged)
+            }
+        } catch {
+            await releaseClaim(token)
+            throw error
+        }
+        return try await commitClaimed(staged.hash, token, commit: commit)
+    }
+
+    /// Runs `commit` (the row that names a blob just stored) in a short write transaction under
+    /// the blob's lock, and ends the store `token` claimed, whatever the outcome.
+    func commitClaimed<T: Sendable>(
+        _ hash: String, _ token: String, commit: @escaping @Sendable (any SQLConnection) throws(StorageError) -> T
+    ) async throws(LibraryError) -> T {
+        reach(.afterBlobCommit)
+        do {
             return try await write { connection throws(StorageError) -> T in
-                try connection.lock(Library.blobLock(staged.hash))
+                try connection.lock(Library.blobLock(hash))
                 let result = try commit(connection)
                 try Library.releaseClaim(token, connection)
                 return result
@@ -74,6 +90,24 @@ extension LibraryPart {
             } catch {
                 throw LibraryError(.storageUnavailable, "The original was being removed; try again.")
             }
+        }
+    }
+
+    /// Takes back a blob stored under the claim `token` whose row will never come (an import
+    /// refused by its decode, which ran beside the put): removed unless something else names
+    /// it by now, the claim ended in the same transaction. If that transaction fails, the claim
+    /// lapses and the blob is an orphan, both for collection.
+    func unstore(_ hash: String, claimedAs token: String) async {
+        let removal = Library.newID()
+        do {
+            let removing = try await write { connection throws(StorageError) -> Bool in
+                try connection.lock(Library.blobLock(hash))
+                try Library.releaseClaim(token, connection)
+                return try Library.claimRemoval(hash, removal, connection)
+            }
+            if removing { await remove(hash, claimedAs: removal) }
+        } catch {
+            await releaseClaim(token)
         }
     }
 

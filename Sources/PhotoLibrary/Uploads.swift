@@ -1,3 +1,4 @@
+import Digests
 import Executors
 public import Foundation
 import Storage

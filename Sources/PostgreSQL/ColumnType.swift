@@ -1,3 +1,4 @@
+import Digests
 package import Storage
 import UTCTime
 

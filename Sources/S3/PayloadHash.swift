@@ -1,3 +1,4 @@
+import Digests
 import Storage
 
 /// What the signature says of the body: its SHA-256, or that it is not signed at all.

@@ -30,12 +30,11 @@ public struct S3BlobStore: BlobStore {
         return "blobs/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash)"
     }
 
-    /// A blob there already is the same bytes: the staged copy just goes.
+    /// A blob there already is the same bytes, not sent again.
     public func put(_ staged: StagedFile) throws(StorageError) {
         if try !client.exists(Self.key(staged.hash)) {
             try client.put(Self.key(staged.hash), staged: staged, partSize: partSize)
         }
-        unlink(staged.path)
     }
 
     public func contains(_ hash: String) throws(StorageError) -> Bool {

@@ -6,8 +6,9 @@ public import Foundation
 ///
 /// Its calls block (a disk, a network); callers make them on an executor of theirs.
 public protocol BlobStore: Sendable {
-    /// Stores a staged file under its hash and consumes it (moved or deleted). When this
-    /// returns, the blob is durable; storing a hash that is there already keeps the first.
+    /// Stores a staged file under its hash. When this returns, the blob is durable; storing a
+    /// hash that is there already keeps the first. The staged file is left as it was, for
+    /// others still reading it (an import's decode runs beside its put): its stager discards it.
     func put(_ staged: StagedFile) throws(StorageError)
 
     func contains(_ hash: String) throws(StorageError) -> Bool

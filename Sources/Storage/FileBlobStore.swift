@@ -1,8 +1,8 @@
 public import Foundation
 
-/// Blobs as files on this machine: `root/aa/bb/<sha256>`. A staged file is renamed into place
-/// and its folder fsynced, so a path that exists is always a complete blob; the staging area
-/// must be on the same file system, for the rename to be atomic.
+/// Blobs as files on this machine: `root/aa/bb/<sha256>`. A staged file, fsynced already, is
+/// linked into place and its folder fsynced, so a path that exists is always a complete blob;
+/// the staging area must be on the same file system, for the link.
 public struct FileBlobStore: BlobStore {
     public let root: String
 
@@ -26,18 +26,17 @@ public struct FileBlobStore: BlobStore {
         return path(for: hash)
     }
 
-    /// If the blob is already there the copy is dropped: the same hash means the same bytes.
+    /// A blob already there is kept: the same hash means the same bytes. A link, not a rename,
+    /// so that the staged name stays readable until its stager discards it.
     public func put(_ staged: StagedFile) throws(StorageError) {
         let destination = path(for: staged.hash)
-        if FileManager.default.fileExists(atPath: destination) {
-            unlink(staged.path)
-            return
-        }
+        if FileManager.default.fileExists(atPath: destination) { return }
         let folder = (destination as NSString).deletingLastPathComponent
         try FileIO.makeDirectories(folder)
         // Read-only, and for the owner alone: nothing of ours writes to an original again.
         chmod(staged.path, 0o400)
-        guard rename(staged.path, destination) == 0 else { throw FileIO.error("rename") }
+        // Another put of the same bytes may have linked them since the look above.
+        guard link(staged.path, destination) == 0 || errno == EEXIST else { throw FileIO.error("link") }
         try FileIO.fsyncDirectory(folder)
     }
 

@@ -1,3 +1,4 @@
+import Digests
 import Foundation
 
 /// A process's folder for files on their way into a blob store: an upload streamed in, a copy
@@ -42,17 +43,27 @@ public struct StagingArea: Sendable {
         }
     }
 
-    /// Hashes a file that is already in the folder (an upload streamed there) and fsyncs it.
-    public func stage(adopting path: String) throws(StorageError) -> StagedFile {
+    /// Stages a file that is already in the folder (an upload streamed there): fsyncs it, and
+    /// hashes it unless its SHA-256 is given (a server that hashed the body as it arrived).
+    public func stage(adopting path: String, sha256: String? = nil) throws(StorageError) -> StagedFile {
+        precondition(sha256.map(BlobHash.isValid) ?? true, "not a SHA-256 hex digest")
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open") }
         defer { close(fd) }
-        let (hash, size) = try Self.hash(fd, copyingTo: nil, maxBytes: .max)
+        let hash: String
+        let size: Int
+        if let sha256 {
+            var status = stat()
+            guard fstat(fd, &status) == 0 else { throw FileIO.error("stat") }
+            (hash, size) = (sha256, Int(status.st_size))
+        } else {
+            (hash, size) = try Self.hash(fd, copyingTo: nil, maxBytes: .max)
+        }
         guard fsync(fd) == 0 else { throw FileIO.error("fsync") }
         return StagedFile(path: path, hash: hash, size: size)
     }
 
-    /// Drops a staged file that is not going into a store (or already went: then it is gone).
+    /// Drops a staged file, stored or not (a blob store keeps its own name for the bytes).
     public func discard(_ staged: StagedFile) {
         unlink(staged.path)
     }

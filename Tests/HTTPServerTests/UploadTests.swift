@@ -1,3 +1,4 @@
+import Digests
 import Foundation
 import HTTPServer
 import Synchronization
@@ -9,14 +10,14 @@ import Testing
 @Suite struct UploadTests {
     /// What the upload handler saw.
     final class Received: Sendable {
-        private let seen = Mutex<[(path: String, bytes: [UInt8])]>([])
+        private let seen = Mutex<[(path: String, bytes: [UInt8], sha256: String?)]>([])
 
         func record(_ body: RequestBody?) {
             guard let body, let data = FileManager.default.contents(atPath: body.path) else { return }
-            seen.withLock { $0.append((body.path, [UInt8](data))) }
+            seen.withLock { $0.append((body.path, [UInt8](data), body.sha256)) }
         }
 
-        var all: [(path: String, bytes: [UInt8])] { seen.withLock { $0 } }
+        var all: [(path: String, bytes: [UInt8], sha256: String?)] { seen.withLock { $0 } }
     }
 
     /// What this test's routes were handed: whole bodies, and the salvage of cut ones.
@@ -60,6 +61,26 @@ import Testing
         await live.stop()
     }
 
+    /// A body is named by its SHA-256 as it streams in, in whatever pieces it comes: the
+    /// handler need not read the file again to know its bytes.
+    @Test(arguments: [false, true]) func aBodyArrivesWithItsSHA256(chunked: Bool) async throws {
+        let live = try start()
+        let sent = (0..<(2 << 20) + 12345).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let reply =
+            if chunked {
+                try await live.exchange(
+                    Array("PUT /upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+                        + Self.chunked([Array(sent.prefix(1000)), Array(sent[1000..<(1 << 20)]), Array(sent[(1 << 20)...])]))
+            } else {
+                try await live.request("PUT", "/upload", body: sent)
+            }
+        #expect(reply.status == 200)
+        let body = try #require(received.all.first)
+        #expect(body.bytes == sent)
+        #expect(body.sha256 == Hex.text(Digest.sha256(sent)))
+        await live.stop()
+    }
+
     /// The bytes and the client's end arrive together, which libmicrohttpd 0.9.75 alone would
     /// notice only when the connection times out (here, not for ten minutes).
     @Test func aBodyCutShortIsHandedToTheRoutesSalvageAtOnceWithTheBytesThatArrived() async throws {
@@ -74,6 +95,7 @@ import Testing
         connection.close()
         #expect(await eventually(timeout: .seconds(30)) { !salvaged.all.isEmpty })
         #expect(salvaged.all.first.map { $0.bytes == sent } == true, "the bytes that came, exactly")
+        #expect(salvaged.all.first?.sha256 == Hex.text(Digest.sha256(sent)), "named by what came")
         #expect(received.all.isEmpty)
         #expect(await eventually { live.bodyFiles.isEmpty })
         #expect(live.log.all.contains { $0.hasPrefix("PATCH /piece - - ") })

@@ -1,3 +1,4 @@
+import Digests
 import Foundation
 import PostgreSQL
 import S3

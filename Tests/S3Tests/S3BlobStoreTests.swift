@@ -27,7 +27,7 @@ import Testing
         let staged = try staging.stage(copying: file)
         let hash = staged.hash
         try await offThePool { try store.put(staged) }
-        #expect(!FileManager.default.fileExists(atPath: staged.path), "the staged copy is consumed")
+        #expect(FileManager.default.fileExists(atPath: staged.path), "the staged copy is its stager's to discard")
         #expect(try await offThePool { try store.contains(hash) })
         #expect(try await offThePool { try store.allBlobs().map(\.hash) } == [hash])
         let local = try await offThePool { try store.localFile(hash) }

@@ -20,7 +20,9 @@ import Testing
         let path = try store.localFile(staged.hash)
         #expect(path.hasSuffix("/\(staged.hash.prefix(2))/\(staged.hash.dropFirst(2).prefix(2))/\(staged.hash)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Corpus.path(file))))
-        #expect(!FileManager.default.fileExists(atPath: staged.path))
+        #expect(FileManager.default.fileExists(atPath: staged.path), "the staged file is its stager's to discard")
+        staging.discard(staged)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Corpus.path(file))))
         #expect(store.contains(staged.hash))
     }
 
@@ -32,7 +34,9 @@ import Testing
         try store.put(first)
         try store.put(second)
         #expect(store.allBlobs().map(\.hash) == [first.hash])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.folder).isEmpty)
+        let stored = try store.localFile(first.hash)
+        #expect(try inode(stored) == inode(first.path), "the first stays the blob")
+        #expect(try inode(stored) != inode(second.path))
     }
 
     @Test func adoptingAnUploadHashesItInPlace() throws {
@@ -43,6 +47,19 @@ import Testing
         close(fd)
         let staged = try staging.stage(adopting: path)
         #expect(staged.hash == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+        #expect(staged.size == 5)
+    }
+
+    /// A hash the server made while the body streamed in is taken, not made again; the size is
+    /// the file's.
+    @Test func adoptingWithAKnownHashDoesNotReadTheFile() throws {
+        let (staging, _) = try makeStores()
+        let (path, fd) = try staging.makeTemporaryFile()
+        _ = Array("hello".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let given = String(repeating: "ab", count: 32)
+        let staged = try staging.stage(adopting: path, sha256: given)
+        #expect(staged.hash == given)
         #expect(staged.size == 5)
     }
 
@@ -69,5 +86,9 @@ import Testing
     @Test func missingSourceIsNotFound() throws {
         let (staging, _) = try makeStores()
         #expect(throws: StorageError.self) { _ = try staging.stage(copying: directory.file("nope")) }
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
     }
 }

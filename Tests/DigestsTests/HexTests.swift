@@ -1,4 +1,4 @@
-import Storage
+import Digests
 import Testing
 
 @Suite struct HexTests {
