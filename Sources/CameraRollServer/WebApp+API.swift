@@ -11,7 +11,8 @@ extension WebApp {
         router.get("/api/assets/:id") { request in
             try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.catalog.asset(request.parameter("id")))) }
         }
-        router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes)) { request in try await upload(request) }
+        router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes, sha256: true)) { request in try await upload(request)
+        }
         router.post("/api/assets/:id/albums/:album") { request in
             guard request.parameter("album") == Library.cameraRollID else {
                 throw HTTPError.notFound("There is no album with that id; the Camera Roll is \"\(Library.cameraRollID)\".")

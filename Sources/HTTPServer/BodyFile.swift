@@ -2,9 +2,10 @@ import Digests
 internal import Glibc
 
 /// A request body on its way to disk: `<uuid>.upload` in the body folder, always a new file
-/// (never one that was there before, never readable by other users), hashed as it is written.
-/// SHA-256 costs well under a millisecond a megabyte with the processor's SHA extensions, less
-/// than the write beside it on the poll thread, and spares the upload a pass over the file.
+/// (never one that was there before, never readable by other users), hashed as it is written
+/// where its route asks: SHA-256 costs well under a millisecond a megabyte with the processor's
+/// SHA extensions, less than the write beside it on the poll thread, and spares an upload a pass
+/// over the file; a route that would not use the hash (a resumable upload's piece) pays nothing.
 struct BodyFile: Sendable {
     /// A failed system call, by errno.
     struct Failure: Error, Sendable {
@@ -17,18 +18,19 @@ struct BodyFile: Sendable {
     let path: String
     private(set) var size = 0
     private var descriptor: Int32
-    private let digest = MessageDigest()
+    private let digest: MessageDigest?
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, hashing: Bool) {
         self.path = path
         self.descriptor = descriptor
+        digest = hashing ? MessageDigest() : nil
     }
 
-    static func create(in directory: String) throws(Failure) -> BodyFile {
+    static func create(in directory: String, hashing: Bool) throws(Failure) -> BodyFile {
         let path = directory + "/" + randomName() + ".upload"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(code: errno) }
-        return BodyFile(path: path, descriptor: descriptor)
+        return BodyFile(path: path, descriptor: descriptor, hashing: hashing)
     }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
@@ -41,13 +43,13 @@ struct BodyFile: Sendable {
             }
             offset += written
         }
-        digest.update(bytes)
+        digest?.update(bytes)
         size += bytes.count
     }
 
-    /// What a handler is given: the file as written so far, with its SHA-256.
+    /// What a handler is given: the file as written so far, with its SHA-256 if it was hashed.
     var received: RequestBody {
-        RequestBody(path: path, size: size, sha256: digest.finish())
+        RequestBody(path: path, size: size, sha256: digest?.finish())
     }
 
     /// Closes the file and leaves it for the handler.

@@ -74,7 +74,7 @@ public struct InProcessClient: Sendable {
                 response = Responder.tooLarge(maxBytes).response
                 break
             }
-            guard var file = try? BodyFile.create(in: bodyDirectory) else {
+            guard var file = try? BodyFile.create(in: bodyDirectory, hashing: route.body.hashesBody) else {
                 response = HTTPError(500, "internal", "Something went wrong on the server.").response
                 break
             }

@@ -55,7 +55,8 @@ public struct RequestBody: Sendable {
     public var path: String
     public var size: Int
     /// The SHA-256 of the bytes as they arrived (lowercase hex), hashed while they streamed to
-    /// disk so that no one reads the file again to name it; nil for a body given otherwise.
+    /// disk so that no one reads the file again to name it, where the route asked for it
+    /// (`BodyPolicy.file(maxBytes:sha256:)`); nil otherwise.
     public var sha256: String?
 
     public init(path: String, size: Int, sha256: String? = nil) {

@@ -55,7 +55,7 @@ struct Responder: Sendable {
                 return .refuse(HTTPError(413, "body_not_allowed", "This address takes no request body.").response, now: true)
             }
             accepted = .run(route, request)
-        case .file(let maxBytes):
+        case .file(let maxBytes, _):
             // libmicrohttpd has checked that the one Content-Length is all digits; too many for Int is too large anyway.
             let length = lengths.first.map { Int($0) ?? Int.max }
             guard length ?? 0 <= maxBytes else {

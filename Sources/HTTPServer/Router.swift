@@ -26,8 +26,14 @@ public struct Router: Sendable {
     public enum BodyPolicy: Sendable, Equatable {
         /// No body: a request with one is refused (413 when it declares a length).
         case none
-        /// A body of at most this many bytes, streamed to a temp file.
-        case file(maxBytes: Int)
+        /// A body of at most this many bytes, streamed to a temp file; with `sha256`, hashed as it
+        /// streams (`RequestBody.sha256`), for a route that names what it keeps by its bytes.
+        case file(maxBytes: Int, sha256: Bool = false)
+
+        var hashesBody: Bool {
+            if case .file(_, let sha256) = self { return sha256 }
+            return false
+        }
     }
 
     /// A class, so that trying a route against a request retains one reference, not each field.

@@ -7,7 +7,7 @@ extension ServerCore {
     ) -> MHD_Result {
         let body: BodyFile
         do {
-            body = try BodyFile.create(in: configuration.bodyDirectory)
+            body = try BodyFile.create(in: configuration.bodyDirectory, hashing: route.body.hashesBody)
         } catch {
             logged(error)
             return answer(error.answer.response, on: connection, context)

@@ -81,8 +81,12 @@ public final class Ingest: FileWorking {
         case (.success(let arrival), .failure(let error)):
             await lane.run { [staging] in staging.discard(arrival.staged) }
             throw error
-        case (.failure(let error), .success(let known)):
-            if known == nil { await releaseClaim(token) }
+        case (.failure, .success(let known?)):
+            // The bytes were whole when hashed and are in the library already: what failed to
+            // stage them again is no failure of the upload's.
+            return ImportResult(asset: known, isDuplicate: true)
+        case (.failure(let error), .success(nil)):
+            await releaseClaim(token)
             throw error
         case (.failure(let error), .failure):
             throw error

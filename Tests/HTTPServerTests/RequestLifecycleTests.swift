@@ -39,7 +39,7 @@ import Testing
     func receiving(_ route: Router.Route, in directory: TemporaryDirectory) throws -> (Lifecycle, path: String) {
         var lifecycle = Lifecycle()
         lifecycle.headed(method: route.method, headers: Headers())
-        let body = try BodyFile.create(in: directory.path)
+        let body = try BodyFile.create(in: directory.path, hashing: route.body.hashesBody)
         lifecycle.receive(Request(method: route.method, path: route.pattern), into: body, route: route, maxBytes: 8, length: nil)
         return (lifecycle, body.path)
     }

@@ -26,12 +26,12 @@ import Testing
 
     func start(configure: (inout Configuration) -> Void = { _ in }) throws -> LiveServer {
         var router = Router()
-        router.put("/upload", body: .file(maxBytes: 8 << 20)) { request in
+        router.put("/upload", body: .file(maxBytes: 8 << 20, sha256: true)) { request in
             received.record(request.body)
             return .text("\(request.body?.size ?? -1)")
         }
         router.add(
-            "PATCH", "/piece", body: .file(maxBytes: 1 << 30),
+            "PATCH", "/piece", body: .file(maxBytes: 1 << 30, sha256: true),
             handler: { request in
                 received.record(request.body)
                 return .text("\(request.body?.size ?? -1)")
@@ -78,6 +78,17 @@ import Testing
         let body = try #require(received.all.first)
         #expect(body.bytes == sent)
         #expect(body.sha256 == Hex.text(Digest.sha256(sent)))
+        await live.stop()
+    }
+
+    /// A route that does not ask for the hash is given none, and its body costs no hashing.
+    @Test func aBodyIsHashedOnlyWhereItsRouteAsks() async throws {
+        let live = try start()
+        let reply = try await live.request("POST", "/small", body: Array("not named".utf8))
+        #expect(reply.status == 200)
+        let body = try #require(received.all.first)
+        #expect(body.bytes == Array("not named".utf8))
+        #expect(body.sha256 == nil)
         await live.stop()
     }
 
