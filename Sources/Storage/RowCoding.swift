@@ -160,8 +160,8 @@ private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeNil(forKey key: Key) throws -> Bool {
         let column = naming.column(key)
-        guard row.columns[column] != nil else { throw Row.damaged(column, "is missing") }
-        return row[column] == .null
+        guard let value = row.columns[column] else { throw Row.damaged(column, "is missing") }
+        return value == .null
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.flag(naming.column(key)) }

@@ -35,8 +35,10 @@ final class Statement {
     }
 
     func row() -> Row {
-        var columns: [String: SQLValue] = [:]
-        for index in 0..<sqlite3_column_count(handle) {
+        let count = sqlite3_column_count(handle)
+        // Sized once: a row of thirty columns grown as it is filled rehashes four times.
+        var columns = [String: SQLValue](minimumCapacity: Int(count))
+        for index in 0..<count {
             let name = String(cString: sqlite3_column_name(handle, index))
             switch sqlite3_column_type(handle, index) {
             case SQLITE_INTEGER: columns[name] = .integer(sqlite3_column_int64(handle, index))
