@@ -63,7 +63,7 @@ extension Ingest {
         let source = try await files { [blobs] () throws(StorageError) in try blobs.localFile(hash) }
         let staged = try await target.files { [staging = target.staging] () throws(StorageError) in try staging.stage(copying: source) }
         guard staged.hash == hash else {
-            await target.lane.run { [staging = target.staging] in staging.discard(staged) }
+            await target.discard(staged)
             throw LibraryError(.corrupt, "The original of asset \(id) is not the bytes its row names.")
         }
         let columns = Self.columns(of: row)
@@ -72,7 +72,7 @@ extension Ingest {
                 try connection.insert(columns, into: "assets", ignoringConflicts: true) == 1
             }
         } catch {
-            await target.lane.run { [staging = target.staging] in staging.discard(staged) }
+            await target.discard(staged)
             throw error
         }
     }

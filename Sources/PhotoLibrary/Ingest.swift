@@ -79,7 +79,7 @@ public final class Ingest: FileWorking {
             reach(.afterStaging)
             return try await ingest(arrival, known: known, token: token, remembered, originalFilename: originalFilename)
         case (.success(let arrival), .failure(let error)):
-            await lane.run { [staging] in staging.discard(arrival.staged) }
+            await discard(arrival.staged)
             throw error
         case (.failure, .success(let known?)):
             // The bytes were whole when hashed and are in the library already: what failed to
@@ -102,13 +102,10 @@ public final class Ingest: FileWorking {
         let movieLength: Int?
 
         /// Reads the header and a motion photo's movie from one opening of the file. An empty
-        /// file has neither, and the ingest refuses it by its size.
+        /// file is refused here, before anything is claimed for it.
         init(_ staged: StagedFile) throws(LibraryError) {
+            guard staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
             self.staged = staged
-            guard staged.size > 0 else {
-                (header, movieLength) = ([], nil)
-                return
-            }
             guard let file = FileHandle(forReadingAtPath: staged.path), let read = try? file.read(upToCount: ImageFormat.sniffLength)
             else { throw LibraryError(.io, "The staged file cannot be read.") }
             defer { try? file.close() }
@@ -143,10 +140,9 @@ public final class Ingest: FileWorking {
             hash: arrival.staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
         let known: Asset?
         do throws(LibraryError) {
-            guard arrival.staged.size > 0 else { throw LibraryError(.empty, "The file is empty.") }
             known = try await claimStore(arrival.staged.hash, token, unless: remembered.again)
         } catch {
-            await lane.run { [staging] in staging.discard(arrival.staged) }
+            await discard(arrival.staged)
             throw error
         }
         return try await ingest(arrival, known: known, token: token, remembered, originalFilename: originalFilename)
@@ -160,14 +156,14 @@ public final class Ingest: FileWorking {
     ) async throws(LibraryError) -> ImportResult {
         let staged = arrival.staged
         if let known {
-            await lane.run { [staging] in staging.discard(staged) }
+            await discard(staged)
             return ImportResult(asset: known, isDuplicate: true)
         }
         do {
             return try await storeAndCommit(arrival, token: token, remembered, originalFilename: originalFilename)
         } catch {
             // Once stored, the staged file is gone already and this finds nothing to remove.
-            await lane.run { [staging] in staging.discard(staged) }
+            await discard(staged)
             throw error
         }
     }
@@ -176,10 +172,6 @@ public final class Ingest: FileWorking {
         _ arrival: Arrival, token: String, _ remembered: Remembered, originalFilename: String?
     ) async throws(LibraryError) -> ImportResult {
         let staged = arrival.staged
-        guard staged.size > 0 else {
-            await releaseClaim(token)
-            throw LibraryError(.empty, "The file is empty.")
-        }
         let readers = StagedReaders(staged, in: staging, readers: 2)
         async let storing = Library.outcome { () async throws(LibraryError) in
             try await blobCall { [blobs] () throws(StorageError) in

@@ -79,6 +79,11 @@ extension FileWorking {
         try await storage { () async throws(StorageError) in try await lane.run(body) }
     }
 
+    /// Removes a staged file that goes nowhere, on this part's lane.
+    func discard(_ staged: StagedFile) async {
+        await lane.run { [staging] in staging.discard(staged) }
+    }
+
     /// A file on this machine with the original's bytes (fetched from a bucket first).
     func original(of asset: Asset) async throws(LibraryError) -> String {
         try await files { [blobs] () throws(StorageError) in try blobs.localFile(asset.blobHash) }

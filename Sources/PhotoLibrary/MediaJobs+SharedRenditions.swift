@@ -68,7 +68,7 @@ extension MediaJobs {
                     try RenditionQueue.complete(claim, output: staged.hash, connection)
                 }
             } catch {
-                await lane.run { [staging] in staging.discard(staged) }
+                await discard(staged)
                 throw error
             }
             if !completed {
