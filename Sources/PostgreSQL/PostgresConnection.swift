@@ -146,21 +146,23 @@ public final class PostgresConnection: SQLConnection {
     }
 
     private static func rows(of result: OpaquePointer) throws(StorageError) -> [Row] {
-        let columns = (0..<PQnfields(result)).map { (name: String(cString: PQfname(result, $0)), type: PQftype(result, $0)) }
+        let columns = ResultColumns((0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) })
+        let types = (0..<PQnfields(result)).map { PQftype(result, $0) }
         var rows: [Row] = []
         rows.reserveCapacity(Int(PQntuples(result)))
         for row in 0..<PQntuples(result) {
-            var values: [String: SQLValue] = [:]
-            for (index, column) in columns.enumerated() {
+            var values: [SQLValue] = []
+            values.reserveCapacity(types.count)
+            for (index, type) in types.enumerated() {
                 let field = Int32(index)
                 if PQgetisnull(result, row, field) == 1 {
-                    values[column.name] = .null
+                    values.append(.null)
                 } else {
-                    values[column.name] = try ColumnType.value(
-                        String(cString: PQgetvalue(result, row, field)), type: column.type, column.name)
+                    values.append(
+                        try ColumnType.value(String(cString: PQgetvalue(result, row, field)), type: type, columns.names[index]))
                 }
             }
-            rows.append(Row(columns: values))
+            rows.append(Row(columns, values: values))
         }
         return rows
     }

@@ -29,11 +29,15 @@ public protocol JSONColumn: Codable {
     static var columnDescription: String { get }
 }
 
-/// How a record's keys become column names: each key's found once per naming, which a batch of
-/// rows shares (a page of a listing asks the same thirty keys of every row).
+/// How a record's keys become column names, and where those columns are in a result: each
+/// key's found once per naming, which a batch of rows shares (a page of a listing asks the same
+/// thirty keys of every row, all of one result).
 final class ColumnNaming {
     private let overrides: [String: String]
     private var known: [String: String] = [:]
+    /// Each key's column and its position in `locatedIn`, the result the rows come from.
+    private var located: [String: (column: String, position: Int?)] = [:]
+    private var locatedIn: ResultColumns?
     /// The naming of a nested `RowColumns` value's keys, which the record's overrides do not name.
     private(set) lazy var nested = ColumnNaming(overrides: [:])
 
@@ -46,6 +50,24 @@ final class ColumnNaming {
         let column = overrides[key.stringValue] ?? Self.snakeCase(key.stringValue)
         known[key.stringValue] = column
         return column
+    }
+
+    /// The column `key` names in a row of `columns`; an error when the result has no such column.
+    func cell(_ key: any CodingKey, of row: Row) throws(StorageError) -> Cell {
+        if row.columns !== locatedIn {
+            located.removeAll(keepingCapacity: true)
+            locatedIn = row.columns
+        }
+        let found: (column: String, position: Int?)
+        if let known = located[key.stringValue] {
+            found = known
+        } else {
+            let column = column(key)
+            found = (column, row.columns.position(column))
+            located[key.stringValue] = found
+        }
+        guard let position = found.position else { throw Row.damaged(found.column, "is missing") }
+        return row.cell(at: position, found.column)
     }
 
     /// `captureFrameRate` as `capture_frame_rate`; a run of capitals is one word (`hasGPS` as
@@ -158,37 +180,32 @@ private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// optional field never reads a missing column as NULL.
     func contains(_ key: Key) -> Bool { true }
 
-    func decodeNil(forKey key: Key) throws -> Bool {
-        let column = naming.column(key)
-        guard let value = row.columns[column] else { throw Row.damaged(column, "is missing") }
-        return value == .null
-    }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.flag(naming.column(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.text(naming.column(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.real(naming.column(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.integer(naming.column(key)) }
+    func decodeNil(forKey key: Key) throws -> Bool { try naming.cell(key, of: row).isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try naming.cell(key, of: row).flag() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try naming.cell(key, of: row).text() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try naming.cell(key, of: row).real() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try naming.cell(key, of: row).integer() }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let column = naming.column(key)
         if T.self is any RowColumns.Type {
             return try T(from: RowDecoding(row: row, naming: naming.nested))
         }
+        let cell = try naming.cell(key, of: row)
         if let json = T.self as? any JSONColumn.Type {
             do {
-                return try JSONDecoder().decode(T.self, from: Data(try row.text(column).utf8))
+                return try JSONDecoder().decode(T.self, from: Data(try cell.text().utf8))
             } catch let error as StorageError {
                 throw error
             } catch {
-                throw Row.damaged(column, "is not \(json.columnDescription)")
+                throw Row.damaged(cell.name, "is not \(json.columnDescription)")
             }
         }
         do {
-            return try T(from: ColumnDecoding(row: row, column: column))
+            return try T(from: ColumnDecoding(cell: cell))
         } catch let error as StorageError {
             throw error
         } catch {
-            throw Row.damaged(column, "names nothing this version knows")
+            throw Row.damaged(cell.name, "names nothing this version knows")
         }
     }
 
@@ -206,23 +223,22 @@ private struct RowColumnsDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
 
 /// One column as a single value, for the enums a column names.
 private struct ColumnDecoding: Decoder, SingleValueDecodingContainer {
-    let row: Row
-    let column: String
+    let cell: Cell
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        throw Row.damaged(column, "is not a record")
+        throw Row.damaged(cell.name, "is not a record")
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Row.damaged(column, "is not a list") }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Row.damaged(cell.name, "is not a list") }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    func decodeNil() -> Bool { row[column] == .null }
-    func decode(_ type: Bool.Type) throws -> Bool { try row.flag(column) }
-    func decode(_ type: String.Type) throws -> String { try row.text(column) }
-    func decode(_ type: Double.Type) throws -> Double { try row.real(column) }
-    func decode(_ type: Int.Type) throws -> Int { try row.integer(column) }
+    func decodeNil() -> Bool { cell.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try cell.flag() }
+    func decode(_ type: String.Type) throws -> String { try cell.text() }
+    func decode(_ type: Double.Type) throws -> Double { try cell.real() }
+    func decode(_ type: Int.Type) throws -> Int { try cell.integer() }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
 }
 

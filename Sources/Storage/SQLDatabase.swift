@@ -115,6 +115,6 @@ extension SQLConnection {
 
     /// The first column of the first row (NULL when there is none), for one-value queries.
     public func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(StorageError) -> SQLValue {
-        try query(sql, arguments).first?.columns.values.first ?? .null
+        try query(sql, arguments).first?.values.first ?? .null
     }
 }

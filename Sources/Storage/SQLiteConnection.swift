@@ -40,6 +40,7 @@ public final class SQLiteConnection: SQLConnection {
         defer { statement.reset() }
         try statement.bind(arguments.map(\.sqlValue), connection: self)
         var rows: [Row] = []
+        var columns: ResultColumns?
         while true {
             let status = statement.step()
             if status == SQLITE_DONE { break }
@@ -47,7 +48,9 @@ public final class SQLiteConnection: SQLConnection {
                 try check(status)
                 break
             }
-            rows.append(statement.row())
+            let names = columns ?? statement.columns()
+            columns = names
+            rows.append(statement.row(names))
         }
         return rows
     }

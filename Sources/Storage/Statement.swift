@@ -34,23 +34,25 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    func row() -> Row {
-        let count = sqlite3_column_count(handle)
-        // Sized once: a row of thirty columns grown as it is filled rehashes four times.
-        var columns = [String: SQLValue](minimumCapacity: Int(count))
-        for index in 0..<count {
-            let name = String(cString: sqlite3_column_name(handle, index))
+    /// The names of the columns a step's rows have, read once for all of them: a statement
+    /// `SELECT *` prepared again after a migration may have others since it was last run.
+    func columns() -> ResultColumns {
+        ResultColumns((0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) })
+    }
+
+    func row(_ columns: ResultColumns) -> Row {
+        let values = (0..<Int32(columns.names.count)).map { index -> SQLValue in
             switch sqlite3_column_type(handle, index) {
-            case SQLITE_INTEGER: columns[name] = .integer(sqlite3_column_int64(handle, index))
-            case SQLITE_FLOAT: columns[name] = .real(sqlite3_column_double(handle, index))
-            case SQLITE_TEXT: columns[name] = .text(String(cString: sqlite3_column_text(handle, index)))
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+            case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+            case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
             case SQLITE_BLOB:
                 let count = Int(sqlite3_column_bytes(handle, index))
                 let bytes = sqlite3_column_blob(handle, index).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) }
-                columns[name] = .blob(bytes ?? [])
-            default: columns[name] = .null
+                return .blob(bytes ?? [])
+            default: return .null
             }
         }
-        return Row(columns: columns)
+        return Row(columns, values: values)
     }
 }

@@ -51,6 +51,20 @@ import Testing
         #expect(throws: StorageError.self) { try rows[1].integer("size") }
     }
 
+    /// As on SQLite: the result's order, its names read once, a name said twice its last column.
+    @Test func rowsKeepTheResultsOrderAndShareItsNames() async throws {
+        let database = try await open()
+        let (scalar, rows) = try await database.read { connection throws(StorageError) in
+            (
+                try connection.scalar("SELECT 'z' AS z, 'a' AS a"),
+                try connection.query("SELECT 1 AS n, 2 AS twice, 3 AS twice UNION ALL SELECT 4, 5, 6")
+            )
+        }
+        #expect(scalar == .text("z"))
+        #expect(try rows.map { try [$0.integer("n"), $0.integer("twice")] } == [[1, 3], [4, 6]])
+        #expect(rows[0].columns === rows[1].columns && rows[0].columns.names == ["n", "twice", "twice"])
+    }
+
     @Test func momentsReadAsTheLibraryWritesThemInAnyZone() async throws {
         // A server or database in another zone still gives UTC: the connection asks for it.
         let database = try await open(setting: "TimeZone", to: "Asia/Kolkata")
