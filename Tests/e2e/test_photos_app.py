@@ -94,6 +94,27 @@ def test_the_scrubber_jumps_to_a_month_by_pointer_and_by_keyboard(server, browse
     assert label == "" or label == month
 
 
+def test_a_new_width_moves_the_tiles_placed_instead_of_making_them_anew(server, browser, generated):
+    """A tile the user is about to press is still the one pressed after the grid is laid out
+    again (a window resized, a scrollbar come), and its image is not fetched and shown anew."""
+    import_into(server, generated)
+    browser.set_window_size(1440, 900)
+    open_library(browser, server)
+    grid = browser.find_element(By.ID, "grid")
+    placed = [wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, f"#grid .tile[data-index='{index}'][data-asset]")))
+              for index in (0, 1)]
+    image = placed[1].find_element(By.TAG_NAME, "img")
+    was = (grid.get_attribute("aria-colcount"), placed[1].value_of_css_property("transform"))
+    browser.set_window_size(1180, 820)
+    wait(browser).until(lambda driver: grid.get_attribute("aria-colcount") != was[0])
+    # The same elements (a node made anew would leave these stale), where the new layout puts them.
+    assert placed[1].value_of_css_property("transform") != was[1]
+    assert placed[1].find_element(By.TAG_NAME, "img") == image
+    placed[0].click()
+    viewer = wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    assert viewer.get_attribute("aria-label") == "Photo 1 of 300"
+
+
 def test_keyboard_alone_moves_opens_selects_and_favourites(server, browser, generated):
     import_into(server, generated)
     browser.set_window_size(1180, 820)

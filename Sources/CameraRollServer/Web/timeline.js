@@ -237,15 +237,16 @@ export class Timeline extends EventTarget {
     if (generation !== this.generation) return;
     this.days = timeline.days;
     this.focusIndex = Math.min(this.focusIndex, Math.max(0, timeline.count - 1));
-    this.relayout(true, { keepTiles: true });
+    this.relayout(true);
     this.dispatchEvent(new CustomEvent("shown", { detail: { count: timeline.count } }));
   }
 
   get count() { return this.layout?.count ?? 0; }
 
-  // `keepTiles`: the tiles placed stay where the new layout puts them in the same place (the
-  // days' counts coming after the first page's), so that their images are not shown anew.
-  relayout(force = false, { keepTiles = false } = {}) {
+  // The tiles placed stay, moved to where the new layout puts them (the days' counts coming
+  // after the first page's, a new width): their images are not shown anew, and a tile someone
+  // is about to press is still there when they press it.
+  relayout(force = false) {
     const width = this.element.clientWidth;
     if (!this.days) return;
     // A hidden grid (the picker's under its editor, an empty view's) is laid out when it shows.
@@ -258,31 +259,31 @@ export class Timeline extends EventTarget {
     // The item at the top of the screen stays there, wherever the new width puts it.
     const first = this.firstVisibleIndex();
     const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
-    const before = this.layout;
     this.layoutWidth = width;
     this.layout = new Layout(this.days, width);
     this.element.setAttribute("aria-rowcount", String(this.layout.rowCount));
     this.element.setAttribute("aria-colcount", String(this.layout.columns));
     this.element.style.setProperty("--tile", `${this.layout.tile}px`);
     this.canvas.style.height = `${this.layout.height}px`;
-    if (keepTiles && before) this.keepPlacedTiles(before);
-    else this.clearRendered();
+    this.moveTiles();
     if (!force && first !== null) this.element.scrollTop = this.layout.place(first).y - shift;
     this.render();
   }
 
-  keepPlacedTiles(before) {
+  moveTiles() {
     for (const node of this.headings.values()) node.remove();
     this.headings.clear();
     for (const [index, node] of this.rendered) {
-      const was = before.place(index);
-      const is = index < this.layout.count ? this.layout.place(index) : null;
-      if (is && is.x === was.x && is.y === was.y) {
-        this.nameTile(node, index);
-      } else {
+      if (index >= this.layout.count) {
         node.remove();
         this.rendered.delete(index);
+        continue;
       }
+      const { x, y } = this.layout.place(index);
+      node.style.transform = `translate(${x}px, ${y}px)`;
+      this.nameTile(node, index);
+      // A tile grown past its thumbnail is drawn again, in place, with the larger one.
+      if (node.dataset.size !== String(this.thumbnailSize())) delete node.dataset.asset;
     }
   }
 
@@ -480,7 +481,8 @@ export class Timeline extends EventTarget {
     image.alt = "";
     image.decoding = "async";
     image.draggable = false;
-    this.thumbnails.show(asset, this.layout.tile * devicePixelRatio > 256 ? 512 : 256, image);
+    node.dataset.size = String(this.thumbnailSize());
+    this.thumbnails.show(asset, this.thumbnailSize(), image);
     const parts = [image];
     if (asset.duration != null || asset.livePhoto) {
       const badge = document.createElement("span");
@@ -501,6 +503,8 @@ export class Timeline extends EventTarget {
     parts.push(check);
     node.replaceChildren(...parts);
   }
+
+  thumbnailSize() { return this.layout.tile * devicePixelRatio > 256 ? 512 : 256; }
 
   asset(index) { return this.items?.assets[index] ?? null; }
 
