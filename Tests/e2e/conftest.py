@@ -216,7 +216,8 @@ def look(driver):
             problems.append(f"{window}: {said(error)}")
             continue
         keep(f"{window}.txt", lambda: f"URL: {driver.current_url}\nTitle: {driver.title}\n"
-             + ("The window the test was in\n" if handle == current else ""))
+             + ("The window the test was in\n" if handle == current else "")
+             + "What it shows:\n" + driver.execute_script("return document.body?.innerText ?? ''"))
         keep(f"{window}.png", driver.get_screenshot_as_png)
         keep(f"{window}.html", lambda: driver.execute_script("return document.documentElement.outerHTML"))
     return seen, problems
@@ -228,21 +229,36 @@ def said(error):
     return f"{type(error).__name__}: {first_line}"
 
 
+# How much of each log and page the report of a failure quotes.
+GIST_LINES = 25
+
+
 def keep_failure(folder, witnesses):
     """Writes what each browser showed, and the log of each server running, into `folder`; a
-    problem is a warning, never the test's failure."""
+    problem is a warning, never the test's failure. Returns the gist for the report: where the
+    folder is not at hand (a CI run), the report is all there is to read."""
     folder.mkdir(parents=True)
+    gist = [f"screenshots, console, HTML and server logs in {folder}"]
     for number, server in enumerate(sorted(_servers, key=lambda server: server.port), 1):
         try:
             shutil.copyfile(server.log, folder / f"server{number}-port{server.port}.log")
+            gist.append(f"--- server {number} (port {server.port}), the end of its log:")
+            gist += server.log.read_text(errors="replace").splitlines()[-GIST_LINES:]
         except OSError as error:
             warnings.warn(f"server {number}'s log, not kept: {said(error)}")
     for number, witness in enumerate(witnesses, 1):
         seen, problems = witness.seen or look(witness.driver)
         for name, content in seen.items():
             (folder / f"browser{number}-{name}").write_bytes(content if isinstance(content, bytes) else content.encode())
+            if name.endswith(".txt"):
+                gist.append(f"--- browser {number}, {name.removesuffix('.txt')}:")
+                gist += content.splitlines()[:GIST_LINES]
+            elif name == "console.log":
+                gist.append(f"--- browser {number}, the end of its console:")
+                gist += content.splitlines()[-GIST_LINES:]
         for problem in problems:
             warnings.warn(f"browser {number} of the failed test, not kept: {problem}")
+    return "\n".join(gist)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -266,8 +282,7 @@ def pytest_runtest_makereport(item, call):
         # Of the latest run alone: a test that passes now leaves no folder of an earlier failure.
         shutil.rmtree(folder, ignore_errors=True)
         if report.failed and (witnesses or _servers):
-            keep_failure(folder, witnesses)
-            report.sections.append(("Browsers at the failure", f"screenshots, console, HTML and server logs in {folder}"))
+            report.sections.append(("Browsers at the failure", keep_failure(folder, witnesses)))
     except Exception as error:
         warnings.warn(f"the failed test's browsers were not kept in {folder}: {said(error)}")
 
