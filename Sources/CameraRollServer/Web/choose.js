@@ -82,8 +82,32 @@ async function start() {
     if (answer === "always") await sendJSON("/api/apps", "POST", { origin: site.origin, name: site.host });
     session = await createSession(configuration, { origin: site.origin, once: answer === "once" });
   }
-  tell({ cameraroll: "session", id: session.id });
+  await handOver(session.id);
   location.replace(session.url);
+}
+
+// Tells the opener the session's id and waits for its word that it has it: Chromium drops a
+// message from a page that has navigated away before the message is delivered, and without
+// the id the opener would never know the pick is its own. Told again while unanswered; after a
+// few seconds (an opener with an older chooser.js never answers) the picker opens anyway.
+function handOver(id) {
+  return new Promise((resolve) => {
+    const done = () => {
+      window.removeEventListener("message", onMessage);
+      clearInterval(again);
+      clearTimeout(enough);
+      resolve();
+    };
+    const onMessage = (event) => {
+      const data = event.data;
+      if (event.source === window.opener && event.origin === claimedOrigin && data?.cameraroll === "session-received"
+          && data.nonce === nonce && data.id === id) done();
+    };
+    window.addEventListener("message", onMessage);
+    const again = setInterval(() => tell({ cameraroll: "session", id }), 250);
+    const enough = setTimeout(done, 3000);
+    tell({ cameraroll: "session", id });
+  });
 }
 
 start().catch((error) => {

@@ -108,6 +108,8 @@
           popup.postMessage({ cameraroll: "request", nonce: token, configuration }, server);
         } else if (data.cameraroll === "session" && data.nonce === token && typeof data.id === "string") {
           sessionID = data.id;
+          // The popup navigates to the picker only once it knows this page has the id.
+          popup.postMessage({ cameraroll: "session-received", nonce: token, id: data.id }, server);
         } else if (data.cameraroll === "denied" && data.nonce === token) {
           finish({ status: "denied" });
         } else if (data.picker && data.picker === sessionID) {
