@@ -51,9 +51,13 @@ import Testing
         #expect(throws: StorageError.self) { try rows[1].integer("size") }
     }
 
-    /// As on SQLite: the result's order, its names read once, a name said twice its last column.
-    @Test func rowsKeepTheResultsOrderAndShareItsNames() async throws {
-        let database = try await open()
+    /// A row is its values in the result's order, the names read once for all rows: a scalar is
+    /// the first column whatever its name, and a name said twice is its last column, as it was
+    /// when a row was a dictionary filled in order. On both engines alike.
+    @Test(arguments: [false, true]) func rowsKeepTheResultsOrderAndShareItsNames(onPostgreSQL: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let database: any SQLDatabase =
+            onPostgreSQL ? try await open() : try SQLiteDatabase(path: folder.file("o.sqlite"), migrations: [])
         let (scalar, rows) = try await database.read { connection throws(StorageError) in
             (
                 try connection.scalar("SELECT 'z' AS z, 'a' AS a"),

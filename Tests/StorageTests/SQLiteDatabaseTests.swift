@@ -157,22 +157,6 @@ import Testing
         #expect(row["n"] == .null)
     }
 
-    /// A row is its values in the result's order, the names read once for all rows: a scalar is
-    /// the first column whatever its name, and a name said twice is its last column, as it was
-    /// when a row was a dictionary filled in order.
-    @Test func rowsKeepTheResultsOrderAndShareItsNames() async throws {
-        let database = try SQLiteDatabase(path: directory.file("o.sqlite"), migrations: [])
-        let (scalar, rows) = try await database.read { connection throws(StorageError) in
-            (
-                try connection.scalar("SELECT 'z' AS z, 'a' AS a"),
-                try connection.query("SELECT 1 AS n, 2 AS twice, 3 AS twice UNION ALL SELECT 4, 5, 6")
-            )
-        }
-        #expect(scalar == .text("z"))
-        #expect(try rows.map { try [$0.integer("n"), $0.integer("twice")] } == [[1, 3], [4, 6]])
-        #expect(rows[0].columns === rows[1].columns && rows[0].columns.names == ["n", "twice", "twice"])
-    }
-
     @Test func strictReadsRefuseWhatTheSchemaDoesNotAllow() async throws {
         let database = try SQLiteDatabase(
             path: directory.file("h.sqlite"), migrations: [Migration("t", "CREATE TABLE t (i, s, f, n)")])
