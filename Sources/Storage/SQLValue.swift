@@ -58,8 +58,9 @@ public struct Row: Sendable {
 
     public subscript(_ name: String) -> SQLValue { columns.position(name).map { values[$0] } ?? .null }
 
-    /// The columns the row has, for copying it whole.
-    public var columnNames: [String] { columns.names.sorted() }
+    /// The columns the row has, for copying it whole: each name once (a name said twice is its
+    /// last column, as the subscript reads it).
+    public var columnNames: [String] { columns.positions.keys.sorted() }
 
     // MARK: Strict reading
     //
