@@ -282,8 +282,9 @@ export class Timeline extends EventTarget {
       const { x, y } = this.layout.place(index);
       node.style.transform = `translate(${x}px, ${y}px)`;
       this.nameTile(node, index);
-      // A tile grown past its thumbnail is drawn again, in place, with the larger one.
-      if (node.dataset.size !== String(this.thumbnailSize())) delete node.dataset.asset;
+      // A tile grown past its thumbnail is drawn again, in place, with the larger one; a tile
+      // that shrank keeps the larger it has.
+      if ((Number(node.dataset.size) || 0) < this.thumbnailSize()) delete node.dataset.asset;
     }
   }
 
