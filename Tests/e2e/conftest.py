@@ -216,8 +216,9 @@ def look(driver):
             problems.append(f"{window}: {said(error)}")
             continue
         keep(f"{window}.txt", lambda: f"URL: {driver.current_url}\nTitle: {driver.title}\n"
-             + ("The window the test was in\n" if handle == current else "")
-             + "What it shows:\n" + driver.execute_script("return document.body?.innerText ?? ''"))
+             + ("The window the test was in\n" if handle == current else ""))
+        # Apart: a page too wedged to run a script still has its address kept.
+        keep(f"{window}-text.txt", lambda: driver.execute_script("return document.body?.innerText ?? ''"))
         keep(f"{window}.png", driver.get_screenshot_as_png)
         keep(f"{window}.html", lambda: driver.execute_script("return document.documentElement.outerHTML"))
     return seen, problems
