@@ -146,8 +146,9 @@ public final class PostgresConnection: SQLConnection {
     }
 
     private static func rows(of result: OpaquePointer) throws(StorageError) -> [Row] {
-        let columns = ResultColumns((0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) })
-        let types = (0..<PQnfields(result)).map { PQftype(result, $0) }
+        let fields = 0..<PQnfields(result)
+        let columns = ResultColumns(fields.map { String(cString: PQfname(result, $0)) })
+        let types = fields.map { PQftype(result, $0) }
         var rows: [Row] = []
         rows.reserveCapacity(Int(PQntuples(result)))
         for row in 0..<PQntuples(result) {

@@ -215,17 +215,10 @@ import Vocabulary
         #expect(reply.header("Content-Type") == "video/mp4")
         let file = live.directory.file("rendition.mp4")
         try reply.body.write(to: URL(fileURLWithPath: file))
-        // ffprobe is waited for off the cooperative pool, whose two threads every other test needs.
-        let codec = try await offThePool {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            probe.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", file]
-            let pipe = Pipe()
-            probe.standardOutput = pipe
-            try probe.run()
-            defer { probe.waitUntilExit() }
-            return String(decoding: pipe.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-        }
+        let codec = try await Executable.run(
+            program: "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", file]
+        ).stdout
         #expect(codec.trimmingCharacters(in: .whitespacesAndNewlines) == "h264")
     }
 }

@@ -177,18 +177,9 @@ import Vocabulary
 /// ffprobe's word on a finished file, independent of the code under test.
 enum VideoProbe {
     static func duration(_ path: String) async throws -> Double {
-        // Waited for off the cooperative pool, whose two threads every other test needs.
-        let data = try await offThePool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            process.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            defer { process.waitUntilExit() }
-            return pipe.fileHandleForReading.readAllRetryingInterrupts()
-        }
-        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let probe = try await Executable.run(
+            program: "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        return Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
 

@@ -86,9 +86,9 @@ async function start() {
   location.replace(session.url);
 }
 
-// Tells the opener the session's id and waits for its word that it has it: Chromium drops a
-// message from a page that has navigated away before the message is delivered, and without
-// the id the opener would never know the pick is its own. Told again while unanswered; after a
+// Tells the opener the session's id and waits for its word that it has it: a message sent just
+// before this page navigates away may never be delivered (seen under load in Chromium), and
+// without the id the opener would never know the pick is its own. Told again while unanswered; after a
 // few seconds (an opener with an older chooser.js never answers) the picker opens anyway.
 function handOver(id) {
   return new Promise((resolve) => {

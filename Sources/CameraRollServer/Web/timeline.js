@@ -279,9 +279,7 @@ export class Timeline extends EventTarget {
         this.rendered.delete(index);
         continue;
       }
-      const { x, y } = this.layout.place(index);
-      node.style.transform = `translate(${x}px, ${y}px)`;
-      this.nameTile(node, index);
+      this.moveTile(node, index);
       // A tile grown past its thumbnail is drawn again, in place, with the larger one; a tile
       // that shrank keeps the larger it has.
       if ((Number(node.dataset.size) || 0) < this.thumbnailSize()) delete node.dataset.asset;
@@ -429,17 +427,22 @@ export class Timeline extends EventTarget {
   placeTile(index) {
     let node = this.rendered.get(index);
     if (!node) {
-      const { x, y } = this.layout.place(index);
       node = document.createElement("div");
       node.className = "tile";
       node.setAttribute("role", "gridcell");
       node.dataset.index = String(index);
-      node.style.transform = `translate(${x}px, ${y}px)`;
       node.tabIndex = index === this.focusIndex ? 0 : -1;
-      this.nameTile(node, index);
+      this.moveTile(node, index);
       this.canvas.append(node);
       this.rendered.set(index, node);
     }
+  }
+
+  // Puts a tile where the layout has its item, and names it for that place.
+  moveTile(node, index) {
+    const { x, y } = this.layout.place(index);
+    node.style.transform = `translate(${x}px, ${y}px)`;
+    this.nameTile(node, index);
   }
 
   position(index) {
