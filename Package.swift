@@ -43,17 +43,19 @@ let package = Package(
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
         // The Linux file calls Glibc's Swift module leaves out (sync_file_range).
         .target(name: "CStorageShims"),
+        // The posix_spawn file actions and pipe2 that Glibc's Swift module leaves out.
+        .target(name: "CSpawnShims"),
 
         .target(
             name: "Imaging",
             dependencies: ["Failures", "Vocabulary", "CVips", "CShims", "CZlib", "CExif", "CLCMS2", "CWebP", "CHeif", "CJPEGDecoder"],
             swiftSettings: strict),
-        // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
         // The one shape of every module's errors (`Failure`).
         .target(name: "Failures", swiftSettings: strict),
         // The words every layer shares: media types, pixel sizes and rectangles.
         .target(name: "Vocabulary", swiftSettings: strict),
-        .target(name: "ChildProcess", swiftSettings: strict),
+        // Child processes with deadlines: ffmpeg, ffprobe, and the image decoder of risky formats.
+        .target(name: "ChildProcess", dependencies: ["CSpawnShims"], swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Memo", swiftSettings: strict),
         .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo", "UTCTime"], swiftSettings: strict),
@@ -99,7 +101,7 @@ let package = Package(
             name: "cameraroll",
             dependencies: [
                 "CameraRollServer", "HTTPServer", "Certificates", "QRCode", "ImagePicker", "PickerClient", "PhotoLibrary", "Imaging",
-                "Video", "Storage", "PostgreSQL", "S3", "Credentials", "IPAddress", "Vocabulary",
+                "Video", "Storage", "PostgreSQL", "S3", "Credentials", "IPAddress", "Vocabulary", "ChildProcess",
             ],
             swiftSettings: strict),
 
@@ -112,7 +114,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets", "Vocabulary"], swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServer", "ChildProcess"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "FailuresTests", dependencies: ["Failures"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
@@ -124,9 +126,11 @@ let package = Package(
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PhotoLibraryTests",
-            dependencies: ["PhotoLibrary", "PostgreSQL", "S3", "Digests", "Storage", "Imaging", "TestSupport", "Vocabulary"],
+            dependencies: [
+                "PhotoLibrary", "PostgreSQL", "S3", "Digests", "Storage", "Imaging", "ChildProcess", "TestSupport", "Vocabulary",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "CommandLineTests", dependencies: ["S3", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CommandLineTests", dependencies: ["S3", "ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImagePickerTests", dependencies: ["ImagePicker"], swiftSettings: strict),
         .testTarget(
             name: "PickerClientTests",

@@ -44,51 +44,38 @@ package struct ChildProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw .missing }
         guard !Task.isCancelled else { throw .cancelled }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let exited = OneShot<(status: Int32, signalled: Bool)>()
-        process.terminationHandler = { process in
-            exited.fulfill((process.terminationStatus, process.terminationReason == .uncaughtSignal))
+        let process: SpawnedProcess
+        do {
+            process = try SpawnedProcess(
+                executable: executable, arguments: arguments, environment: environment,
+                standardOutput: .pipe, standardError: .pipe, niceness: niceness)
+        } catch {
+            throw .didNotStart(error.description)
         }
         let stopper = Stopper(process: process, grace: killGrace)
         // Deadlines run on dispatch timers, not Task.sleep, and start the moment the child does:
         // when the cooperative pool is busy (two threads on this machine), a task may resume
         // many seconds late, and a deadline started from it would be late by as much.
-        // Once the child has exited, the stopper ignores the timer.
-        do {
-            // Weak: a strong capture would keep the process and its pipes alive until the
-            // deadline, long after the child has gone.
-            try await Self.launch(process) { [niceness] in
-                if niceness > 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.processIdentifier), niceness) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak stopper] in
-                    stopper?.stop(.timedOut)
-                }
-            }
-        } catch {
-            throw .didNotStart(String(describing: error))
+        // Once the child has exited, the stopper ignores the timer. Weak: a strong capture would
+        // keep the process and its pipes alive until the deadline, long after the child has gone.
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak stopper] in
+            stopper?.stop(.timedOut)
         }
 
-        let stdout = PipeDrain(keepHead: stdoutLimit, onLine: onLine).start(stdoutPipe.fileHandleForReading)
-        let stderr = PipeDrain(keepTail: 8 * 1024).start(stderrPipe.fileHandleForReading)
+        let stdoutPipe = process.standardOutput!
+        let stderrPipe = process.standardError!
+        let stdout = PipeDrain(keepHead: stdoutLimit, onLine: onLine).start(stdoutPipe)
+        let stderr = PipeDrain(keepTail: 8 * 1024).start(stderrPipe)
         let end = await withTaskCancellationHandler {
-            await exited.value
+            await process.termination
         } onCancel: {
             stopper.stop(.cancelled)
         }
-        stopper.markExited()
         let out = await stdout.value
         let err = await stderr.value
-        // Closed now rather than whenever Foundation lets go of the Pipe: a busy server runs
-        // many children, and Process.run fails once the process holds ~1350 descriptors.
-        try? stdoutPipe.fileHandleForReading.close()
-        try? stderrPipe.fileHandleForReading.close()
+        // Closed now rather than whenever the last reference goes: a busy server runs many children.
+        try? stdoutPipe.close()
+        try? stderrPipe.close()
         let stderrTail = String(decoding: err.tail, as: UTF8.self)
 
         switch stopper.reason {
@@ -101,24 +88,6 @@ package struct ChildProcess: Sendable {
                 status: end.status, crashed: end.signalled, stdout: out.head,
                 stdoutOverflowed: out.headOverflowed, stderrTail: stderrTail)
         }
-    }
-
-    /// A child inherits the signal mask of the thread that starts it, and the threads of the
-    /// cooperative pool block nearly every signal: a child started from one ignores SIGTERM.
-    /// So the child is started from a short-lived thread with nothing blocked.
-    private static func launch(_ process: Process, onStarted: @escaping @Sendable () -> Void) async throws {
-        let launched = OneShot<Result<Void, any Error>>()
-        let thread = Thread {
-            var nothing = sigset_t()
-            sigemptyset(&nothing)
-            pthread_sigmask(SIG_SETMASK, &nothing, nil)
-            let result = Result { try process.run() }
-            if case .success = result { onStarted() }
-            launched.fulfill(result)
-        }
-        thread.name = "child-process-launcher"
-        thread.start()
-        try await launched.value.get()
     }
 }
 
@@ -135,11 +104,11 @@ private final class Stopper: Sendable {
         case exited
     }
 
-    private let process: Process
+    private let process: SpawnedProcess
     private let grace: Duration
     private let state = Mutex(State.running)
 
-    init(process: Process, grace: Duration) {
+    init(process: SpawnedProcess, grace: Duration) {
         self.process = process
         self.grace = grace
     }
@@ -152,24 +121,22 @@ private final class Stopper: Sendable {
         }
     }
 
-    /// After this, a deadline that fires late no longer turns a finished job into a timeout.
-    func markExited() {
-        state.withLock { state in
-            if case .running = state { state = .exited }
-        }
-    }
-
     func stop(_ reason: Reason) {
         let stopping = state.withLock { state in
             guard case .running = state else { return false }
+            // Reaped already, though the task waiting for it has not run yet (the cooperative
+            // pool can be busy for minutes under load): a job that finished is not a timeout.
+            guard process.isRunning else {
+                state = .exited
+                return false
+            }
             state = .stopping(reason)
             return true
         }
         guard stopping else { return }
-        process.terminate()
-        let pid = process.processIdentifier
+        process.send(SIGTERM)
         DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) { [process] in
-            if process.isRunning { kill(pid, SIGKILL) }
+            process.send(SIGKILL)
         }
     }
 }

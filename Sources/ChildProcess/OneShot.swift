@@ -2,8 +2,7 @@ import Synchronization
 
 /// A value delivered once, from any thread, to one async waiter, whichever comes first.
 ///
-/// It bridges callbacks that arrive on threads we do not own (Process' termination handler,
-/// blocking pipe readers) into async code without parking a cooperative thread.
+/// It bridges callbacks that arrive on threads of their own (blocking pipe readers) into async code without parking a cooperative thread.
 final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?

@@ -1,3 +1,4 @@
+import ChildProcess
 public import Foundation
 
 /// The `cameraroll` program built beside the test bundle, run as a child process.
@@ -34,39 +35,32 @@ public enum Executable {
     public static func run(
         program: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], in folder: String? = nil
     ) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = try input.map(inputFile) ?? FileHandle.nullDevice
+        let inputFile = try input.map(temporaryFile)
+        defer { inputFile.map { try? FileManager.default.removeItem(atPath: $0) } }
+        let process = try SpawnedProcess(
+            executable: program, arguments: arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            workingDirectory: folder, standardInput: inputFile.map { .file($0) } ?? .null, standardOutput: .pipe,
+            standardError: .pipe)
         return try await offThePool {
-            try process.run()
             // Both pipes are drained while it runs, so a chatty child never blocks on a full pipe.
             let drained = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var errors = Data()
             Thread {
-                errors = stderr.fileHandleForReading.readAllRetryingInterrupts()
+                errors = process.standardError!.readAllRetryingInterrupts()
                 drained.signal()
             }.start()
-            let output = stdout.fileHandleForReading.readAllRetryingInterrupts()
-            process.waitUntilExit()
+            let output = process.standardOutput!.readAllRetryingInterrupts()
+            let ended = process.waitUntilExit()
             drained.wait()
-            return Output(status: process.terminationStatus, output: output, stderr: String(decoding: errors, as: UTF8.self))
+            return Output(status: ended.status, output: output, stderr: String(decoding: errors, as: UTF8.self))
         }
     }
 
     /// Standard input from a file rather than a pipe: writing into a pipe whose reader has
-    /// exited would kill the test process with SIGPIPE.
-    private static func inputFile(_ data: Data) throws -> FileHandle {
+    /// exited would kill the test process with SIGPIPE. The child opens it as it starts.
+    private static func temporaryFile(_ data: Data) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("input-\(UUID().uuidString)").path
         try data.write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadUnknown) }
-        return handle
+        return path
     }
 }

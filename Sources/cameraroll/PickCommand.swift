@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import ImagePicker
 import PickerClient
@@ -78,11 +79,8 @@ enum PickCommand {
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
             FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open")
         else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
-        process.arguments = [url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        // Its end is not waited for: the browser it starts may outlive the pick.
+        _ = try? SpawnedProcess(
+            executable: "/usr/bin/xdg-open", arguments: [url], environment: environment, standardOutput: .null, standardError: .null)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 import Vocabulary
 
 /// Serialized: each case starts a server, and some 180 at once exhausted the test process's file
-/// descriptors (Foundation's Process.run then crashed).
+/// descriptors.
 @Suite(.serialized) struct APITests {
     @Test func healthAndCapabilities() async throws {
         let live = try LiveServer()

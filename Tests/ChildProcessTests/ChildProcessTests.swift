@@ -27,7 +27,7 @@ import Testing
     }
 
     /// Each child has two pipes; held until the deadline, they piled up on a busy server until
-    /// Process.run failed. Each child names its own pipes (their inodes, which the kernel does not
+    /// it ran out of descriptors. Each child names its own pipes (their inodes, which the kernel does not
     /// reuse soon), so the check sees only ours while other suites' children come and go.
     @Test func finishedProcessesHoldNoPipes() async throws {
         func openPipes() throws -> Set<String> {

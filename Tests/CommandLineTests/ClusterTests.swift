@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import S3
 import TestSupport
@@ -110,19 +111,14 @@ import Testing
         let keptID = try #require(kept.json["id"] as? String)
 
         let file = "videos/androidx-media__pixel7_videoOnly_cleaned.mp4"
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments =
-            ["--silent", "--noproxy", "*", "--limit-rate", "200k", "--data-binary", "@\(Corpus.path(file))", "-o", "/dev/null"]
-            + stack.owner.flatMap { ["-H", "\($0.key): \($0.value)"] } + ["\(stack.cluster.instances["a"]!)/api/assets"]
-        curl.standardInput = FileHandle.nullDevice
-        try curl.run()
+        let curl = try SpawnedProcess(
+            executable: "/usr/bin/curl",
+            arguments: ["--silent", "--noproxy", "*", "--limit-rate", "200k", "--data-binary", "@\(Corpus.path(file))", "-o", "/dev/null"]
+                + stack.owner.flatMap { ["-H", "\($0.key): \($0.value)"] } + ["\(stack.cluster.instances["a"]!)/api/assets"],
+            environment: ProcessInfo.processInfo.environment)
         #expect(try await eventually { try partialBodyBytes(in: "\(stack.cluster.dataFolder("a"))/tmp") > 0 }, "the body is arriving")
         try await stack.cluster.kill("a")
-        let status = try await offThePool { [curl] in
-            curl.waitUntilExit()
-            return curl.terminationStatus
-        }
+        let status = await curl.termination.status
         #expect(status != 0, "the client saw its upload fail")
 
         try await holds([keptID: "photos/exifsamples__Canon_40D.jpg"], stack)

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import TestSupport
 import Testing
@@ -13,19 +14,19 @@ import Testing
     func servesUntilASignalThenStopsGracefully(signal: Int32) async throws {
         let directory = TemporaryDirectory("cameraroll-serve")
         let (process, output, errors) = try launch(["--data", directory.file("data"), "serve", "--port", "0"])
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.send(SIGTERM) }
 
         // The first line names the URL, with the port the server bound.
-        let line = try await firstLine(of: output.fileHandleForReading)
+        let line = try await firstLine(of: output)
         let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
         let (body, response) = try await URLSession.shared.data(from: try #require(URL(string: "\(url)/healthz")))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("ok"))
 
-        kill(process.processIdentifier, signal)
+        process.send(signal)
         let status = await exitStatus(of: process)
         #expect(status == 0)
-        let log = String(decoding: errors.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
+        let log = String(decoding: try #require(errors).readAllRetryingInterrupts(), as: UTF8.self)
         #expect(log.contains("GET /healthz 200"))
         #expect(log.contains("Stopped."))
     }
@@ -95,15 +96,9 @@ import Testing
         -> (status: Int32, printed: String, ids: [String], base: String)
     {
         let directory = TemporaryDirectory("cameraroll-pick")
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Executable.path)
-        server.arguments = ["--data", directory.file("data"), "serve", "--port", "0"]
-        let serverOutput = Pipe()
-        server.standardOutput = serverOutput
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate() }
-        let line = try await firstLine(of: serverOutput.fileHandleForReading)
+        let (server, serverOutput, _) = try launch(["--data", directory.file("data"), "serve", "--port", "0"], errors: .null)
+        defer { server.send(SIGTERM) }
+        let line = try await firstLine(of: serverOutput)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
 
         var ids: [String] = []
@@ -115,14 +110,8 @@ import Testing
             ids.append(try #require((try JSONSerialization.jsonObject(with: uploaded) as? [String: Any])?["id"] as? String))
         }
 
-        let pick = Process()
-        pick.executableURL = URL(fileURLWithPath: Executable.path)
-        pick.arguments = ["pick", "--server", base, "--source", "library", "--no-open"] + arguments
-        let pickOutput = Pipe()
-        pick.standardOutput = pickOutput
-        pick.standardError = FileHandle.nullDevice
-        try pick.run()
-        let prompt = try await firstLine(of: pickOutput.fileHandleForReading)
+        let (pick, pickOutput, _) = try launch(["pick", "--server", base, "--source", "library", "--no-open"] + arguments, errors: .null)
+        let prompt = try await firstLine(of: pickOutput)
         let page = try #require(prompt.split(separator: " ").first { $0.contains("/picker/") })
         let session = String(page.split(separator: "/").last ?? "")
         for body in events(ids) {
@@ -133,7 +122,7 @@ import Testing
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(body)")
         }
         let status = await exitStatus(of: pick)
-        return (status, String(decoding: pickOutput.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self), ids, base)
+        return (status, String(decoding: pickOutput.readAllRetryingInterrupts(), as: UTF8.self), ids, base)
     }
 
     /// `--lan` makes its local authority and a certificate it signs at first start, and keeps both:
@@ -149,7 +138,7 @@ import Testing
         var certificates: [String] = []
         for start in 0..<2 {
             let (process, lines) = try await serve(["--data", directory.file("data"), "serve", "--lan", "--port", "0"])
-            defer { if process.isRunning { process.terminate() } }
+            defer { process.send(SIGTERM) }
             let port = try #require(lines.first?.firstMatch(of: /every address, port (\d+)/)?.1)
             let urls = lines.filter { $0.hasPrefix("  https://") }
             #expect(urls.allSatisfy { $0.hasSuffix(":\(port)/") })
@@ -181,7 +170,7 @@ import Testing
             #expect(download.stdout.contains(#"attachment; filename="CameraRoll authority.crt""#))
             #expect(download.stdout.hasSuffix(try String(contentsOfFile: authority, encoding: .utf8)))
 
-            kill(process.processIdentifier, SIGTERM)
+            process.send(SIGTERM)
             #expect(await exitStatus(of: process) == 0)
         }
         #expect(fingerprints[0] == fingerprints[1])
@@ -202,7 +191,7 @@ import Testing
         let (process, lines) = try await serve(
             ["--data", directory.file("data"), "serve", "--cert", certificate, "--key", key, "--port", "0"],
             until: { $0.hasPrefix("Certificate (yours)") })
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.send(SIGTERM) }
         let url = try #require(lines.first?.firstMatch(of: /https:\/\/127\.0\.0\.1:\d+/)?.0)
         let reply = try await curl(["--cacert", certificate, "\(url)/healthz"])
         #expect(reply.status == 0)
@@ -212,7 +201,7 @@ import Testing
         #expect(noAuthority.stdout.contains("not_found"))
         #expect(noAuthority.stdout.hasSuffix("404"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("data/tls")))
-        kill(process.processIdentifier, SIGTERM)
+        process.send(SIGTERM)
         #expect(await exitStatus(of: process) == 0)
     }
 
@@ -224,8 +213,8 @@ import Testing
         let ffmpeg = try CountingFFmpeg(in: directory)
         let (process, output, errors) = try launch(
             ["--data", directory.file("data"), "serve", "--port", "0"], environment: ["CAMERAROLL_FFMPEG": ffmpeg.path])
-        defer { if process.isRunning { process.terminate() } }
-        let line = try await firstLine(of: output.fileHandleForReading)
+        defer { process.send(SIGTERM) }
+        let line = try await firstLine(of: output)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
         func ask(_ method: String, _ path: String, body: Data? = nil) async throws -> (status: Int, json: [String: Any]) {
             var request = URLRequest(url: try #require(URL(string: base + path)))
@@ -274,9 +263,9 @@ import Testing
         #expect(try await settled(id)["code"] as? String == "corrupt")
         #expect(ffmpeg.runs(with: "libx264") == 2)
 
-        kill(process.processIdentifier, SIGTERM)
+        process.send(SIGTERM)
         #expect(await exitStatus(of: process) == 0)
-        let log = String(decoding: errors.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
+        let log = String(decoding: try #require(errors).readAllRetryingInterrupts(), as: UTF8.self)
         // What ffmpeg said is the operator's, in the log; the client got only the message above.
         #expect(log.contains("mpegh_3d_audio"))
         #expect(!message.contains("mpegh") && !message.contains("ffmpeg"))
@@ -289,8 +278,8 @@ import Testing
     @Test func behindATrustedProxyLoopbackIsNotTheOwner() async throws {
         let directory = TemporaryDirectory("cameraroll-proxy")
         let (process, output, _) = try launch(["--data", directory.file("data"), "serve", "--port", "0", "--trusted-proxy", "127.0.0.2"])
-        defer { if process.isRunning { process.terminate() } }
-        let line = try await firstLine(of: output.fileHandleForReading)
+        defer { process.send(SIGTERM) }
+        let line = try await firstLine(of: output)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
         func throughTheBalancer(_ forwarded: String?, _ path: String) async throws -> Executable.Output {
             let headers = forwarded.map { ["-H", "X-Forwarded-For: \($0)"] } ?? []
@@ -308,7 +297,7 @@ import Testing
             let listing = try await throughTheBalancer(forwarded, "/api/assets").stdout
             #expect(listing.hasSuffix("\n401"), "\(forwarded): \(listing)")
         }
-        kill(process.processIdentifier, SIGTERM)
+        process.send(SIGTERM)
         #expect(await exitStatus(of: process) == 0)
         #expect(try await Executable.run(["--data", directory.file("data"), "serve", "--trusted-proxy", "balancer"]).status == 2)
     }
@@ -333,15 +322,15 @@ import Testing
         #expect(listed.stdout.contains("https://blog.example"), "\(listed.stdout)")
         // The program's options work after the command too: `serve --database URL`.
         let (process, output, _) = try launch(["serve", "--port", "0"] + data)
-        defer { if process.isRunning { process.terminate() } }
-        let line = try await firstLine(of: output.fileHandleForReading)
+        defer { process.send(SIGTERM) }
+        let line = try await firstLine(of: output)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
         let session = try await curl(["\(base)/api/session"])
         #expect(session.stdout.contains("\"local\":false"), "\(session.stdout)")
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/assets"]).stdout == "401")
         let signedIn = try await curl(["-d", #"{"password":"a long password"}"#, "\(base)/api/session"])
         #expect(signedIn.stdout.contains("\"signedIn\":true"), "the password another data folder set: \(signedIn.stdout)")
-        kill(process.processIdentifier, SIGTERM)
+        process.send(SIGTERM)
         #expect(await exitStatus(of: process) == 0)
     }
 
@@ -356,39 +345,36 @@ import Testing
     }
 
     /// Starts `cameraroll` with both its outputs piped, and `environment` added to this process's.
-    private func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Executable.path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
+    /// Starts `cameraroll` with its standard output piped, and its standard error piped unless
+    /// `errors` says otherwise (a pipe nobody reads would stop a chatty server once full).
+    private func launch(
+        _ arguments: [String], environment: [String: String] = [:], errors: SpawnedProcess.Output = .pipe
+    ) throws -> (SpawnedProcess, FileHandle, FileHandle?) {
+        let process = try SpawnedProcess(
+            executable: Executable.path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardOutput: .pipe,
+            standardError: errors)
+        return (process, process.standardOutput!, process.standardError)
     }
 
     /// Starts `cameraroll` and reads its standard output up to the line `until` accepts (by default
     /// the last of the trust instructions).
     private func serve(
         _ arguments: [String], until last: @escaping @Sendable (String) -> Bool = { $0.hasPrefix("The authority's file: ") }
-    ) async throws -> (Process, [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Executable.path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    ) async throws -> (SpawnedProcess, [String]) {
+        let process = try SpawnedProcess(
+            executable: Executable.path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            standardOutput: .pipe, standardError: .null)
+        let output = process.standardOutput!
         // A server that never prints the line would leave the test reading forever.
         let deadline = Task {
             try await Task.sleep(for: .seconds(120))
-            process.terminate()
+            process.send(SIGTERM)
         }
         defer { deadline.cancel() }
         var lines: [String] = []
         while lines.last.map(last) != true {
-            let line = try await firstLine(of: output.fileHandleForReading)
+            let line = try await firstLine(of: output)
             guard !line.isEmpty || process.isRunning else { break }
             lines.append(line)
         }
@@ -414,12 +400,7 @@ import Testing
         }
     }
 
-    private func exitStatus(of process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+    private func exitStatus(of process: SpawnedProcess) async -> Int32 {
+        await process.termination.status
     }
 }

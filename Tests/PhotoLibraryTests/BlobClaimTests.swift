@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import PhotoLibrary
 import PostgreSQL
@@ -129,22 +130,18 @@ private final class WatchedBlobs: BlobStore {
     func allBlobs() -> [(hash: String, modified: Date)] { inner.allBlobs() }
 
     private func look() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: probe[0])
-        process.arguments = Array(probe.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let said: String
+        let process: SpawnedProcess
         do {
-            try process.run()
-            said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            process = try SpawnedProcess(
+                executable: probe[0], arguments: Array(probe.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                standardOutput: .pipe, standardError: .standardOutput)
         } catch {
             seen.withLock { $0.append("\(error)") }
             return
         }
+        let said = String(decoding: process.standardOutput!.readAllRetryingInterrupts(), as: UTF8.self)
+        let ended = process.waitUntilExit()
         let answer = said.trimmingCharacters(in: .whitespacesAndNewlines)
-        seen.withLock { $0.append(process.terminationStatus == 0 && answer == "0" ? "no transaction" : "open: \(answer)") }
+        seen.withLock { $0.append(ended.status == 0 && !ended.signalled && answer == "0" ? "no transaction" : "open: \(answer)") }
     }
 }

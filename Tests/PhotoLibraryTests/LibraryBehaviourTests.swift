@@ -183,15 +183,8 @@ import Vocabulary
 /// as such, never an asset with made-up values, and a listing does not silently skip it.
 @Suite struct DamagedRowTests {
     func damage(_ fixture: LibraryFixture, _ sql: String) async throws {
-        let status = try await offThePool { () throws -> Int32 in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [fixture.folder.database, sql]
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        #expect(status == 0, "sqlite3 could not change the row")
+        let sqlite = try await Executable.run(program: "/usr/bin/sqlite3", [fixture.folder.database, sql])
+        #expect(sqlite.status == 0, "sqlite3 could not change the row: \(sqlite.stderr)")
     }
 
     @Test(arguments: [
