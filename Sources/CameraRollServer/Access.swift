@@ -4,8 +4,9 @@ import Foundation
 package import HTTPServer
 import IPAddress
 
-/// Who may ask what. The machine itself (loopback) is the owner. Anyone else signs in with the
-/// owner's password and sends the session's CSRF token with every change; a picker's caller
+/// Who may ask what. The machine itself (loopback) is the first admin in the embedded mode.
+/// Anyone else signs in as one of the people (`UserAccounts`) and sends the session's CSRF
+/// token with every change; a picker's caller
 /// gets only the items picked, through capability URLs. Pages of other sites get nothing but the
 /// chooser script and, for the sites the owner allows, the picker's session API and the links
 /// to what was picked for them (see `CrossSite`), whoever asks: being on this computer makes
@@ -19,8 +20,8 @@ package struct Access: Sendable {
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
     let apps: AllowedApps
-    let owner: OwnerAccount
-    /// Where the owner's password is read for a sign-in: a thread of its own, not the
+    let users: UserAccounts
+    /// Where the people's passwords are read for a sign-in: a thread of its own, not the
     /// cooperative pool.
     let disk = BlockingExecutor(name: "credentials", threads: 1)
     /// Host names requests may be sent to, lowercased; IP addresses are always accepted.
@@ -44,11 +45,11 @@ package struct Access: Sendable {
         capabilities = CapabilityURLs(key: key)
         lockOut = LockOut(shared: shared)
         if let shared {
-            owner = OwnerAccount(shared: shared)
+            users = UserAccounts(shared: shared)
             apps = AllowedApps(shared: shared)
             sessions = SignInSessions(signedWith: key, shared: shared)
         } else {
-            owner = OwnerAccount(dataFolder: dataFolder)
+            users = UserAccounts(dataFolder: dataFolder)
             apps = AllowedApps(dataFolder: dataFolder)
             sessions = SignInSessions(file: SignInSessions.file(in: dataFolder))
         }
@@ -93,7 +94,17 @@ package struct Access: Sendable {
 
     /// The signed-in session the request's cookie names, if any.
     func session(of request: Request) -> SignInSessions.Session? {
-        Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0, passwordStamp: owner.stamp()) }
+        Self.cookie(Self.cookie, in: request).flatMap { sessions.session($0, stamps: stamps) }
+    }
+
+    /// Each person's current password stamp, which their sessions must carry.
+    var stamps: SignInSessions.Stamps { { [users] in users.stamp(of: $0) } }
+
+    /// Who asks: the person signed in, else, from this computer in the embedded mode, the
+    /// first admin; nil for anyone else.
+    func person(_ request: Request) -> UserAccounts.User? {
+        if let session = session(of: request) { return users.user(id: session.user) }
+        return isOwnersMachine(request) ? try? users.firstAdmin() : nil
     }
 
     /// The owner asks: from this computer, or signed in; never a page of another site.
@@ -143,7 +154,7 @@ package struct Access: Sendable {
             if route.method == "GET" && !route.pattern.hasPrefix("/api/") && !route.pattern.hasPrefix("/media/") {
                 return Self.signInRedirect(request)
             }
-            return HTTPError(401, "sign_in_required", "Sign in with the owner's password first.").response
+            return HTTPError(401, "sign_in_required", "Sign in first.").response
         }
         trustedClients.vouch(for: request.remoteAddress)
         if Self.changes(request.method) && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {

@@ -12,13 +12,13 @@ extension WebApp {
             return .json(
                 SessionStateJSON(
                     local: access.isOwnersMachine(request), signedIn: session != nil, csrfToken: session?.csrfToken,
-                    passwordSet: access.owner.hasPassword))
+                    passwordSet: (try? access.users.firstAdmin())?.password != nil, user: access.person(request).map(PersonJSON.init)))
         }
         router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }
         router.delete("/api/session") { request in
             if let token = Access.cookie(Access.cookie, in: request) {
                 try await answering { () async throws(CredentialsError) in
-                    try await access.sessions.end(token, passwordStamp: access.owner.stamp())
+                    try await access.sessions.end(token, stamps: access.stamps)
                 }
             }
             var response = Response.json(["signedIn": false])
@@ -37,25 +37,37 @@ extension WebApp {
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
         }
-        struct Body: Decodable { var password: String }
-        let password = try Self.decode(Body.self, request.body).password
-        let hash: PasswordHash?
-        hash = try await answering { () async throws(CredentialsError) in
-            try await access.disk.run { () throws(CredentialsError) in try access.owner.passwordHash() }
+        // Without a name, the first admin: how one signed in before there were people.
+        struct Body: Decodable {
+            var user: String?
+            var password: String
         }
-        guard let hash else {
+        let body = try Self.decode(Body.self, request.body)
+        let person = try await answering { () async throws(CredentialsError) in
+            try await access.disk.run { () throws(CredentialsError) in
+                if let name = body.user { return try access.users.user(named: name) }
+                return try access.users.firstAdmin()
+            }
+        }
+        if body.user == nil, person?.password == nil {
             throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
         }
         // Counted as a failure before the slow check, so that guesses sent at once all count.
         let attempt = try await answering { () async throws(CredentialsError) in try await access.lockOut.count(address) }
         // Waiting holds no thread; a cancelled wait only ends sooner.
         try? await Task.sleep(for: .seconds(attempt.delay))
-        guard await access.passwordChecks.verify(password, against: hash, suspicion: attempt.suspicion) else {
-            throw HTTPError(401, "wrong_password", "That is not the owner's password.")
+        // A name nobody has, or someone without a password, costs a check as a wrong password
+        // does, so the answer's time does not tell who is here.
+        let verified = await access.passwordChecks.verify(
+            body.password, against: person?.password ?? .nobodys, suspicion: attempt.suspicion)
+        guard verified, let person, let stamp = access.users.stamp(of: person.id) else {
+            throw HTTPError(
+                401, "wrong_password", body.user == nil ? "That is not the owner's password." : "That name and password do not match.")
         }
         try await answering { () async throws(CredentialsError) in try await access.lockOut.succeeded(address) }
-        let (token, session) = await access.sessions.create(passwordStamp: access.owner.stamp() ?? "")
-        var response = Response.json(SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true))
+        let (token, session) = await access.sessions.create(user: person.id, passwordStamp: stamp)
+        var response = Response.json(
+            SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true, user: PersonJSON(person)))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"
         return response
@@ -67,5 +79,21 @@ struct SessionStateJSON: Encodable {
     var local: Bool
     var signedIn: Bool
     var csrfToken: String?
+    /// Whether the first admin has a password, without which nobody can sign in.
     var passwordSet: Bool
+    /// Who asks: the person signed in, or this computer's (the first admin); absent for anyone else.
+    var user: PersonJSON?
+}
+
+/// A person as the pages show them.
+struct PersonJSON: Encodable {
+    var id: Int
+    var name: String
+    var admin: Bool
+
+    init(_ user: UserAccounts.User) {
+        id = user.id
+        name = user.name
+        admin = user.admin
+    }
 }

@@ -8,7 +8,9 @@ public typealias CredentialsError = Failure<CredentialsFailures>
 /// - `weakPassword`: a password shorter than the least allowed.
 /// - `cryptoFailed`: libcrypto could not hash a password or make a key.
 /// - `writeFailed`: a file or a row could not be written or locked.
-/// - `unreadableOwner`: the owner's password file is there and cannot be read.
+/// - `unreadableOwner`: an earlier version's owner password is there and cannot be read.
+/// - `unreadableUsers`: the list of people is there and cannot be read.
+/// - `unknownUser`: nobody of that name.
 /// - `unreadableCapabilityKey`: the key that signs capability links cannot be read or is damaged.
 /// - `invalidOrigin`: a site's origin not written as browsers write one.
 /// - `invalidAppName`: an app's name that is empty, too long or has control characters.
@@ -20,6 +22,7 @@ public enum CredentialsFailures: FailureDomain {}
 extension CredentialsError.Code {
     public static let weakPassword = Self("weak_password"), cryptoFailed = Self("crypto_failed")
     public static let writeFailed = Self("write_failed"), unreadableOwner = Self("unreadable_owner")
+    public static let unreadableUsers = Self("unreadable_users"), unknownUser = Self("unknown_user")
     public static let unreadableCapabilityKey = Self("unreadable_capability_key"), invalidOrigin = Self("invalid_origin")
     public static let invalidAppName = Self("invalid_app_name"), invalidLinkLifetime = Self("invalid_link_lifetime")
     public static let storageUnavailable = Self("storage_unavailable"), storageFailed = Self("storage_failed")

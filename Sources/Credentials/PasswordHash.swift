@@ -30,6 +30,19 @@ public struct PasswordHash: Codable, Sendable, Equatable {
         hash = Hex.text(key)
     }
 
+    /// What a sign-in as nobody is checked against, so that it costs what a wrong password does:
+    /// a random key with the standard cost, which no password's key equals in practice.
+    public static let nobodys = PasswordHash(
+        n: standardCost, salt: Hex.text(Crypto.randomBytes(16)), hash: Hex.text(Crypto.randomBytes(32)))
+
+    private init(n: UInt64, salt: String, hash: String) {
+        self.n = n
+        r = 8
+        p = 1
+        self.salt = salt
+        self.hash = hash
+    }
+
     public func verifies(_ password: String) -> Bool {
         guard algorithm == "scrypt", let salt = Hex.bytes(salt.utf8), let expected = Hex.bytes(hash.utf8),
             let key = Crypto.scrypt(Array(password.utf8), salt: salt, n: n, r: r, p: p, length: expected.count)

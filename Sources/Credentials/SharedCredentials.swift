@@ -4,7 +4,7 @@ public import Storage
 internal import Synchronization
 
 /// What servers sharing a library must agree on to sign people in, kept in its database: the
-/// owner's password hash and the allowed apps (named records), sessions signed out before their
+/// people with their password hashes and the allowed apps (named records), sessions signed out before their
 /// time, and each server's counted sign-in failures.
 ///
 /// A request's gate may only look at memory, so the records and the signed-out sessions are
@@ -22,7 +22,7 @@ public final class SharedCredentials: Sendable {
     public static let pollInterval: Duration = .seconds(10)
     /// The topic of every announcement of a change here.
     static let topic = "credentials"
-    static let recordNames = ["owner-password", "allowed-apps", "allowed-once"]
+    static let recordNames = ["users", "owner-password", "allowed-apps", "allowed-once"]
 
     private struct Mirror {
         var records: [String: String] = [:] {

@@ -9,18 +9,23 @@ internal import Synchronization
 /// does not sign out every phone; the file holds only SHA-256 digests of the tokens, so reading
 /// it gives nobody a session.
 ///
-/// Servers sharing a library keep no list (`signed`): a token names its session, its expiry
-/// and an HMAC over them and the password's stamp, under a key every server shares, so any
+/// Servers sharing a library keep no list (`signed`): a token names its session, its person, its
+/// expiry and an HMAC over them and the password's stamp, under a key every server shares, so any
 /// server checks it in memory (a request's gate may look nowhere else) and a new password ends
 /// it. Only signing out is written, to the database (`SharedCredentials`), and mirrored.
 public final class SignInSessions: Sendable {
     public struct Session: Sendable, Equatable, Codable {
+        /// Who signed in (`UserAccounts.User.id`).
+        public let user: Int
         public let csrfToken: String
         public let expires: Date
-        /// The owner's password file as it was at sign-in (OwnerAccount.stamp): a new password
-        /// ends the session at once, in a running server too.
+        /// The person's password as it was at sign-in (`UserAccounts.stamp(of:)`): a new
+        /// password ends the session at once, in a running server too.
         public let passwordStamp: String
     }
+
+    /// The current password stamp of a person, nil for nobody (or nobody with a password).
+    public typealias Stamps = @Sendable (Int) -> String?
 
     public static let lifetime: TimeInterval = 30 * 24 * 3600
     /// Sessions by the digest of their token.
@@ -54,59 +59,74 @@ public final class SignInSessions: Sendable {
         signing = Signing(key: Digest.hmacSHA256(key: capabilityKey.secret, Array("cameraroll sign-in sessions".utf8)), shared: shared)
     }
 
-    public func create(passwordStamp: String, now: Date = Date()) async -> (token: String, session: Session) {
-        if let signing { return Self.signed(signing, passwordStamp: passwordStamp, now: now) }
+    public func create(user: Int, passwordStamp: String, now: Date = Date()) async -> (token: String, session: Session) {
+        if let signing { return Self.signed(signing, user: user, passwordStamp: passwordStamp, now: now) }
         let token = Hex.text(Crypto.randomBytes(32))
         let session = Session(
-            csrfToken: Hex.text(Crypto.randomBytes(32)), expires: now.addingTimeInterval(Self.lifetime), passwordStamp: passwordStamp)
+            user: user, csrfToken: Hex.text(Crypto.randomBytes(32)), expires: now.addingTimeInterval(Self.lifetime),
+            passwordStamp: passwordStamp)
         state.withLock { sessions in
-            // Sessions that have expired or belong to an old password go with the next sign-in.
-            sessions = sessions.filter { $0.value.expires > now && $0.value.passwordStamp == passwordStamp }
+            // Sessions that have expired go with the next sign-in (those of an old password when
+            // they are next asked for).
+            sessions = sessions.filter { $0.value.expires > now }
             sessions[Self.digest(token)] = session
         }
         await save()
         return (token, session)
     }
 
-    /// A signed token: `<id>.<expiry in Unix seconds>.<HMAC>`.
-    private static func signed(_ signing: Signing, passwordStamp: String, now: Date) -> (token: String, session: Session) {
+    /// A signed token: `<id>.<user>.<expiry in Unix seconds>.<HMAC>`.
+    private static func signed(_ signing: Signing, user: Int, passwordStamp: String, now: Date) -> (token: String, session: Session) {
         let id = Hex.text(Crypto.randomBytes(16))
         let expires = Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)
-        let token = "\(id).\(expires).\(signature(signing, id: id, expires: expires, passwordStamp: passwordStamp))"
-        return (token, session(signing, id: id, expires: expires, passwordStamp: passwordStamp))
+        let signed = Signed(id: id, user: user, expires: expires)
+        return (
+            "\(id).\(user).\(expires).\(signature(signing, signed, passwordStamp: passwordStamp))",
+            session(signing, signed, passwordStamp: passwordStamp)
+        )
     }
 
-    private static func signature(_ signing: Signing, id: String, expires: Int64, passwordStamp: String) -> String {
-        Hex.text(Digest.hmacSHA256(key: signing.key, Array("session \(id) \(expires) \(passwordStamp)".utf8)))
+    /// What a signed token names.
+    private struct Signed {
+        let id: String
+        let user: Int
+        let expires: Int64
     }
 
-    private static func session(_ signing: Signing, id: String, expires: Int64, passwordStamp: String) -> Session {
+    private static func signature(_ signing: Signing, _ signed: Signed, passwordStamp: String) -> String {
+        Hex.text(Digest.hmacSHA256(key: signing.key, Array("session \(signed.id) \(signed.user) \(signed.expires) \(passwordStamp)".utf8)))
+    }
+
+    private static func session(_ signing: Signing, _ signed: Signed, passwordStamp: String) -> Session {
         Session(
-            csrfToken: Hex.text(Digest.hmacSHA256(key: signing.key, Array("csrf \(id)".utf8))),
-            expires: Date(timeIntervalSince1970: TimeInterval(expires)), passwordStamp: passwordStamp)
+            user: signed.user, csrfToken: Hex.text(Digest.hmacSHA256(key: signing.key, Array("csrf \(signed.id)".utf8))),
+            expires: Date(timeIntervalSince1970: TimeInterval(signed.expires)), passwordStamp: passwordStamp)
     }
 
-    /// The id and expiry a signed token names, if its signature is good for `passwordStamp`.
-    private static func verified(_ token: String, _ signing: Signing, passwordStamp: String) -> (id: String, expires: Int64)? {
+    /// What a signed token names, if its signature is good for its person's current password.
+    private static func verified(_ token: String, _ signing: Signing, stamps: Stamps) -> (Signed, stamp: String)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 32, parts[0].allSatisfy(\.isHexDigit), let expires = Int64(parts[1]) else { return nil }
-        let expected = signature(signing, id: String(parts[0]), expires: expires, passwordStamp: passwordStamp)
-        guard Crypto.equal(Array(expected.utf8), Array(parts[2].utf8)) else { return nil }
-        return (String(parts[0]), expires)
+        guard parts.count == 4, parts[0].count == 32, parts[0].allSatisfy(\.isHexDigit), parts[1].count <= 18,
+            let user = Int(parts[1]), user > 0, let expires = Int64(parts[2]), let stamp = stamps(user)
+        else { return nil }
+        let signed = Signed(id: String(parts[0]), user: user, expires: expires)
+        let expected = signature(signing, signed, passwordStamp: stamp)
+        guard Crypto.equal(Array(expected.utf8), Array(parts[3].utf8)) else { return nil }
+        return (signed, stamp)
     }
 
-    /// The session, if it exists, has not expired, and was opened with the current password.
-    public func session(_ token: String, passwordStamp: String?, now: Date = Date()) -> Session? {
+    /// The session, if it exists, has not expired, and was opened with its person's current password.
+    public func session(_ token: String, stamps: Stamps, now: Date = Date()) -> Session? {
         if let signing {
-            guard let passwordStamp, let (id, expires) = Self.verified(token, signing, passwordStamp: passwordStamp),
-                TimeInterval(expires) > now.timeIntervalSince1970, !signing.shared.isEnded(id)
+            guard let (signed, stamp) = Self.verified(token, signing, stamps: stamps),
+                TimeInterval(signed.expires) > now.timeIntervalSince1970, !signing.shared.isEnded(signed.id)
             else { return nil }
-            return Self.session(signing, id: id, expires: expires, passwordStamp: passwordStamp)
+            return Self.session(signing, signed, passwordStamp: stamp)
         }
         let key = Self.digest(token)
         return state.withLock { sessions in
             guard let session = sessions[key] else { return nil }
-            guard session.expires > now, session.passwordStamp == passwordStamp else {
+            guard session.expires > now, session.passwordStamp == stamps(session.user) else {
                 sessions[key] = nil
                 return nil
             }
@@ -115,10 +135,10 @@ public final class SignInSessions: Sendable {
     }
 
     /// Signs the token's session out (on every server, when they share the library).
-    public func end(_ token: String, passwordStamp: String?) async throws(CredentialsError) {
+    public func end(_ token: String, stamps: Stamps) async throws(CredentialsError) {
         if let signing {
-            guard let passwordStamp, let (id, expires) = Self.verified(token, signing, passwordStamp: passwordStamp) else { return }
-            try await signing.shared.end(session: id, expires: expires)
+            guard let (signed, _) = Self.verified(token, signing, stamps: stamps) else { return }
+            try await signing.shared.end(session: signed.id, expires: signed.expires)
             return
         }
         _ = state.withLock { $0.removeValue(forKey: Self.digest(token)) }

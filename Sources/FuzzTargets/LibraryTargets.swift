@@ -73,6 +73,12 @@ extension FuzzTarget {
             require(!capabilities.grants(parts[0], assetID: "asset", kind: "trimmed", edit: edit), "only a signed capability grants")
         },
         FuzzTarget(
+            "session-token", "a sign-in session's cookie, as servers sharing a library sign them (<id>.<user>.<expiry>.<HMAC>)",
+            examples: ["0123456789abcdef0123456789abcdef.1.1999999999.00ff", "0123456789abcdef0123456789abcdef.-1.0."]
+        ) { bytes in
+            require(signedSessions.session(text(bytes), stamps: { _ in "a stamp" }) == nil, "only a signed token is a session")
+        },
+        FuzzTarget(
             "web-origin", "a site's origin, from Origin headers and the owner's list of allowed apps",
             examples: ["https://blog.example", "http://127.0.0.1:9090/", "http://[::1]:8080", "null", "HTTPS://Blog.Example:443"]
         ) { bytes in
@@ -93,6 +99,19 @@ private let capabilities = CapabilityURLs()
 private let searchable: Library = {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cameraroll-fuzz-search-\(getpid())").path
     return try! Library(folder: DataFolder(folder))
+}()
+
+/// Sessions signed as servers sharing a library sign them, signed out through this process's
+/// empty library.
+private let signedSessions: SignInSessions = {
+    let shared = blocking { () async throws(LibraryError) in
+        do throws(CredentialsError) {
+            return try await SharedCredentials.open(database: searchable.database, following: false)
+        } catch {
+            throw LibraryError(.database, error.message)
+        }
+    }
+    return SignInSessions(signedWith: .random(), shared: try! shared.get())
 }()
 
 /// An async call awaited on the calling thread, as libFuzzer's one-input function must.

@@ -90,12 +90,12 @@ struct Context {
             ffprobe: environment["CAMERAROLL_FFPROBE"] ?? "/usr/bin/ffprobe")
     }
 
-    /// Where the owner's password and the allowed apps are: the data folder's files, or with
+    /// Where the people and the allowed apps are: the data folder's files, or with
     /// `--database` the records every server over that database shares.
-    func credentials() async throws -> (owner: OwnerAccount, apps: AllowedApps) {
+    func credentials() async throws -> (users: UserAccounts, apps: AllowedApps) {
         guard let database else {
             let root = URL(fileURLWithPath: folder.root)
-            return (OwnerAccount(dataFolder: root), AllowedApps(dataFolder: root))
+            return (UserAccounts(dataFolder: root), AllowedApps(dataFolder: root))
         }
         let metadata: PostgresDatabase
         do {
@@ -104,7 +104,7 @@ struct Context {
             throw LibraryError(error)
         }
         let shared = try await SharedCredentials.open(database: metadata, following: false)
-        return (OwnerAccount(shared: shared), AllowedApps(shared: shared))
+        return (UserAccounts(shared: shared), AllowedApps(shared: shared))
     }
 
     /// `log` gets what a failing ffmpeg or ffprobe said (the server's log; other commands

@@ -50,6 +50,9 @@ enum HelpText {
           passwd               Set or change the owner's password, which anyone not on this computer
                                signs in with (asked twice; or one line on standard input). With
                                --database, the one every server sharing that database takes.
+          users list           The people who sign in (--json). The owner is the first admin.
+          users passwd NAME    Set or change NAME's password (asked as passwd asks). With
+                               --database, the users commands change what every server reads.
           apps add ORIGIN      Let a web site open the picker (CameraRoll.choose in /app/chooser.js).
                                --name NAME    what the picker calls it (default: its host)
                                --link-lifetime 1h  how long links to what it is given last

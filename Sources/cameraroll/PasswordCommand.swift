@@ -1,26 +1,26 @@
 import Credentials
 import Foundation
 
-/// `cameraroll passwd`: sets or changes the owner's password, which anyone not on this
-/// computer signs in with (with `--database`, everyone, on every server sharing it). Asked
-/// twice without echo at a terminal; a script pipes it in on one line of standard input.
+/// `cameraroll passwd`: sets or changes the owner's password (the first admin's), which anyone
+/// not on this computer signs in with (with `--database`, everyone, on every server sharing it).
+/// Asked twice without echo at a terminal; a script pipes it in on one line of standard input.
 enum PasswordCommand {
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         try arguments.allowOnly([])
         guard arguments.positional.isEmpty else { throw UsageError("passwd takes no arguments; it asks for the password.") }
-        let account = try await context.credentials().owner
-        guard await set(account) else { return 1 }
+        let users = try await context.credentials().users
+        guard await set(whose: "owner", users.setFirstAdminPassword) else { return 1 }
         // Sessions carry a stamp of the password, so the old password's end here and now.
-        Terminal.out("The owner password is set (\(account.location)). Devices signed in with the old one are signed out.")
+        Terminal.out("The owner password is set (\(users.location)). Devices signed in with the old one are signed out.")
         return 0
     }
 
     /// Asks for the password (twice at a terminal, else one line of standard input) and stores
-    /// it; false, having said why, when nothing was changed.
-    static func set(_ account: OwnerAccount) async -> Bool {
+    /// it with `store`; false, having said why, when nothing was changed.
+    static func set(whose: String, _ store: (String) async throws(CredentialsError) -> Void) async -> Bool {
         let password: String
         if isatty(STDIN_FILENO) == 1 {
-            guard let first = prompt("New owner password: "), let second = prompt("Again: ") else { return false }
+            guard let first = prompt("New \(whose) password: "), let second = prompt("Again: ") else { return false }
             guard first == second else {
                 Terminal.error("cameraroll: the two passwords differ; nothing was changed.")
                 return false
@@ -34,7 +34,7 @@ enum PasswordCommand {
             password = line
         }
         do {
-            try await account.setPassword(password)
+            try await store(password)
             return true
         } catch {
             Terminal.error("cameraroll: \(error.message)")

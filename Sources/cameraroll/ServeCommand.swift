@@ -23,8 +23,8 @@ enum ServeCommand {
         // Servers sharing a library are asked through balancers and each other, so this computer
         // is nobody's in particular: everyone signs in, with the password they share.
         let shared = context.database == nil ? nil : try await SharedCredentials.open(database: library.database)
-        let owner = shared.map(OwnerAccount.init(shared:)) ?? OwnerAccount(dataFolder: URL(fileURLWithPath: library.folder.root))
-        if (!listening.onlyThisComputer || shared != nil) && !owner.hasPassword {
+        let users = shared.map(UserAccounts.init(shared:)) ?? UserAccounts(dataFolder: URL(fileURLWithPath: library.folder.root))
+        if (!listening.onlyThisComputer || shared != nil) && (try? users.firstAdmin())?.password == nil {
             let who = shared != nil ? "everyone (the library is shared)" : "every device but this one"
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("Set the owner's password first (cameraroll passwd): \(who) signs in with it.")
@@ -32,7 +32,7 @@ enum ServeCommand {
             Terminal.error(
                 "\(who.prefix(1).uppercased() + who.dropFirst()) signs in with the owner's password. Choose it now (at least 8 characters)."
             )
-            guard await PasswordCommand.set(owner) else { return 1 }
+            guard await PasswordCommand.set(whose: "owner", users.setFirstAdminPassword) else { return 1 }
         }
         // Servers sharing a database share the key their picked items' links are signed with.
         let key: CapabilityKey? =

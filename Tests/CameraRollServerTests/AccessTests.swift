@@ -6,8 +6,8 @@ import Testing
 
 @testable import HTTPServer
 
-// Serialized like APITests: each test runs a server, and Foundation's Process.run crashes once the
-// test process holds ~1,350 open files.
+// Serialized like APITests: each test runs a server, and all of them at once would hold thousands
+// of descriptors.
 /// Who may ask what: the machine itself freely; anyone else after signing in, with the CSRF
 /// token on every change; a picker's caller through capability URLs only. A remote client is
 /// a request the gate sees from a LAN address; signing in itself goes over the real server.
@@ -86,10 +86,34 @@ import Testing
         #expect(!String(decoding: reply.body, as: UTF8.self).contains(root), "the data folder's path is the server's own")
     }
 
+    /// A person signs in by name; a password alone is the first admin's. A name nobody has is
+    /// refused as a wrong password is, in the same words, so nobody learns who is here.
+    @Test func peopleSignInByNameAndAPasswordAloneIsTheFirstAdmins() async throws {
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
+        func signIn(_ fields: [String: String]) async throws -> LiveServer.Reply {
+            try await live.request("POST", "/api/session", body: try JSONEncoder().encode(fields))
+        }
+        let byName = try await signIn(["user": " Owner", "password": "owner's secret"])
+        #expect(byName.status == 200)
+        #expect((byName.json["user"] as? [String: Any])?["name"] as? String == "owner")
+        #expect((byName.json["user"] as? [String: Any])?["admin"] as? Bool == true)
+        let nobody = try await signIn(["user": "mallory", "password": "owner's secret"])
+        let wrong = try await signIn(["user": "owner", "password": "not the secret"])
+        #expect(nobody.status == 401 && wrong.status == 401)
+        #expect(nobody.json["code"] as? String == "wrong_password" && wrong.json["code"] as? String == "wrong_password")
+        #expect(nobody.json["message"] as? String == wrong.json["message"] as? String)
+
+        let token = try #require(byName.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let state = try await live.get("/api/session", headers: ["Cookie": token])
+        #expect(state.json["signedIn"] as? Bool == true)
+        #expect((state.json["user"] as? [String: Any])?["id"] as? Int == 1)
+        #expect(try await signIn(["password": "owner's secret"]).status == 200)
+    }
+
     @Test func signingInGivesACookieAndChangesNeedTheCSRFToken() async throws {
         let before = try await signIn("anything at all")
         #expect(before.status == 409 && before.json["code"] as? String == "no_password")
-        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
         #expect(try await signIn("not the secret").status == 401)
         let signedIn = try await signIn("owner's secret")
         #expect(signedIn.status == 200)
@@ -138,7 +162,7 @@ import Testing
     /// address nobody has guessed from, gets in while the guesses are still being checked, and
     /// after them.
     @Test func guessesFromFiftyFreshIPv6NetworksDoNotLockTheOwnerOut() async throws {
-        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
         let (guesses, during) = try await withThrowingTaskGroup(of: (Bool, Response).self) { group in
             for index in 0..<50 {
                 group.addTask { (false, try await signIn("guess \(index)", from: "2001:db8:\(String(index, radix: 16))::\(index + 1)")) }
@@ -164,7 +188,7 @@ import Testing
     /// the others; an IPv4 client seen through a dual-stack socket (`::ffff:a.b.c.d`) is that
     /// IPv4 address. A locked-out client is refused even the right password.
     @Test func failuresCountPerAddressAndPerIPv6Network() async throws {
-        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
         for index in 1...10 {
             #expect(code(try await signIn("guess", from: "2001:db8:7:8:\(index)::\(index)")) == "wrong_password")
         }
@@ -184,7 +208,7 @@ import Testing
     }
 
     @Test func repeatedWrongPasswordsLockTheAskerOut() async throws {
-        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
         for _ in 0..<5 { #expect(try await signIn("guess").status == 401) }
         let locked = try await signIn("owner's secret")
         #expect(locked.status == 429)
@@ -351,7 +375,7 @@ import Testing
     }
 
     @Test func guessesSentAtOnceAllCountTowardsTheLockOut() async throws {
-        try await OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setPassword("owner's secret")
+        try await UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root)).setFirstAdminPassword("owner's secret")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 { group.addTask { try await signIn("guess \(index)").status } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -362,12 +386,12 @@ import Testing
     }
 
     @Test func aNewPasswordSignsEveryoneOutAtOnce() async throws {
-        let owner = OwnerAccount(dataFolder: URL(fileURLWithPath: live.library.folder.root))
-        try await owner.setPassword("owner's secret")
+        let owner = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
+        try await owner.setFirstAdminPassword("owner's secret")
         let signedIn = try await signIn("owner's secret")
         let token = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         #expect(try gate("GET", "/api/assets", headers: [("Cookie", token)]) == nil)
-        try await owner.setPassword("a new secret")
+        try await owner.setFirstAdminPassword("a new secret")
         #expect(code(try gate("GET", "/api/assets", headers: [("Cookie", token)])) == "sign_in_required")
     }
 }

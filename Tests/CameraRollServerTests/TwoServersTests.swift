@@ -35,7 +35,7 @@ import Testing
             try await offThePool { try S3Client(bucket: bucket).createBucket() }
             (first, credentials) = try await Self.server(url, bucket)
             (second, _) = try await Self.server(url, bucket)
-            try await OwnerAccount(shared: credentials).setPassword(TwoServersTests.password)
+            try await UserAccounts(shared: credentials).setFirstAdminPassword(TwoServersTests.password)
             owner = try await Self.signIn(on: first)
         }
 
@@ -146,7 +146,7 @@ import Testing
     @Test func aNewPasswordSignsEveryoneOutOnEveryServer() async throws {
         let cluster = try await Cluster()
         let onSecond = try await Cluster.signIn(on: cluster.second)
-        try await OwnerAccount(shared: cluster.credentials).setPassword("a brand new password")
+        try await UserAccounts(shared: cluster.credentials).setFirstAdminPassword("a brand new password")
         #expect(
             try await eventually {
                 let first = try await cluster.first.get("/api/assets", headers: cluster.owner).status

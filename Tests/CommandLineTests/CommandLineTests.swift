@@ -282,13 +282,36 @@ import Testing
     @Test func aPasswordFromStandardInputIsStoredHashed() async throws {
         let set = try await Executable.run(["--data", data, "passwd"], input: "a long enough password\n")
         #expect(set.status == 0, "\(set.stderr)")
-        let stored = try String(contentsOfFile: directory.file("data/owner.json"), encoding: .utf8)
+        let stored = try String(contentsOfFile: directory.file("data/users.json"), encoding: .utf8)
         #expect(stored.contains("scrypt") && !stored.contains("a long enough password"))
         let short = try await Executable.run(["--data", data, "passwd"], input: "short\n")
         #expect(short.status == 1 && short.stderr.contains("at least 8 characters"))
         let none = try await Executable.run(["--data", data, "passwd"], input: "")
         #expect(none.status == 1)
-        #expect(try String(contentsOfFile: directory.file("data/owner.json"), encoding: .utf8) == stored, "refusals change nothing")
+        #expect(try String(contentsOfFile: directory.file("data/users.json"), encoding: .utf8) == stored, "refusals change nothing")
+    }
+
+    /// A library whose owner password an earlier version set: its owner is the first admin, and
+    /// `users passwd` changes that password.
+    @Test func theOwnerOfAnEarlierLibraryIsItsFirstAdmin() async throws {
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        // As `cameraroll passwd` wrote it before there were people.
+        try Data(#"{"algorithm":"scrypt","n":32768,"r":8,"p":1,"salt":"00112233445566778899aabbccddeeff","hash":"ab"}"#.utf8)
+            .write(to: URL(fileURLWithPath: directory.file("data/owner.json")))
+        let listed = try await Executable.run(["--data", data, "users", "list", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let people = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [[String: Any]])
+        #expect(people.count == 1 && people.first?["name"] as? String == "owner" && people.first?["admin"] as? Bool == true)
+        #expect(people.first?["passwordSet"] as? Bool == true && !listed.stdout.contains("salt"))
+
+        let unknown = try await Executable.run(["--data", data, "users", "passwd", "anna"], input: "a long enough password\n")
+        #expect(unknown.status == 1 && unknown.stderr.contains("anna"))
+        let set = try await Executable.run(["--data", data, "users", "passwd", "owner"], input: "a long enough password\n")
+        #expect(set.status == 0, "\(set.stderr)")
+        let stored = try String(contentsOfFile: directory.file("data/users.json"), encoding: .utf8)
+        #expect(stored.contains("scrypt") && !stored.contains("00112233445566778899aabbccddeeff"), "the new password's salt")
+        let table = try await Executable.run(["--data", data, "users", "list"])
+        #expect(table.stdout.contains("owner") && table.stdout.contains("yes"))
     }
 
     @Test func servingBeyondThisComputerNeedsAPassword() async throws {

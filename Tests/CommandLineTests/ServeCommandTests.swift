@@ -314,7 +314,7 @@ import Testing
         let set = try await Executable.run(
             ["--data", directory.file("elsewhere"), "--database", database, "passwd"], input: "a long password\n")
         #expect(set.status == 0 && set.stdout.contains("database"), "\(set.stdout)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere/owner.json")))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere/users.json")))
         let added = try await Executable.run(
             ["--data", directory.file("elsewhere"), "--database", database, "apps", "add", "https://blog.example", "--name", "Blog"])
         #expect(added.status == 0, "\(added.stderr)")

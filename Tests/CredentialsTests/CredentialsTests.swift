@@ -22,69 +22,105 @@ import Testing
         }
     }
 
-    @Test func theOwnersFileIsPrivateAndReplaced() async throws {
+    @Test func thePeoplesFileIsPrivateAndReplaced() async throws {
         let folder = TemporaryDirectory()
-        let account = OwnerAccount(dataFolder: folder.url)
-        #expect(!account.hasPassword)
-        try await account.setPassword("first password")
-        try await account.setPassword("second password")
-        let hash = try #require(try account.passwordHash())
+        let users = UserAccounts(dataFolder: folder.url)
+        #expect(try users.all().isEmpty && users.stamp(of: 1) == nil)
+        try await users.setFirstAdminPassword("first password")
+        try await users.setPassword("second password", of: "Owner")
+        let owner = try #require(try users.firstAdmin())
+        #expect(owner.id == 1 && owner.name == "owner" && owner.admin)
+        let hash = try #require(owner.password)
         #expect(hash.verifies("second password") && !hash.verifies("first password"))
-        let mode = try FileManager.default.attributesOfItem(atPath: account.location)[.posixPermissions] as? Int
+        let mode = try FileManager.default.attributesOfItem(atPath: users.location)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["owner.json", "owner.lock"],
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["users.json", "users.lock"],
             "no temporary left")
+        await #expect(throws: CredentialsError(.unknownUser, "Nobody here is called anna.")) {
+            try await users.setPassword("a password for anna", of: "anna")
+        }
     }
 
-    @Test func aDamagedFileSaysWhatToDo() throws {
+    /// The owner password of a library made before there were people is its first admin's, read
+    /// in place until the first change, and kept in the list from then on.
+    @Test func anEarlierOwnerPasswordIsTheFirstAdmins() async throws {
         let folder = TemporaryDirectory()
-        let account = OwnerAccount(dataFolder: folder.url)
+        let earlier = try PasswordHash(password: "the owner's old password")
+        try JSONEncoder().encode(earlier).write(to: folder.url.appendingPathComponent("owner.json"))
+        let users = UserAccounts(dataFolder: folder.url)
+        #expect(try users.all() == [UserAccounts.User(id: 1, name: "owner", admin: true, password: earlier)])
+        let stamp = try #require(users.stamp(of: 1))
+
+        try await users.setPassword("a newer password", of: "owner")
+        #expect(try users.firstAdmin()?.password?.verifies("a newer password") == true)
+        #expect(users.stamp(of: 1) != stamp, "the old password's sessions end")
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("owner.json"))
+        #expect(try users.all().map(\.name) == ["owner"], "the list no longer reads the earlier file")
+    }
+
+    @Test func aDamagedFileIsAnErrorNotNobody() throws {
+        let folder = TemporaryDirectory()
         try Data("{".utf8).write(to: folder.url.appendingPathComponent("owner.json"))
-        #expect(throws: CredentialsError.self) { try account.passwordHash() }
+        #expect(throws: CredentialsError.self) { try UserAccounts(dataFolder: folder.url).all() }
+        try Data("[]".utf8).write(to: folder.url.appendingPathComponent("users.json"))
+        #expect(throws: CredentialsError.self) { try UserAccounts(dataFolder: folder.url).firstAdmin() }
+        #expect(UserAccounts(dataFolder: folder.url).stamp(of: 1) == nil, "nobody signs in with an unreadable list")
+    }
+
+    /// A sign-in as nobody costs the check a wrong password costs, and fails.
+    @Test func nobodysPasswordIsNone() {
+        #expect(PasswordHash.nobodys.n == PasswordHash.standardCost && !PasswordHash.nobodys.verifies(""))
     }
 }
 
 @Suite struct SessionTests {
+    static let stamps: SignInSessions.Stamps = { $0 == 1 ? "p1" : $0 == 2 ? "p2" : nil }
+
     @Test func sessionsLastTheirLifetimeAndCanEnd() async throws {
         let sessions = SignInSessions()
         let start = Date(timeIntervalSince1970: 1_000_000)
-        let (token, session) = await sessions.create(passwordStamp: "p1", now: start)
-        #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(3600)) == session)
-        #expect(sessions.session(token, passwordStamp: "p1", now: start.addingTimeInterval(SignInSessions.lifetime + 1)) == nil)
-        let (other, _) = await sessions.create(passwordStamp: "p1", now: start)
-        try await sessions.end(other, passwordStamp: "p1")
-        #expect(sessions.session(other, passwordStamp: "p1", now: start) == nil)
-        #expect(sessions.session("not a token", passwordStamp: "p1", now: start) == nil)
+        let (token, session) = await sessions.create(user: 1, passwordStamp: "p1", now: start)
+        #expect(session.user == 1)
+        #expect(sessions.session(token, stamps: Self.stamps, now: start.addingTimeInterval(3600)) == session)
+        #expect(sessions.session(token, stamps: Self.stamps, now: start.addingTimeInterval(SignInSessions.lifetime + 1)) == nil)
+        let (other, _) = await sessions.create(user: 1, passwordStamp: "p1", now: start)
+        try await sessions.end(other, stamps: Self.stamps)
+        #expect(sessions.session(other, stamps: Self.stamps, now: start) == nil)
+        #expect(sessions.session("not a token", stamps: Self.stamps, now: start) == nil)
     }
 
+    /// Each session is its person's: a new password of one ends theirs and nobody else's.
     @Test func aNewPasswordEndsTheSessionsOfTheOldOne() async throws {
         let folder = TemporaryDirectory()
-        let account = OwnerAccount(dataFolder: folder.url)
-        try await account.setPassword("the first password")
+        let users = UserAccounts(dataFolder: folder.url)
+        try await users.setFirstAdminPassword("the first password")
+        let stamps: SignInSessions.Stamps = { users.stamp(of: $0) }
         let sessions = SignInSessions()
-        let (token, _) = await sessions.create(passwordStamp: try #require(account.stamp()))
-        #expect(sessions.session(token, passwordStamp: account.stamp()) != nil)
-        try await account.setPassword("the second password")
-        #expect(sessions.session(token, passwordStamp: account.stamp()) == nil)
+        let (token, _) = await sessions.create(user: 1, passwordStamp: try #require(users.stamp(of: 1)))
+        let (someoneElse, _) = await sessions.create(user: 2, passwordStamp: "p2")
+        #expect(sessions.session(token, stamps: stamps) != nil)
+        #expect(sessions.session(someoneElse, stamps: stamps) == nil, "nobody has id 2")
+        try await users.setPassword("the second password", of: "owner")
+        #expect(sessions.session(token, stamps: stamps) == nil)
     }
 
     @Test func sessionsOutliveARestartButTheirFileHoldsNoToken() async throws {
         let folder = TemporaryDirectory()
         let file = SignInSessions.file(in: folder.url)
-        let (token, session) = await SignInSessions(file: file).create(passwordStamp: "p1")
-        let (ended, _) = await SignInSessions(file: file).create(passwordStamp: "p1")
+        let (token, session) = await SignInSessions(file: file).create(user: 2, passwordStamp: "p2")
+        let (ended, _) = await SignInSessions(file: file).create(user: 1, passwordStamp: "p1")
         let restarted = SignInSessions(file: file)
-        #expect(restarted.session(token, passwordStamp: "p1") == session)
-        try await restarted.end(ended, passwordStamp: "p1")
-        #expect(SignInSessions(file: file).session(ended, passwordStamp: "p1") == nil)
+        #expect(restarted.session(token, stamps: Self.stamps) == session)
+        try await restarted.end(ended, stamps: Self.stamps)
+        #expect(SignInSessions(file: file).session(ended, stamps: Self.stamps) == nil)
         let stored = try String(contentsOf: file, encoding: .utf8)
         #expect(!stored.contains(token) && !stored.contains(ended))
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func theCSRFTokenMustMatch() async throws {
-        let (_, session) = await SignInSessions().create(passwordStamp: "p1")
+        let (_, session) = await SignInSessions().create(user: 1, passwordStamp: "p1")
         #expect(SignInSessions.csrfMatches(session, session.csrfToken))
         #expect(!SignInSessions.csrfMatches(session, nil))
         #expect(!SignInSessions.csrfMatches(session, String(session.csrfToken.dropLast()) + "x"))

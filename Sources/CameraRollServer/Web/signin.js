@@ -1,5 +1,6 @@
-// Sign-in for anyone who is not on the server's own computer: the owner's password gives a
-// session cookie, then the page goes on to where it was asked for (?next=, same site only).
+// Sign-in for anyone who is not on the server's own computer: a person's name and password (a
+// password alone is the owner's) give a session cookie, then the page goes on to where it was
+// asked for (?next=, same site only).
 import { ApiError, sendJSON } from "./api.js";
 
 const form = document.querySelector("#form");
@@ -18,7 +19,9 @@ form.addEventListener("submit", async (event) => {
   submit.disabled = true;
   status.textContent = "";
   try {
-    await sendJSON("/api/session", "POST", { password: document.querySelector("#password").value });
+    const user = document.querySelector("#user").value.trim();
+    const password = document.querySelector("#password").value;
+    await sendJSON("/api/session", "POST", user ? { user, password } : { password });
     location.replace(destination());
   } catch (error) {
     status.textContent = error instanceof ApiError ? error.message : "Signing in did not work. Try again.";

@@ -1,0 +1,151 @@
+import Digests
+public import Foundation
+internal import Synchronization
+
+/// The people who sign in: each with a name, a password, and whether they manage the others.
+/// Kept as one small record, the data folder's `users.json` (readable by the owner only) or,
+/// when servers share a library, a record of its database (`SharedCredentials`), so that a
+/// change made on one server or by the command line is seen by every server at its next look.
+///
+/// A library made before there were people has one owner password (`owner.json`, or the record
+/// `owner-password`): it reads as the first admin, named `owner`, until the first change writes
+/// the list, so an existing library upgrades in place and its password goes on working.
+public struct UserAccounts: Sendable {
+    public struct User: Codable, Sendable, Equatable {
+        /// Never reused: what a person's items and sessions name them by.
+        public let id: Int
+        public var name: String
+        public var admin: Bool
+        /// nil until one is set: nobody signs in as that person.
+        public var password: PasswordHash?
+    }
+
+    /// The name the owner of an earlier version's library is given.
+    public static let firstAdminName = "owner"
+
+    let record: any KeptRecord
+    /// The owner password of an earlier version, read while `record` does not exist.
+    let earlier: any KeptRecord
+    private let parsed = ParsedUsers()
+
+    public init(dataFolder: URL) {
+        record = FileRecord(file: dataFolder.appendingPathComponent("users.json"), lock: dataFolder.appendingPathComponent("users.lock"))
+        earlier = FileRecord(file: dataFolder.appendingPathComponent("owner.json"), lock: dataFolder.appendingPathComponent("owner.lock"))
+    }
+
+    public init(shared: SharedCredentials) {
+        record = SharedRecord(store: shared, name: "users")
+        earlier = SharedRecord(store: shared, name: "owner-password")
+    }
+
+    /// Where the people are kept, in words for a person.
+    public var location: String { record.location }
+
+    /// Everyone, in the order they were added; quick enough for a request's gate (the record is
+    /// parsed once for each version of it).
+    public func all() throws(CredentialsError) -> [User] {
+        let key = "\(record.stamp() ?? "-") \(earlier.stamp() ?? "-")"
+        if let cached = parsed.users(for: key) { return cached }
+        let users = try Self.users(record.text(), earlier: earlier.text(), location: location)
+        parsed.keep(users, for: key)
+        return users
+    }
+
+    /// The person of that name, whatever its case.
+    public func user(named name: String) throws(CredentialsError) -> User? {
+        let wanted = UserName.key(name)
+        return try all().first { UserName.key($0.name) == wanted }
+    }
+
+    /// The person of that id; nil too when the record cannot be read, as a gate must answer.
+    public func user(id: Int) -> User? { (try? all())?.first { $0.id == id } }
+
+    /// Who signs in with a password alone, and who this computer is in the embedded mode: the
+    /// first admin.
+    public func firstAdmin() throws(CredentialsError) -> User? { try all().first { $0.admin } }
+
+    /// Names the person's current password: a session carries it, so a new password, or the
+    /// person's removal, ends their sessions at once. nil without a password.
+    public func stamp(of id: Int) -> String? {
+        guard let user = user(id: id), let password = user.password else { return nil }
+        return Hex.text(Digest.sha256(Array("\(user.id) \(password.salt) \(password.hash)".utf8)))
+    }
+
+    /// Gives `name` a new password. A library without anyone yet gets its first admin so.
+    public func setPassword(_ password: String, of name: String) async throws(CredentialsError) {
+        try await change { users throws(CredentialsError) in
+            let hash = try PasswordHash(password: password)
+            if users.isEmpty && UserName.key(name) == UserName.key(Self.firstAdminName) {
+                users = [User(id: 1, name: Self.firstAdminName, admin: true, password: hash)]
+                return
+            }
+            guard let index = users.firstIndex(where: { UserName.key($0.name) == UserName.key(name) }) else {
+                throw CredentialsError(.unknownUser, "Nobody here is called \(name).")
+            }
+            users[index].password = hash
+        }
+    }
+
+    /// Gives the first admin a new password (`cameraroll passwd`, and a server's first start),
+    /// making them when nobody is here yet.
+    public func setFirstAdminPassword(_ password: String) async throws(CredentialsError) {
+        try await change { users throws(CredentialsError) in
+            let hash = try PasswordHash(password: password)
+            if let index = users.firstIndex(where: \.admin) {
+                users[index].password = hash
+            } else {
+                users.insert(User(id: (users.map(\.id).max() ?? 0) + 1, name: Self.firstAdminName, admin: true, password: hash), at: 0)
+            }
+        }
+    }
+
+    /// Changes the list under the record's lock; the earlier owner password is adopted into it
+    /// on the first change and is not read again.
+    private func change(_ body: @escaping @Sendable (inout [User]) throws(CredentialsError) -> Void) async throws(CredentialsError) {
+        let (earlier, location) = (earlier, location)
+        try await record.change { text throws(CredentialsError) -> (String?, Void) in
+            var users = try Self.users(text, earlier: text == nil ? earlier.text() : nil, location: location)
+            try body(&users)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            guard let data = try? encoder.encode(Stored(users: users)) else {
+                throw CredentialsError(.writeFailed, "The people could not be saved.")
+            }
+            return (String(decoding: data, as: UTF8.self), ())
+        }
+    }
+
+    private struct Stored: Codable {
+        var users: [User]
+    }
+
+    /// The list a record's text holds, or what an earlier owner password stands for.
+    private static func users(_ text: String?, earlier: String?, location: String) throws(CredentialsError) -> [User] {
+        if let text {
+            guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(text.utf8)) else {
+                throw CredentialsError(.unreadableUsers, "The list of people cannot be read.", detail: location)
+            }
+            return stored.users
+        }
+        guard let earlier else { return [] }
+        guard let hash = try? JSONDecoder().decode(PasswordHash.self, from: Data(earlier.utf8)) else {
+            throw CredentialsError(
+                .unreadableOwner, "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`.",
+                detail: location)
+        }
+        return [User(id: 1, name: firstAdminName, admin: true, password: hash)]
+    }
+}
+
+/// The last list read, by the versions of the records it was read from.
+private final class ParsedUsers: Sendable {
+    private let state = Mutex<(key: String, users: [UserAccounts.User])?>(nil)
+
+    func users(for key: String) -> [UserAccounts.User]? {
+        state.withLock { $0?.key == key ? $0?.users : nil }
+    }
+
+    func keep(_ users: [UserAccounts.User], for key: String) {
+        state.withLock { $0 = (key, users) }
+    }
+}

@@ -1,0 +1,67 @@
+import Credentials
+import Foundation
+
+/// `cameraroll users list [--json]`, `users passwd NAME`: the people who sign in. The owner of a
+/// library made before there were people is its first admin, named `owner`. A running server
+/// sees a change at its next request; a new password signs that person's devices out.
+enum UsersCommand {
+    static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
+        let users = try await context.credentials().users
+        guard let action = arguments.positional.first else { throw UsageError("users list [--json] or users passwd NAME.") }
+        let rest = Array(arguments.positional.dropFirst())
+        do {
+            switch action {
+            case "list":
+                try arguments.allowOnly(["json"])
+                guard rest.isEmpty else { throw UsageError("users list takes no arguments.") }
+                let list = try users.all()
+                if arguments.flag("json") {
+                    Terminal.json(list.map(Listed.init))
+                } else if list.isEmpty {
+                    Terminal.out("Nobody signs in yet: cameraroll passwd sets the owner's password.")
+                } else {
+                    Terminal.table(
+                        [["ID", "NAME", "ADMIN", "PASSWORD"]]
+                            + list.map { [String($0.id), $0.name, $0.admin ? "yes" : "no", $0.password == nil ? "none" : "set"] })
+                }
+            case "passwd":
+                try arguments.allowOnly([])
+                guard rest.count == 1 else { throw UsageError("users passwd takes one name; it asks for the password.") }
+                guard try users.user(named: rest[0]) != nil || (try users.all().isEmpty && rest[0] == UserAccounts.firstAdminName)
+                else {
+                    Terminal.error("cameraroll users: nobody here is called \(rest[0]).")
+                    return 1
+                }
+                guard
+                    await PasswordCommand.set(
+                        whose: "\(rest[0])'s",
+                        { password throws(CredentialsError) in
+                            try await users.setPassword(password, of: rest[0])
+                        })
+                else { return 1 }
+                Terminal.out("\(rest[0])'s password is set (\(users.location)). Their devices signed in with the old one are signed out.")
+            default:
+                throw UsageError("users list or users passwd NAME.")
+            }
+        } catch let error as CredentialsError {
+            Terminal.error("cameraroll users: \(error.message)")
+            return 1
+        }
+        return 0
+    }
+
+    /// A person as `--json` lists them: never their password's hash.
+    private struct Listed: Encodable {
+        var id: Int
+        var name: String
+        var admin: Bool
+        var passwordSet: Bool
+
+        init(_ user: UserAccounts.User) {
+            id = user.id
+            name = user.name
+            admin = user.admin
+            passwordSet = user.password != nil
+        }
+    }
+}
