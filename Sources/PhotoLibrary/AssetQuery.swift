@@ -51,6 +51,11 @@ public enum AssetCollection: Sendable, Equatable {
         ("recentlyDeleted", "assets_in_trash", .recentlyDeleted),
     ]
 
+    package var isAlbum: Bool {
+        if case .album = self { return true }
+        return false
+    }
+
     /// The collection's name in `day_counts`.
     var countedName: String {
         if case .album(let id) = self { return "album:\(id)" }

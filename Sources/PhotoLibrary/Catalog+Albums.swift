@@ -138,7 +138,8 @@ extension Catalog {
     /// entries) and cover: the chosen one while it is still shown, else the newest asset it shows.
     private static let albumColumns = """
         SELECT al.id, al.title, al.builtin,
-            (SELECT coalesce(sum(d.items), 0) FROM day_counts d WHERE d.listing = \(LibrarySchema.albumListing("al.id"))) AS count,
+            (SELECT coalesce(sum(d.items), 0) FROM day_counts d
+                WHERE d.owner_id = \(Owner.albums) AND d.listing = \(LibrarySchema.albumListing("al.id"))) AS count,
             coalesce(
                 (SELECT c.id FROM assets c WHERE c.id = al.cover_asset_id AND c.trashed_at IS NULL),
                 (SELECT n.id FROM album_assets nm JOIN assets n ON n.id = nm.asset_id

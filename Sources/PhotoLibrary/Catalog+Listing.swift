@@ -97,7 +97,7 @@ extension Catalog {
         let dialect = database.dialect
         try await write { connection throws(StorageError) in
             try connection.execute(dialect == .postgreSQL ? "TRUNCATE day_counts" : "DELETE FROM day_counts")
-            try connection.execute(LibrarySchema.everyDayCounted)
+            try connection.execute(LibrarySchema.everyDayCounted(.byOwnerAndListing))
         }
     }
 

@@ -4,21 +4,26 @@ import Storage
 /// Originals out of the library: deleted for good from the trash, expired unsaved captures, and
 /// blobs nothing names (`collectOrphans`).
 extension Ingest {
-    /// Deletes an asset for good: its row, its album entries, its derivatives and its original;
-    /// a Live Photo's still takes its movie with it.
+    /// Deletes an asset for good: its row, its album entries, and, unless another person's
+    /// asset has the same bytes, its derivatives and its original; a Live Photo's still takes
+    /// its movie with it.
     public func deletePermanently(_ id: String) async throws(LibraryError) {
         let asset = try await catalog.asset(id)
         if let movie = asset.livePhotoMovie { try await deletePermanently(movie) }
         let token = Library.newID()
-        let removing = try await write { connection throws(StorageError) -> Bool in
+        let (removing, kept) = try await write { connection throws(StorageError) -> (Bool, Bool) in
             try connection.lock(Library.blobLock(asset.blobHash))
             try connection.run("DELETE FROM assets WHERE id = ?", [id])
+            // What is made of the bytes is theirs too.
+            guard try connection.query("SELECT 1 FROM assets WHERE blob_hash = ? LIMIT 1", [asset.blobHash]).isEmpty else {
+                return (false, true)
+            }
             // Its renditions' outputs are then orphans, for collection.
             try connection.run("DELETE FROM rendition_jobs WHERE blob_hash = ?", [asset.blobHash])
-            return try Library.claimRemoval(asset.blobHash, token, connection)
+            return (try Library.claimRemoval(asset.blobHash, token, connection), false)
         }
         if removing { await remove(asset.blobHash, claimedAs: token) }
-        await derivatives.removeAll(for: asset.blobHash)
+        if !kept { await derivatives.removeAll(for: asset.blobHash) }
         catalog.facts.forget(id)
     }
 

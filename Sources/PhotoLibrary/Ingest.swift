@@ -204,7 +204,7 @@ public final class Ingest: FileWorking {
             if let existing = try remembered.again(connection) { return existing }
             try draft.insert(into: connection)
             if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
-                try LivePhoto.pair(id, analysis.mediaType, identifier, connection)
+                try LivePhoto.pair(id, analysis.mediaType, identifier, owner: .first, connection)
             }
             if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
             return nil
@@ -234,9 +234,13 @@ public final class Ingest: FileWorking {
         let saveToCameraRoll: Bool
         let livePhotoOf: String?
 
-        /// In a write transaction: the asset as it is now, or nil when no asset has the bytes.
+        /// In a write transaction: the asset as it is now, or nil when its owner has no asset of
+        /// the bytes (another person's is theirs).
         func again(_ connection: any SQLConnection) throws(StorageError) -> Asset? {
-            guard let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [hash]).first?.text("id") else {
+            guard
+                let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ? AND owner_id = ?", [hash, Owner.first.id]).first?
+                    .text("id")
+            else {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
@@ -430,7 +434,8 @@ struct AssetDraft {
         let captured = analysis.captureDate.map { String($0.prefix(19)) }.flatMap { Library.isMoment($0) ? $0 : nil }
         let sortDate = captured ?? String(importedAt.prefix(19))
         try connection.insert(
-            asset, into: "assets", adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier)])
+            asset, into: "assets",
+            adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier), ("owner_id", Owner.first.id)])
     }
 
     /// A screenshot by what it says or by its name, as Android, macOS and Windows name them

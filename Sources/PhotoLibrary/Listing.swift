@@ -15,16 +15,19 @@ package struct Listing {
     /// The media types asked for when fewer than all.
     var mediaTypes: [MediaType]?
     var collection: AssetCollection
+    var owner: Owner
     /// Whether anything beyond the collection and its media types narrows it (a search, a
     /// filter of kinds, a period), so that its days are not a view's counted days.
     var isFiltered = false
 
-    package init(_ query: AssetQuery, dialect: SQLDialect) throws(LibraryError) {
+    /// `owner`'s listing; an album is its owner's already, and its entries are not asked again.
+    package init(_ query: AssetQuery, owner: Owner = .first, dialect: SQLDialect) throws(LibraryError) {
         guard !query.mediaTypes.isEmpty else {
             throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
         }
         let column = query.collection.orderColumn
         collection = query.collection
+        self.owner = owner
         conditions = query.collection.membership(of: "a")
         if case .album(let album) = query.collection {
             // The entries in their assets' order, from the album's own index: an album of 10,000
@@ -33,8 +36,10 @@ package struct Listing {
             conditions.insert("m.album_id = ?", at: 0)
             arguments = [album]
         } else {
+            // The owner first, as the view's index has it: a page is a range of that index.
             (rows, order, id) = ("assets a", "a.\(column)", "a.id")
-            arguments = []
+            conditions.insert("a.owner_id = ?", at: 0)
+            arguments = [owner.id]
         }
         let types = MediaType.allCases.filter(query.mediaTypes.contains)
         if types.count < MediaType.allCases.count {
@@ -108,9 +113,10 @@ package struct Listing {
         let types = mediaTypes.map { " AND media_type IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
         return Statement(
             sql: """
-                SELECT day, sum(items) AS count FROM day_counts WHERE listing = ?\(types)
+                SELECT day, sum(items) AS count FROM day_counts WHERE owner_id = ? AND listing = ?\(types)
                 GROUP BY day HAVING sum(items) > 0 ORDER BY day DESC
-                """, arguments: [collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
+                """,
+            arguments: [collection.isAlbum ? Owner.albums : owner.id, collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
     }
 
     /// The ids of a view's items whose order column is before `cutoff` (all of them without

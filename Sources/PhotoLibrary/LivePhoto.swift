@@ -13,19 +13,21 @@ enum LivePhoto {
         return text
     }
 
-    /// Pairs the asset just inserted with its other half, if the library holds it and it has
-    /// no partner yet; in the transaction that inserts the asset, under a lock on the
-    /// identifier, so that two halves imported at once on two servers still find each other.
-    static func pair(_ id: String, _ mediaType: MediaType, _ identifier: String, _ connection: any SQLConnection) throws(StorageError) {
-        try connection.lock("live photo \(identifier)")
+    /// Pairs the asset just inserted with its other half, if its owner holds it and it has no
+    /// partner yet; in the transaction that inserts the asset, under a lock on the identifier,
+    /// so that two halves imported at once on two servers still find each other.
+    static func pair(
+        _ id: String, _ mediaType: MediaType, _ identifier: String, owner: Owner, _ connection: any SQLConnection
+    ) throws(StorageError) {
+        try connection.lock("live photo \(owner.id) \(identifier)")
         switch mediaType {
         case .movie:
             let still = try connection.query(
                 """
-                SELECT s.id FROM assets s WHERE s.content_identifier = ? AND s.media_type = ?
+                SELECT s.id FROM assets s WHERE s.owner_id = ? AND s.content_identifier = ? AND s.media_type = ?
                     AND NOT EXISTS (SELECT 1 FROM assets p WHERE p.live_photo_of = s.id)
                 ORDER BY s.imported_at, s.id LIMIT 1
-                """, [identifier, MediaType.image.rawValue]
+                """, [owner.id, identifier, MediaType.image.rawValue]
             ).first
             guard let still = try still?.text("id") else { return }
             try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ?", [still, id])
@@ -33,9 +35,10 @@ enum LivePhoto {
             try connection.run(
                 """
                 UPDATE assets SET live_photo_of = ? WHERE id = (
-                    SELECT m.id FROM assets m WHERE m.content_identifier = ? AND m.media_type = ? AND m.live_photo_of IS NULL
+                    SELECT m.id FROM assets m WHERE m.owner_id = ? AND m.content_identifier = ? AND m.media_type = ?
+                        AND m.live_photo_of IS NULL
                     ORDER BY m.imported_at, m.id LIMIT 1)
-                """, [id, identifier, MediaType.movie.rawValue])
+                """, [id, owner.id, identifier, MediaType.movie.rawValue])
         }
     }
 }

@@ -38,7 +38,8 @@ extension MediaJobs {
         let found: String?
         do {
             found = try await read { connection throws(StorageError) in
-                try connection.query("SELECT id FROM assets WHERE blob_hash = ?", [claim.hash]).first?.text("id")
+                // Anyone's asset of the bytes describes them.
+                try connection.query("SELECT id FROM assets WHERE blob_hash = ? LIMIT 1", [claim.hash]).first?.text("id")
             }
         } catch {
             return

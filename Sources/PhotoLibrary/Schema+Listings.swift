@@ -9,8 +9,6 @@ extension LibrarySchema {
             + "coalesce(\(column("camera_model")), '')"
     }
 
-    /// The columns whose change moves an asset between views or days.
-    private static let countedColumns = "media_type, sort_date, imported_at, trashed_at, live_photo_of, unsaved, favorite"
     /// The columns whose change shows an asset in its albums or hides it there.
     private static let albumColumns = "media_type, trashed_at, live_photo_of"
 
@@ -58,23 +56,24 @@ extension LibrarySchema {
                 items INTEGER NOT NULL,
                 PRIMARY KEY (listing, day, media_type)
             )\(dialect == .sqlite ? " WITHOUT ROWID" : "");
-            \(everyDayCounted)
-            \(dialect == .sqlite ? sqliteTriggers : postgreSQLTriggers)
+            \(everyDayCounted(.byListing))
+            \(dialect == .sqlite ? sqliteTriggers(.byListing) + sqliteSearch : postgreSQLTriggers(.byListing, replacing: false) + postgreSQLSearch)
             """
     }
 
     /// Every view's and album's days counted from the rows, into an empty `day_counts`.
-    static var everyDayCounted: String {
+    static func everyDayCounted(_ counts: DayCounts) -> String {
+        let owner = counts.byOwner ? "owner_id, " : ""
         let views = AssetCollection.views.map { view in
             let day = "date(\(view.collection.orderColumn))"
-            return "SELECT '\(view.name)', \(day), media_type, count(*) FROM assets WHERE "
-                + view.collection.membership(of: nil).joined(separator: " AND ") + " GROUP BY \(day), media_type"
+            return "SELECT \(owner)'\(view.name)', \(day), media_type, count(*) FROM assets WHERE "
+                + view.collection.membership(of: nil).joined(separator: " AND ") + " GROUP BY \(owner)\(day), media_type"
         }
         return """
-            INSERT INTO day_counts (listing, day, media_type, items)
+            INSERT INTO day_counts (\(counts.key), items)
                 \(views.joined(separator: "\n    UNION ALL "));
-            INSERT INTO day_counts (listing, day, media_type, items)
-                SELECT \(albumListing("m.album_id")), date(m.sort_date), a.media_type, count(*)
+            INSERT INTO day_counts (\(counts.key), items)
+                SELECT \(counts.albumOwner)\(albumListing("m.album_id")), date(m.sort_date), a.media_type, count(*)
                 FROM album_assets m JOIN assets a ON a.id = m.asset_id WHERE \(shownInAlbums("a"))
                 GROUP BY m.album_id, date(m.sort_date), a.media_type;
             """
@@ -88,18 +87,85 @@ extension LibrarySchema {
         AssetCollection.album("").membership(of: row).joined(separator: " AND ")
     }
 
-    /// One more item for each (listing, day, media type) that `select` gives.
-    private static func adding(_ select: String) -> String {
-        """
-        INSERT INTO day_counts (listing, day, media_type, items) \(select)
-                ON CONFLICT (listing, day, media_type) DO UPDATE SET items = day_counts.items + 1;
-        """
-    }
+    /// The SQL of the counts of `counts`' key: what keeps them as rows come and go. Each view's
+    /// days are counted under the owner of the asset (`byOwner`), an album's under 0, its id
+    /// being everyone's own; `byListing` is the form migration 0014 wrote, before there were
+    /// people, and it must write the same text for ever.
+    struct DayCounts {
+        var byOwner: Bool
 
-    /// One item fewer where `condition` holds. A day's row stays at zero: it would come back
-    /// with the next item of that day, and the days a library can hold are few.
-    private static func removing(where condition: String) -> String {
-        "UPDATE day_counts SET items = items - 1 WHERE \(condition);"
+        static let byListing = DayCounts(byOwner: false)
+        static let byOwnerAndListing = DayCounts(byOwner: true)
+
+        /// `day_counts`' primary key.
+        var key: String { byOwner ? "owner_id, listing, day, media_type" : "listing, day, media_type" }
+        /// What a select of an album's days begins with.
+        var albumOwner: String { byOwner ? "0, " : "" }
+
+        /// The columns whose change moves an asset between views or days (or owners).
+        var countedColumns: String {
+            "media_type, sort_date, imported_at, trashed_at, live_photo_of, unsaved, favorite" + (byOwner ? ", owner_id" : "")
+        }
+
+        /// One more item for each row of the key that `select` gives.
+        func adding(_ select: String) -> String {
+            """
+            INSERT INTO day_counts (\(key), items) \(select)
+                    ON CONFLICT (\(key)) DO UPDATE SET items = day_counts.items + 1;
+            """
+        }
+
+        /// One item fewer where `condition` holds, of the owner `owner` (SQL). A day's row stays
+        /// at zero: it would come back with the next item of that day, and the days a library
+        /// can hold are few.
+        func removing(owner: String, where condition: String) -> String {
+            "UPDATE day_counts SET items = items - 1 WHERE \(byOwner ? "owner_id = \(owner) AND " : "")\(condition);"
+        }
+
+        /// `row` counted in its views' days (`WHERE true` keeps SQLite from reading the upsert's
+        /// ON as a join's).
+        func counting(_ row: String) -> String {
+            adding(
+                "SELECT \(byOwner ? "\(row).owner_id, " : "")listing, day, \(row).media_type, 1 FROM (\(countedDays(of: row))) AS d WHERE true"
+            )
+        }
+
+        func uncounting(_ row: String) -> String {
+            removing(owner: "\(row).owner_id", where: "media_type = \(row).media_type AND (listing, day) IN (\(countedDays(of: row)))")
+        }
+
+        /// The asset `row` counted in its albums' days.
+        func countingInAlbums(_ row: String) -> String {
+            adding(
+                "SELECT \(albumOwner)\(albumListing("m.album_id")), date(m.sort_date), \(row).media_type, 1 FROM album_assets m "
+                    + "WHERE m.asset_id = \(row).id AND \(shownInAlbums(row))")
+        }
+
+        /// The asset `row` no longer counted in its albums' days: before its entries go with it.
+        func uncountingInAlbums(_ row: String) -> String {
+            removing(
+                owner: "0", where: "media_type = \(row).media_type AND \(shownInAlbums(row)) AND (listing, day) IN (\(albumDays(of: row)))")
+        }
+
+        /// An album's entry `entry` counted in its days, when its asset is shown.
+        func countingEntry(_ entry: String) -> String {
+            adding(
+                "SELECT \(albumOwner)\(albumListing("\(entry).album_id")), date(\(entry).sort_date), a.media_type, 1 FROM assets a "
+                    + "WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a"))")
+        }
+
+        /// An entry no longer counted; one that goes with its asset was uncounted before.
+        func uncountingEntry(_ entry: String) -> String {
+            removing(
+                owner: "0",
+                where: "listing = \(albumListing("\(entry).album_id")) AND day = date(\(entry).sort_date) "
+                    + "AND media_type = (SELECT a.media_type FROM assets a WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a")))")
+        }
+
+        /// A deleted album's counts.
+        var forgettingAlbum: String {
+            "DELETE FROM day_counts WHERE \(byOwner ? "owner_id = 0 AND " : "")listing = \(albumListing("OLD.id"));"
+        }
     }
 
     /// The views and days `row` is counted in, as rows of (listing, day).
@@ -110,72 +176,47 @@ extension LibrarySchema {
         }.joined(separator: " UNION ALL ")
     }
 
-    /// `row` counted in its views' days (`WHERE true` keeps SQLite from reading the upsert's ON
-    /// as a join's).
-    private static func counting(_ row: String) -> String {
-        adding("SELECT listing, day, \(row).media_type, 1 FROM (\(countedDays(of: row))) AS d WHERE true")
-    }
-
-    private static func uncounting(_ row: String) -> String {
-        removing(where: "media_type = \(row).media_type AND (listing, day) IN (\(countedDays(of: row)))")
-    }
-
     /// The days of `row`'s entries in its albums, as rows of (listing, day).
     private static func albumDays(of row: String) -> String {
         "SELECT \(albumListing("m.album_id")), date(m.sort_date) FROM album_assets m WHERE m.asset_id = \(row).id"
     }
-
-    /// The asset `row` counted in its albums' days.
-    private static func countingInAlbums(_ row: String) -> String {
-        adding(
-            "SELECT \(albumListing("m.album_id")), date(m.sort_date), \(row).media_type, 1 FROM album_assets m "
-                + "WHERE m.asset_id = \(row).id AND \(shownInAlbums(row))")
-    }
-
-    /// The asset `row` no longer counted in its albums' days: before its entries go with it.
-    private static func uncountingInAlbums(_ row: String) -> String {
-        removing(where: "media_type = \(row).media_type AND \(shownInAlbums(row)) AND (listing, day) IN (\(albumDays(of: row)))")
-    }
-
-    /// An album's entry `entry` counted in its days, when its asset is shown.
-    private static func countingEntry(_ entry: String) -> String {
-        adding(
-            "SELECT \(albumListing("\(entry).album_id")), date(\(entry).sort_date), a.media_type, 1 FROM assets a "
-                + "WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a"))")
-    }
-
-    /// An entry no longer counted; one that goes with its asset was uncounted before.
-    private static func uncountingEntry(_ entry: String) -> String {
-        removing(
-            where: "listing = \(albumListing("\(entry).album_id")) AND day = date(\(entry).sort_date) "
-                + "AND media_type = (SELECT a.media_type FROM assets a WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a")))")
-    }
-
-    /// A deleted album's counts.
-    private static let forgettingAlbum = "DELETE FROM day_counts WHERE listing = \(albumListing("OLD.id"));"
 
     /// A SQLite trigger running `statements` on `event`.
     private static func trigger(_ name: String, _ event: String, _ statements: String...) -> String {
         "CREATE TRIGGER \(name) \(event) BEGIN\n" + statements.joined(separator: "\n") + "\nEND;"
     }
 
-    /// SQLite keeps the counts with triggers, and the words in an FTS5 table of trigrams whose
-    /// rowid is `search_rowid`: the assets' own rowid would do but that VACUUM may renumber it.
-    private static var sqliteTriggers: String {
+    /// SQLite keeps the counts with triggers.
+    static func sqliteTriggers(_ counts: DayCounts) -> String {
         """
-        \(trigger("assets_counted", "AFTER INSERT ON assets", counting("NEW")))
-        \(trigger("assets_uncounted", "AFTER DELETE ON assets", uncounting("OLD")))
-        \(trigger("assets_recounted", "AFTER UPDATE OF \(countedColumns) ON assets", uncounting("OLD"), counting("NEW")))
-        \(trigger("assets_recounted_in_albums", "AFTER UPDATE OF \(albumColumns) ON assets", uncountingInAlbums("OLD"), countingInAlbums("NEW")))
-        \(trigger("assets_uncounted_in_albums", "BEFORE DELETE ON assets", uncountingInAlbums("OLD")))
-        \(trigger("album_entries_counted", "AFTER INSERT ON album_assets", countingEntry("NEW")))
-        \(trigger("album_entries_uncounted", "AFTER DELETE ON album_assets", uncountingEntry("OLD")))
-        \(trigger("albums_uncounted", "AFTER DELETE ON albums", forgettingAlbum))
+        \(trigger("assets_counted", "AFTER INSERT ON assets", counts.counting("NEW")))
+        \(trigger("assets_uncounted", "AFTER DELETE ON assets", counts.uncounting("OLD")))
+        \(trigger("assets_recounted", "AFTER UPDATE OF \(counts.countedColumns) ON assets", counts.uncounting("OLD"), counts.counting("NEW")))
+        \(trigger("assets_recounted_in_albums", "AFTER UPDATE OF \(albumColumns) ON assets", counts.uncountingInAlbums("OLD"), counts.countingInAlbums("NEW")))
+        \(trigger("assets_uncounted_in_albums", "BEFORE DELETE ON assets", counts.uncountingInAlbums("OLD")))
+        \(trigger("album_entries_counted", "AFTER INSERT ON album_assets", counts.countingEntry("NEW")))
+        \(trigger("album_entries_uncounted", "AFTER DELETE ON album_assets", counts.uncountingEntry("OLD")))
+        \(trigger("albums_uncounted", "AFTER DELETE ON albums", counts.forgettingAlbum))
+
+        """
+    }
+
+    /// SQLite keeps the words in an FTS5 table of trigrams whose rowid is `search_rowid`: the
+    /// assets' own rowid would do but that VACUUM may renumber it.
+    private static var sqliteSearch: String {
+        """
         ALTER TABLE assets ADD COLUMN search_rowid INTEGER;
         UPDATE assets SET search_rowid = rowid;
         CREATE UNIQUE INDEX assets_by_search_rowid ON assets (search_rowid);
         CREATE VIRTUAL TABLE asset_search USING fts5(words, tokenize = 'trigram');
         INSERT INTO asset_search (rowid, words) SELECT search_rowid, \(searchedWords(of: nil)) FROM assets;
+        \(sqliteSearchTriggers)
+        """
+    }
+
+    /// What keeps SQLite's words as the rows change.
+    static var sqliteSearchTriggers: String {
+        """
         \(trigger(
             "assets_searchable", "AFTER INSERT ON assets",
             "UPDATE assets SET search_rowid = (SELECT coalesce(max(search_rowid), 0) + 1 FROM assets) WHERE rowid = NEW.rowid;",
@@ -188,52 +229,66 @@ extension LibrarySchema {
     }
 
     /// PostgreSQL keeps the counts with trigger functions (an import's and a trashing's day is
-    /// UTC's, whichever zone the writing session has), and searches the words through a
-    /// trigram index on them (`pg_trgm`, a trusted extension the database's owner may create).
-    private static var postgreSQLTriggers: String {
+    /// UTC's, whichever zone the writing session has); `replacing` replaces the functions of an
+    /// earlier form, and the one trigger whose columns change.
+    static func postgreSQLTriggers(_ counts: DayCounts, replacing: Bool) -> String {
+        let create = replacing ? "CREATE OR REPLACE FUNCTION" : "CREATE FUNCTION"
+        let countedTrigger = """
+            CREATE TRIGGER assets_counted AFTER INSERT OR DELETE OR UPDATE OF \(counts.countedColumns) ON assets
+                FOR EACH ROW EXECUTE FUNCTION count_asset_days();
+            """
+        let otherTriggers = """
+            CREATE TRIGGER assets_uncounted_in_albums BEFORE DELETE ON assets
+                FOR EACH ROW EXECUTE FUNCTION count_asset_album_days();
+            CREATE TRIGGER assets_recounted_in_albums AFTER UPDATE OF \(albumColumns) ON assets
+                FOR EACH ROW EXECUTE FUNCTION count_asset_album_days();
+            """
+        return """
+            \(create) count_asset_days() RETURNS trigger LANGUAGE plpgsql SET TimeZone = 'UTC' AS $$
+            BEGIN
+                IF TG_OP <> 'INSERT' THEN
+                    \(counts.uncounting("OLD"))
+                END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    \(counts.counting("NEW"))
+                END IF;
+                RETURN NULL;
+            END $$;
+            \(replacing ? "DROP TRIGGER assets_counted ON assets;\n" + countedTrigger : countedTrigger)
+            \(create) count_asset_album_days() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                \(counts.uncountingInAlbums("OLD"))
+                IF TG_OP = 'DELETE' THEN
+                    RETURN OLD;
+                END IF;
+                \(counts.countingInAlbums("NEW"))
+                RETURN NEW;
+            END $$;
+            \(replacing ? "" : otherTriggers)
+            \(create) count_album_entry_days() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    \(counts.countingEntry("NEW"))
+                ELSE
+                    \(counts.uncountingEntry("OLD"))
+                END IF;
+                RETURN NULL;
+            END $$;
+            \(replacing ? "" : "CREATE TRIGGER album_entries_counted AFTER INSERT OR DELETE ON album_assets\n    FOR EACH ROW EXECUTE FUNCTION count_album_entry_days();")
+            \(create) forget_album_days() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                \(counts.forgettingAlbum)
+                RETURN NULL;
+            END $$;
+            \(replacing ? "" : "CREATE TRIGGER albums_uncounted AFTER DELETE ON albums FOR EACH ROW EXECUTE FUNCTION forget_album_days();")
+
+            """
+    }
+
+    /// PostgreSQL searches the words through a trigram index on them (`pg_trgm`, a trusted
+    /// extension the database's owner may create).
+    private static var postgreSQLSearch: String {
         """
-        CREATE FUNCTION count_asset_days() RETURNS trigger LANGUAGE plpgsql SET TimeZone = 'UTC' AS $$
-        BEGIN
-            IF TG_OP <> 'INSERT' THEN
-                \(uncounting("OLD"))
-            END IF;
-            IF TG_OP <> 'DELETE' THEN
-                \(counting("NEW"))
-            END IF;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER assets_counted AFTER INSERT OR DELETE OR UPDATE OF \(countedColumns) ON assets
-            FOR EACH ROW EXECUTE FUNCTION count_asset_days();
-        CREATE FUNCTION count_asset_album_days() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            \(uncountingInAlbums("OLD"))
-            IF TG_OP = 'DELETE' THEN
-                RETURN OLD;
-            END IF;
-            \(countingInAlbums("NEW"))
-            RETURN NEW;
-        END $$;
-        CREATE TRIGGER assets_uncounted_in_albums BEFORE DELETE ON assets
-            FOR EACH ROW EXECUTE FUNCTION count_asset_album_days();
-        CREATE TRIGGER assets_recounted_in_albums AFTER UPDATE OF \(albumColumns) ON assets
-            FOR EACH ROW EXECUTE FUNCTION count_asset_album_days();
-        CREATE FUNCTION count_album_entry_days() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP = 'INSERT' THEN
-                \(countingEntry("NEW"))
-            ELSE
-                \(uncountingEntry("OLD"))
-            END IF;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER album_entries_counted AFTER INSERT OR DELETE ON album_assets
-            FOR EACH ROW EXECUTE FUNCTION count_album_entry_days();
-        CREATE FUNCTION forget_album_days() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            \(forgettingAlbum)
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER albums_uncounted AFTER DELETE ON albums FOR EACH ROW EXECUTE FUNCTION forget_album_days();
         CREATE EXTENSION IF NOT EXISTS pg_trgm;
         CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil)))) gin_trgm_ops);
         """

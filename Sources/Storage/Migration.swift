@@ -3,10 +3,17 @@
 public struct Migration: Sendable {
     public let name: String
     public let sql: String
+    /// It replaces tables other tables refer to, as SQLite makes a change of a constraint be
+    /// done: a new table, the rows copied, the old one dropped and the new renamed. SQLite runs
+    /// it with foreign keys off, or dropping the old table would delete or empty every row that
+    /// refers to it, and checks every reference before it commits. PostgreSQL changes
+    /// constraints in place and runs it as any other.
+    public let rebuildsTables: Bool
 
-    public init(_ name: String, _ sql: String) {
+    public init(_ name: String, _ sql: String, rebuildsTables: Bool = false) {
         self.name = name
         self.sql = sql
+        self.rebuildsTables = rebuildsTables
     }
 }
 

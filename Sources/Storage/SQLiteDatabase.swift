@@ -152,8 +152,20 @@ public final class SQLiteDatabase: SQLDatabase {
             try row.text("name")
         }
         for migration in try migrations.unapplied(after: applied) {
+            // The pragma does nothing inside a transaction.
+            if migration.rebuildsTables { try connection.execute("PRAGMA foreign_keys = OFF") }
+            defer { if migration.rebuildsTables { try? connection.execute("PRAGMA foreign_keys = ON") } }
             _ = try connection.transaction(begin: "BEGIN IMMEDIATE") { connection throws(StorageError) in
                 try connection.execute(migration.sql)
+                if migration.rebuildsTables {
+                    let broken = try connection.query("PRAGMA foreign_key_check")
+                    guard broken.isEmpty else {
+                        throw StorageError(
+                            .database,
+                            "The library's upgrade \(migration.name) would leave \(broken.count) references to nothing; nothing was changed."
+                        )
+                    }
+                }
                 try connection.run(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
                     [migration.name])

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import PhotoLibrary
+import Storage
 import TestSupport
 import Testing
 import Vocabulary
@@ -120,6 +121,36 @@ import Vocabulary
         #expect(fixture.files(in: "derived").isEmpty)
         #expect(try await fixture.library.catalog.albums().first?.count == 0)
         await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(asset.id) }
+    }
+
+    /// Two people may keep the same bytes, each as an asset of their own: deleting one's for good
+    /// keeps the original and what was made of it for the other, and the last one takes both.
+    @Test(arguments: Engine.withLocalBlobs) func deletingOnePersonsCopyKeepsTheOthers(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let library = fixture.library
+        let mine = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
+        // The second person's asset of the same bytes, as their own import makes it.
+        _ = try await library.database.write { connection throws(StorageError) in
+            try connection.run(
+                """
+                INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source,
+                    imported_at, owner_id)
+                SELECT 'theirs', media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source, imported_at, 2
+                FROM assets WHERE id = ?
+                """, [mine.id])
+        }
+        let derived = fixture.files(in: "derived")
+        #expect(!derived.isEmpty, "the import made thumbnails")
+        _ = try await library.catalog.trash(mine.id)
+        #expect(try await library.ingest.emptyTrash() == 1)
+        #expect(fixture.files(in: "blobs").count == 1, "the original is still theirs")
+        #expect(fixture.files(in: "derived").sorted() == derived.sorted(), "and so is what was made of it")
+        let thumbnail = try await library.derivatives.thumbnail(of: "theirs", size: 256)
+        #expect(FileManager.default.fileExists(atPath: thumbnail.path))
+
+        _ = try await library.catalog.trash("theirs")
+        #expect(try await library.ingest.emptyTrash() == 1)
+        #expect(fixture.files(in: "blobs").isEmpty && fixture.files(in: "derived").isEmpty, "the last asset takes both")
     }
 
     /// A ready answer comes from memory alone (a server's poll thread asks): the thumbnails an

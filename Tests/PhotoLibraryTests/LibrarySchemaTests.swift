@@ -77,6 +77,10 @@ import Testing
                 "0016-renditions-by-output", "9161b24ba2c8eb799bc46630437098b7f901545b6274c23ef5cd579af4f2514e",
                 "9161b24ba2c8eb799bc46630437098b7f901545b6274c23ef5cd579af4f2514e"
             ),
+            (
+                "0017-owners", "cf0cf3181da748eb750fc5f15eaa752fefac31275cc9e0f966cddac98dcd539d",
+                "2880ccf1dd64f527c45ffeeb286a9c79dfcf069399da6d848799acb366718768"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))
@@ -88,9 +92,11 @@ import Testing
         }
     }
 
-    /// A library from before the lifetime listings (and, on PostgreSQL, before its own types)
-    /// upgrades in place: its rows read as they were written, a camera's impossible date is
-    /// ordered by its import, and its views, days and albums are counted from the rows.
+    /// A library from before the lifetime listings (and, on PostgreSQL, before its own types, and
+    /// on both before people) upgrades in place: its rows read as they were written, a camera's
+    /// impossible date is ordered by its import, its views, days and albums are counted from the
+    /// rows, everything is the first admin's, and nothing that refers to an asset loses it (on
+    /// SQLite the table is built anew).
     @Test(arguments: Engine.withLocalBlobs) func aLibraryFromBeforeUpgradesInPlace(engine: Engine) async throws {
         let directory = TemporaryDirectory("cameraroll-upgrade")
         let folder = DataFolder(directory.path)
@@ -114,11 +120,24 @@ import Testing
                 try connection.run(
                     """
                     INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source,
-                        imported_at, favorite, has_gps, trashed_at)
-                    VALUES (?, 'public.image', ?, 1, 'jpeg', 'image/jpeg', 4, 3, ?, 'import', ?, ?, 1, ?)
-                    """, [row.id, String(repeating: String(index), count: 64), row.sortDate, row.importedAt, row.favorite, row.trashedAt])
+                        imported_at, favorite, has_gps, trashed_at, original_filename)
+                    VALUES (?, 'public.image', ?, 1, 'jpeg', 'image/jpeg', 4, 3, ?, 'import', ?, ?, 1, ?, ?)
+                    """,
+                    [
+                        row.id, String(repeating: String(index), count: 64), row.sortDate, row.importedAt, row.favorite, row.trashedAt,
+                        "beach-\(row.id).jpg",
+                    ])
             }
-            try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES ('trip', 'Trip', 0, ?)", [rows[0].importedAt])
+            // The movie of a1's Live Photo.
+            try connection.run(
+                """
+                INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source,
+                    imported_at, content_identifier, live_photo_of)
+                VALUES ('m1', 'public.movie', ?, 1, 'mov', 'video/quicktime', 4, 3, ?, 'import', ?, 'ID-1', 'a1')
+                """, [String(repeating: "9", count: 64), rows[0].sortDate, rows[0].importedAt])
+            try connection.run(
+                "INSERT INTO albums (id, title, builtin, created_at, cover_asset_id) VALUES ('trip', 'Trip', 0, ?, 'a1')",
+                [rows[0].importedAt])
             try connection.run("INSERT INTO album_assets (album_id, asset_id, added_at) VALUES ('trip', 'a1', ?)", [rows[0].importedAt])
         }
         let database: any SQLDatabase =
@@ -141,14 +160,40 @@ import Testing
         trash.collection = .recentlyDeleted
         #expect(try await library.catalog.assets(trash).assets.map(\.trashedDate) == [rows[2].trashedAt])
         #expect(try await library.catalog.days(trash).map { "\($0.day) \($0.count)" } == ["2025-02-01 1"])
-        #expect(try await library.catalog.albums().first { $0.id == "trip" }.map { [$0.count, $0.isBuiltIn ? 1 : 0] } == [1, 0])
+        let trip = try #require(try await library.catalog.albums().first { $0.id == "trip" })
+        #expect(trip.count == 1 && !trip.isBuiltIn && trip.coverAssetID == "a1", "the entry and the cover are kept")
+        var search = AssetQuery()
+        search.search = "beach-a1"
+        #expect(try await library.catalog.assets(search).assets.map(\.id) == ["a1"], "the words are still found")
+        let kept = try await database.read { connection throws(StorageError) in
+            (
+                try connection.query("SELECT DISTINCT owner_id FROM assets").map { row throws(StorageError) in try row.integer("owner_id")
+                },
+                try connection.query("SELECT live_photo_of FROM assets WHERE id = 'm1'").first?.optionalText("live_photo_of")
+            )
+        }
+        #expect(kept.0 == [1], "everything is the first admin's")
+        #expect(kept.1 == "a1", "the movie is still its still's")
+        // The same bytes may be two people's assets, not twice one person's.
+        let copy = """
+            INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source, imported_at,
+                owner_id)
+            SELECT ?, media_type, blob_hash, byte_size, format, mime_type, width, height, sort_date, source, imported_at, ?
+            FROM assets WHERE id = 'a1'
+            """
+        _ = try await database.write { connection throws(StorageError) in try connection.run(copy, ["b1", 2]) }
+        await #expect(throws: StorageError.self) {
+            try await database.write { connection throws(StorageError) in try connection.run(copy, ["c1", 1]) }
+        }
+        #expect(try await library.catalog.days(AssetQuery()).map(\.count).reduce(0, +) == 2, "another's asset is not in one's days")
         guard engine == .postgreSQL else { return }
         let types = try await database.read { connection throws(StorageError) in
             try connection.query(
                 """
                 SELECT table_name || '.' || column_name AS name, data_type FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name || '.' || column_name IN
-                    ('assets.sort_date', 'assets.imported_at', 'assets.favorite', 'albums.builtin', 'uploads.duplicate', 'day_counts.day')
+                    ('assets.sort_date', 'assets.imported_at', 'assets.favorite', 'albums.builtin', 'uploads.duplicate', 'day_counts.day',
+                    'assets.owner_id')
                 """
             ).map { row throws(StorageError) in (try row.text("name"), try row.text("data_type")) }
         }
@@ -156,6 +201,7 @@ import Testing
             Dictionary(uniqueKeysWithValues: types) == [
                 "assets.sort_date": "timestamp without time zone", "assets.imported_at": "timestamp with time zone",
                 "assets.favorite": "boolean", "albums.builtin": "boolean", "uploads.duplicate": "boolean", "day_counts.day": "date",
+                "assets.owner_id": "integer",
             ])
     }
 }

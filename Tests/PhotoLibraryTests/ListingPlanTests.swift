@@ -107,6 +107,13 @@ import Testing
                 let albumFilter = collection == .album(album) && name == "movies"
                 #expect(wholeTableWork(lines, sorts: albumFilter).isEmpty, "\(engine) \(collection) \(name): \(lines)")
                 #expect(lines.contains { $0.contains(index) }, "\(engine) \(collection) \(name) reads \(index): \(lines)")
+                // A view's page is a range of its owner's part of the index, not a filter of everyone's.
+                if !collection.isAlbum && !["expiry", "all of it"].contains(name) {
+                    #expect(
+                        lines.contains { $0.contains(index) && $0.contains("owner_id") }
+                            || lines.contains { $0.contains("Index Cond") && $0.contains("owner_id") },
+                        "\(engine) \(collection) \(name) asks the index for its owner: \(lines)")
+                }
             }
             let days = try await plan(library, listing.days)
             // Every view's days, an album's too, are the counts kept for them.

@@ -88,6 +88,71 @@ import Testing
         }
     }
 
+    /// A table others refer to, rebuilt as SQLite changes a constraint: the rows that refer to
+    /// it stay as they were, and foreign keys are on again afterwards.
+    @Test func aRebuiltTableKeepsTheRowsReferringToIt() async throws {
+        let path = directory.file("r.sqlite")
+        let parents = [
+            Migration(
+                "parents-and-children",
+                """
+                CREATE TABLE parents (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE children (id INTEGER PRIMARY KEY, parent TEXT REFERENCES parents (id) ON DELETE CASCADE,
+                    favourite TEXT REFERENCES parents (id) ON DELETE SET NULL);
+                INSERT INTO parents VALUES ('a', 'Anna'), ('b', 'Ben');
+                INSERT INTO children (parent, favourite) VALUES ('a', 'b'), ('b', 'a');
+                """)
+        ]
+        _ = try SQLiteDatabase(path: path, migrations: parents)
+        let rebuild = Migration(
+            "names-may-repeat",
+            """
+            CREATE TABLE parents_new (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+            INSERT INTO parents_new SELECT * FROM parents;
+            DROP TABLE parents;
+            ALTER TABLE parents_new RENAME TO parents;
+            """, rebuildsTables: true)
+        let database = try SQLiteDatabase(path: path, migrations: parents + [rebuild])
+        let (children, foreignKeys) = try await database.write { connection throws(StorageError) in
+            try connection.run("INSERT INTO parents VALUES ('c', 'Anna')")
+            return (
+                try connection.query("SELECT parent, favourite FROM children ORDER BY id").map { row throws(StorageError) in
+                    "\(try row.text("parent"))>\(try row.text("favourite"))"
+                }, try connection.scalar("PRAGMA foreign_keys")
+            )
+        }
+        #expect(children == ["a>b", "b>a"], "no child deleted, no favourite emptied")
+        #expect(foreignKeys == .integer(1))
+    }
+
+    /// A rebuild that would leave a reference to nothing is refused whole.
+    @Test func aRebuildThatBreaksAReferenceChangesNothing() async throws {
+        let path = directory.file("q.sqlite")
+        let parents = [
+            Migration(
+                "parents-and-children",
+                """
+                CREATE TABLE parents (id TEXT PRIMARY KEY);
+                CREATE TABLE children (id INTEGER PRIMARY KEY, parent TEXT REFERENCES parents (id));
+                INSERT INTO parents VALUES ('a'), ('b');
+                INSERT INTO children (parent) VALUES ('a'), ('b');
+                """)
+        ]
+        _ = try SQLiteDatabase(path: path, migrations: parents)
+        let losing = Migration(
+            "lose-b",
+            """
+            CREATE TABLE parents_new (id TEXT PRIMARY KEY);
+            INSERT INTO parents_new SELECT * FROM parents WHERE id = 'a';
+            DROP TABLE parents;
+            ALTER TABLE parents_new RENAME TO parents;
+            """, rebuildsTables: true)
+        #expect(throws: StorageError.self) { _ = try SQLiteDatabase(path: path, migrations: parents + [losing]) }
+        let database = try SQLiteDatabase(path: path, migrations: parents)
+        let count = try await database.read { connection throws(StorageError) in try connection.scalar("SELECT count(*) FROM parents") }
+        #expect(count == .integer(2))
+    }
+
     @Test func aDatabaseFromAnotherVersionIsRefused() async throws {
         let path = directory.file("c.sqlite")
         _ = try SQLiteDatabase(path: path, migrations: migrations)

@@ -1,0 +1,16 @@
+/// The person an asset, an album, an upload or a download belongs to: the id the credentials
+/// give them. A library from before there were people is its first admin's.
+public struct Owner: Sendable, Hashable {
+    public let id: Int
+
+    public init(id: Int) {
+        self.id = id
+    }
+
+    /// The first admin, the owner of every library made before there were people.
+    public static let first = Owner(id: 1)
+
+    /// What an album's days are counted under in `day_counts`: an album's id is its own
+    /// whoever owns it, and a shared album holds several people's items.
+    static let albums = 0
+}
