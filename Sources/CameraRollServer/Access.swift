@@ -3,6 +3,7 @@ import Executors
 import Foundation
 package import HTTPServer
 import IPAddress
+import PhotoLibrary
 
 /// Who may ask what. The machine itself (loopback) is the first admin in the embedded mode.
 /// Anyone else signs in as one of the people (`UserAccounts`) and sends the session's CSRF
@@ -105,6 +106,14 @@ package struct Access: Sendable {
     func person(_ request: Request) -> UserAccounts.User? {
         if let session = session(of: request) { return users.user(id: session.user) }
         return isOwnersMachine(request) ? try? users.firstAdmin() : nil
+    }
+
+    /// Whose library a request works in: the person signed in, or this computer's (the first
+    /// admin, who is `Owner.first` before anyone has a password); nil for anyone else.
+    func owner(_ request: Request) -> Owner? {
+        if let session = session(of: request) { return Owner(id: session.user) }
+        guard isOwnersMachine(request) else { return nil }
+        return ((try? users.firstAdmin()) ?? nil).map { Owner(id: $0.id) } ?? .first
     }
 
     /// The owner asks: from this computer, or signed in; never a page of another site.

@@ -9,7 +9,10 @@ extension WebApp {
         router.get("/api/capabilities") { _ in .json(capabilities) }
         router.get("/api/assets") { request in try await listAssets(request) }
         router.get("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.catalog.asset(request.parameter("id")))) }
+            let owner = try owner(request)
+            return try await answering { () throws(LibraryError) in
+                .json(AssetJSON(try await library.catalog.asset(request.parameter("id"), owner: owner)))
+            }
         }
         router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes, sha256: true)) { request in try await upload(request)
         }
@@ -17,29 +20,38 @@ extension WebApp {
             guard request.parameter("album") == Library.cameraRollID else {
                 throw HTTPError.notFound("There is no album with that id; the Camera Roll is \"\(Library.cameraRollID)\".")
             }
+            let owner = try owner(request)
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try await library.catalog.saveToCameraRoll(request.parameter("id"))))
+                .json(AssetJSON(try await library.catalog.saveToCameraRoll(request.parameter("id"), owner: owner)))
             }
         }
         router.put("/api/assets/:id/edit", body: .file(maxBytes: 64 * 1024)) { request in
             let edit = try EditRequest.parse(request.body)
+            let owner = try owner(request)
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try await library.catalog.setEdit(edit, for: request.parameter("id"))))
+                .json(AssetJSON(try await library.catalog.setEdit(edit, for: request.parameter("id"), owner: owner)))
             }
         }
         router.delete("/api/assets/:id") { request in
-            try await answering { () throws(LibraryError) in .json(AssetJSON(try await library.catalog.trash(request.parameter("id")))) }
+            let owner = try owner(request)
+            return try await answering { () throws(LibraryError) in
+                .json(AssetJSON(try await library.catalog.trash(request.parameter("id"), owner: owner)))
+            }
         }
         router.get("/api/assets/:id/rendition") { request in
-            let id = request.parameter("id")
-            let rendition = try await answering { () throws(LibraryError) in try await library.mediaJobs.renditionStatus(of: id) }
+            let (id, owner) = (request.parameter("id"), try owner(request))
+            let rendition = try await answering { () throws(LibraryError) in
+                try await library.mediaJobs.renditionStatus(of: id, owner: owner)
+            }
             return .json(RenditionJSON(rendition, id: id))
         }
         // Only a person asks for this (the pages' Try again): it forgets a failure, which
         // polling never does.
         router.post("/api/assets/:id/rendition") { request in
-            let id = request.parameter("id")
-            let rendition = try await answering { () throws(LibraryError) in try await library.mediaJobs.retryRendition(of: id) }
+            let (id, owner) = (request.parameter("id"), try owner(request))
+            let rendition = try await answering { () throws(LibraryError) in
+                try await library.mediaJobs.retryRendition(of: id, owner: owner)
+            }
             return rendition == .ready ? .json(RenditionJSON(rendition, id: id)) : try Self.unfinished(rendition, id: id)
         }
     }
@@ -59,8 +71,8 @@ extension WebApp {
     }
 
     private func listAssets(_ request: Request) async throws -> Response {
-        let query = try AssetQuery(request)
-        let page = try await answering { () throws(LibraryError) in try await library.catalog.assets(query) }
+        let (query, owner) = (try AssetQuery(request), try owner(request))
+        let page = try await answering { () throws(LibraryError) in try await library.catalog.assets(query, owner: owner) }
         return .json(
             AssetsPage(
                 assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor, days: page.days))
@@ -82,9 +94,11 @@ extension WebApp {
             throw HTTPError.badRequest("invalid_parameter", "album: only \(Library.cameraRollID) can be named.")
         }
         let name = request.headers["X-Filename"].map { $0.removingPercentEncoding ?? $0 }
+        let owner = try owner(request)
         let result = try await answering { () throws(LibraryError) in
             try await library.ingest.importUpload(
-                temporaryFile: body.path, sha256: body.sha256, originalFilename: name, source: source, saveToCameraRoll: album != nil)
+                temporaryFile: body.path, sha256: body.sha256, originalFilename: name, source: source, saveToCameraRoll: album != nil,
+                owner: owner)
         }
         var response = Response.json(AssetJSON(result.asset), status: result.isDuplicate ? 200 : 201)
         response.headers["Location"] = "/api/assets/\(result.asset.id)"

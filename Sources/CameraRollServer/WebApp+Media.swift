@@ -14,7 +14,10 @@ extension WebApp {
         router.get("/media/:id/display", fast: readyDisplay, { request in try await display(request, edited: false) })
         router.get("/media/:id/edited") { request in try await edited(request) }
         router.get("/media/:id/poster") { request in
-            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.derivatives.poster(of: id) }
+            let owner = try mediaOwner(request)
+            return try await derivative(request, immutable: true) { id throws(LibraryError) in
+                try await library.derivatives.poster(of: id, owner: owner)
+            }
         }
         router.get("/media/:id/video") { request in
             // For its holder, a capability's asset must still be in the library.
@@ -22,12 +25,16 @@ extension WebApp {
             return try await video(request)
         }
         router.get("/media/:id/strip") { request in
-            try await derivative(request, immutable: true) { id throws(LibraryError) in try await library.mediaJobs.scrubStrip(of: id) }
+            let owner = try mediaOwner(request)
+            return try await derivative(request, immutable: true) { id throws(LibraryError) in
+                try await library.mediaJobs.scrubStrip(of: id, owner: owner)
+            }
         }
         router.get("/media/:id/stream") { request in
             _ = try await capability(request, kind: "video")
+            let owner = try mediaOwner(request)
             return try await answering { () throws(LibraryError) in
-                .json(try await library.mediaJobs.streamLayout(of: request.parameter("id")))
+                .json(try await library.mediaJobs.streamLayout(of: request.parameter("id"), owner: owner))
             }
         }
         router.get("/media/:id/stream/:file") { request in
@@ -50,7 +57,7 @@ extension WebApp {
             let made =
                 asset.mediaType == .image
                 ? try await library.derivatives.redactedImage(of: asset, removingLocation: removes.location, captions: removes.captions)
-                : try await library.mediaJobs.rendition(of: asset.id)
+                : try await library.mediaJobs.rendition(of: asset.id, owner: nil)
             return Self.serve(made, immutable: true)
         }
     }
@@ -62,7 +69,7 @@ extension WebApp {
         return try await answering { () throws(LibraryError) in
             let made =
                 asset.mediaType == .movie
-                ? try await library.mediaJobs.rendition(of: asset.id) : try await library.derivatives.compatibleImage(of: asset)
+                ? try await library.mediaJobs.rendition(of: asset.id, owner: nil) : try await library.derivatives.compatibleImage(of: asset)
             return Self.serve(made, immutable: true)
         }
     }
@@ -98,8 +105,9 @@ extension WebApp {
         guard let edit = Edit(capabilityText: text) else {
             throw HTTPError.badRequest(Self.badEdit.code, Self.badEdit.message)
         }
+        let owner = try owner(request)
         let asset = try await answering { () throws(LibraryError) in
-            let asset = try await library.catalog.asset(request.parameter("id"))
+            let asset = try await library.catalog.asset(request.parameter("id"), owner: owner)
             try edit.validate(for: asset)
             return asset
         }
@@ -110,7 +118,8 @@ extension WebApp {
     /// through without one) the asset the path names, trashed or not.
     private func heldOrOwnedAsset(_ request: Request, kind: String) async throws -> Asset {
         if let held = try await capability(request, kind: kind) { return held.asset }
-        return try await answering { () throws(LibraryError) in try await library.catalog.asset(request.parameter("id")) }
+        let owner = try owner(request)
+        return try await answering { () throws(LibraryError) in try await library.catalog.asset(request.parameter("id"), owner: owner) }
     }
 
     private static let badEdit = HTTPError.badRequest(
@@ -132,7 +141,8 @@ extension WebApp {
     private func readyThumbnail(_ request: Request) throws -> Response? {
         let size = try request.integer("size") ?? 256
         let edit = try Self.thumbnailEdit(request)
-        return library.derivatives.readyThumbnail(of: request.parameter("id"), size: size, edit: edit).map(Self.serveKept)
+        return library.derivatives.readyThumbnail(of: request.parameter("id"), size: size, edit: edit, owner: try mediaOwner(request))
+            .map(Self.serveKept)
     }
 
     /// A derivative whose bytes the library keeps in memory is answered as it was the first time:
@@ -148,17 +158,16 @@ extension WebApp {
 
     private func thumbnail(_ request: Request) async throws -> Response {
         let size = try request.integer("size") ?? 256
-        let edit = try Self.thumbnailEdit(request)
+        let (edit, owner) = (try Self.thumbnailEdit(request), try mediaOwner(request))
         return try await derivative(request, immutable: true) { id throws(LibraryError) in
-            try await library.derivatives.thumbnail(of: id, size: size, edit: edit)
+            try await library.derivatives.thumbnail(of: id, size: size, edit: edit, owner: owner)
         }
     }
 
     private func readyDisplay(_ request: Request) throws -> Response? {
-        let box = try DisplayBox(request)
-        return library.derivatives.readyDisplay(of: request.parameter("id"), box: box.pixels, fit: box.fit).map {
-            Self.serve($0, immutable: true)
-        }
+        let (box, owner) = (try DisplayBox(request), try mediaOwner(request))
+        let made = library.derivatives.readyDisplay(of: request.parameter("id"), box: box.pixels, fit: box.fit, owner: owner)
+        return made.map { Self.serve($0, immutable: true) }
     }
 
     /// The original never needs making: a database read finds it.
@@ -173,10 +182,10 @@ extension WebApp {
     }
 
     private func display(_ request: Request, edited: Bool) async throws -> Response {
-        let box = try DisplayBox(request)
+        let (box, owner) = (try DisplayBox(request), try mediaOwner(request))
         // An edited render changes when the edit does, so it is revalidated; the others never change.
         return try await derivative(request, immutable: !edited) { id throws(LibraryError) in
-            try await library.derivatives.display(of: id, box: box.pixels, fit: box.fit, edited: edited)
+            try await library.derivatives.display(of: id, box: box.pixels, fit: box.fit, edited: edited, owner: owner)
         }
     }
 
@@ -203,7 +212,10 @@ extension WebApp {
                 try await library.mediaJobs.trimmedVideo(of: capability.asset, start: start, end: end)
             }
         } else {
-            movie = try await answering { () throws(LibraryError) in try await library.mediaJobs.trimmedVideo(of: request.parameter("id")) }
+            let owner = try owner(request)
+            movie = try await answering { () throws(LibraryError) in
+                try await library.mediaJobs.trimmedVideo(of: request.parameter("id"), owner: owner)
+            }
         }
         return Response.file(movie.path, contentType: movie.mimeType, etag: movie.etag, cacheControl: "no-cache")
     }
@@ -230,13 +242,13 @@ extension WebApp {
     }
 
     private func video(_ request: Request) async throws -> Response {
-        let id = request.parameter("id")
+        let (id, owner) = (request.parameter("id"), try mediaOwner(request))
         return try await answering { () throws(LibraryError) in
             // Asking starts the rendition in the background (never one that failed: only an
             // explicit retry does); the client polls the rendition URL meanwhile.
-            let rendition = try await library.mediaJobs.startRendition(of: id)
+            let rendition = try await library.mediaJobs.startRendition(of: id, owner: owner)
             guard rendition == .ready else { return try Self.unfinished(rendition, id: id) }
-            let video = try await library.mediaJobs.playableVideo(of: id)
+            let video = try await library.mediaJobs.playableVideo(of: id, owner: owner)
             return Response.file(video.path, contentType: video.mimeType, etag: video.etag, cacheControl: Self.immutable)
         }
     }
@@ -246,23 +258,24 @@ extension WebApp {
     /// A movie played while nothing the browser plays exists yet (`StreamFile`): a segment or
     /// a part of one, made on first request, or the HLS playlist of them all.
     private func stream(_ request: Request) async throws -> Response {
-        let id = request.parameter("id")
+        let (id, owner) = (request.parameter("id"), try mediaOwner(request))
         guard let file = StreamFile(request.parameter("file")) else {
             throw HTTPError(404, "not_found", "A stream has index.m3u8, <n>.mp4, <n>-init.mp4 and <n>.m4s.")
         }
         return try await answering { () throws(LibraryError) in
             switch file {
             case .playlist:
-                let layout = try await library.mediaJobs.streamLayout(of: id)
+                let layout = try await library.mediaJobs.streamLayout(of: id, owner: owner)
                 let carried = ["cap", "app"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
                 var response = Response(body: .bytes(Array(HLSPlaylist(layout: layout, carried: carried).text.utf8)))
                 response.headers["Content-Type"] = HLSPlaylist.contentType
                 response.headers["Cache-Control"] = "no-cache"
                 return response
             case .segment(let index):
-                return Self.serve(try await library.mediaJobs.streamSegment(of: id, index: index), immutable: true)
+                return Self.serve(try await library.mediaJobs.streamSegment(of: id, index: index, owner: owner), immutable: true)
             case .part(let index, let part):
-                return Self.serve(try await library.mediaJobs.streamSegment(of: id, index: index, part: part), immutable: true)
+                return Self.serve(
+                    try await library.mediaJobs.streamSegment(of: id, index: index, part: part, owner: owner), immutable: true)
             }
         }
     }

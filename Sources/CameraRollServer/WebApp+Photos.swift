@@ -9,26 +9,29 @@ import PhotoLibrary
 extension WebApp {
     func addPhotosRoutes(to router: inout Router) {
         router.get("/api/timeline") { request in
-            let query = try AssetQuery(request)
-            let days = try await answering { () throws(LibraryError) in try await library.catalog.days(query) }
+            let (query, owner) = (try AssetQuery(request), try owner(request))
+            let days = try await answering { () throws(LibraryError) in try await library.catalog.days(query, owner: owner) }
             return .json(TimelineJSON(days: days, count: days.reduce(0) { $0 + $1.count }))
         }
         router.post("/api/assets/favorite", body: Self.changeBody) { request in
             let change = try Self.decode(Change.self, request.body)
             guard let favorite = change.favorite else { throw HTTPError.badRequest("invalid_json", "favorite: true or false.") }
-            try await answering { () throws(LibraryError) in try await library.catalog.setFavorite(change.ids, favorite) }
+            let owner = try owner(request)
+            try await answering { () throws(LibraryError) in try await library.catalog.setFavorite(change.ids, favorite, owner: owner) }
             return .json(Changed(changed: change.ids.count))
         }
         for (path, trashed) in [("trash", true), ("restore", false)] {
             router.post("/api/assets/\(path)", body: Self.changeBody) { request in
                 let change = try Self.decode(Change.self, request.body)
-                try await answering { () throws(LibraryError) in try await library.catalog.setTrashed(change.ids, trashed) }
+                let owner = try owner(request)
+                try await answering { () throws(LibraryError) in try await library.catalog.setTrashed(change.ids, trashed, owner: owner) }
                 return .json(Changed(changed: change.ids.count))
             }
         }
         router.post("/api/assets/delete", body: Self.changeBody) { request in
             let change = try Self.decode(Change.self, request.body)
-            try await answering { () throws(LibraryError) in try await library.ingest.deleteFromTrash(change.ids) }
+            let owner = try owner(request)
+            try await answering { () throws(LibraryError) in try await library.ingest.deleteFromTrash(change.ids, owner: owner) }
             return .json(Changed(changed: change.ids.count))
         }
         router.get("/api/thumbnails") { request in
@@ -42,10 +45,12 @@ extension WebApp {
                     "invalid_parameter",
                     "items: 1 to \(ThumbnailBatch.maxItems) asset ids, each with ~ and its edit if it has one, separated by ;.")
             }
+            let owner = try owner(request)
             var parts: [(id: String, made: (mimeType: String, bytes: StableBytes)?)] = []
             for item in items {
-                // One that cannot be made (gone since the page read it, say) is left out, not the batch.
-                parts.append((item.id, try? await library.derivatives.thumbnailBytes(of: item.id, size: size, edit: item.edit)))
+                // One that cannot be made (gone since the page read it, or another's) is left out, not the batch.
+                parts.append(
+                    (item.id, try? await library.derivatives.thumbnailBytes(of: item.id, size: size, edit: item.edit, owner: owner)))
             }
             var response = Response.bytes(ThumbnailBatch.body(parts), contentType: "application/vnd.cameraroll.thumbnails")
             response.headers["Cache-Control"] = "no-store"
@@ -55,39 +60,45 @@ extension WebApp {
     }
 
     private func addAlbumRoutes(to router: inout Router) {
-        router.get("/api/albums") { _ in
-            .json(["albums": try await answering { () throws(LibraryError) in try await library.catalog.albums() }.map(AlbumJSON.init)])
+        router.get("/api/albums") { request in
+            let owner = try owner(request)
+            let albums = try await answering { () throws(LibraryError) in try await library.catalog.albums(owner: owner) }
+            return .json(["albums": albums.map(AlbumJSON.init)])
         }
         router.post("/api/albums", body: .file(maxBytes: 4096)) { request in
-            let title = try Self.decode(AlbumChange.self, request.body).title ?? ""
-            let album = try await answering { () throws(LibraryError) in try await library.catalog.createAlbum(title: title) }
+            let (title, owner) = (try Self.decode(AlbumChange.self, request.body).title ?? "", try owner(request))
+            let album = try await answering { () throws(LibraryError) in try await library.catalog.createAlbum(title: title, owner: owner) }
             var response = Response.json(AlbumJSON(album), status: 201)
             response.headers["Location"] = "/api/albums/\(album.id)"
             return response
         }
         router.get("/api/albums/:id") { request in
-            .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.catalog.album(request.parameter("id")) }))
+            let (id, owner) = (request.parameter("id"), try owner(request))
+            return .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.catalog.album(id, owner: owner) }))
         }
         router.add("PATCH", "/api/albums/:id", body: .file(maxBytes: 4096)) { request in
             let id = request.parameter("id")
-            let change = try Self.decode(AlbumChange.self, request.body)
+            let (change, owner) = (try Self.decode(AlbumChange.self, request.body), try owner(request))
             return try await answering { () throws(LibraryError) in
-                var album = try await library.catalog.album(id)
-                if let title = change.title { album = try await library.catalog.renameAlbum(id, to: title) }
-                if let cover = change.coverAssetID { album = try await library.catalog.setAlbumCover(id, to: cover) }
+                var album = try await library.catalog.album(id, owner: owner)
+                if let title = change.title { album = try await library.catalog.renameAlbum(id, to: title, owner: owner) }
+                if let cover = change.coverAssetID { album = try await library.catalog.setAlbumCover(id, to: cover, owner: owner) }
                 return .json(AlbumJSON(album))
             }
         }
         router.delete("/api/albums/:id") { request in
-            try await answering { () throws(LibraryError) in try await library.catalog.deleteAlbum(request.parameter("id")) }
+            let owner = try owner(request)
+            try await answering { () throws(LibraryError) in try await library.catalog.deleteAlbum(request.parameter("id"), owner: owner) }
             return Response(status: 204)
         }
         for (path, adds) in [("assets", true), ("assets/remove", false)] {
             router.post("/api/albums/:id/\(path)", body: Self.changeBody) { request in
                 let (id, ids) = (request.parameter("id"), try Self.decode(Change.self, request.body).ids)
+                let owner = try owner(request)
                 let album = try await answering { () throws(LibraryError) in
                     adds
-                        ? try await library.catalog.addToAlbum(id, assets: ids) : try await library.catalog.removeFromAlbum(id, assets: ids)
+                        ? try await library.catalog.addToAlbum(id, assets: ids, owner: owner)
+                        : try await library.catalog.removeFromAlbum(id, assets: ids, owner: owner)
                 }
                 return .json(AlbumJSON(album))
             }

@@ -54,7 +54,7 @@ extension WebApp {
             }
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
-                configuration: configuration)
+                configuration: configuration, owner: access.owner(request))
             let (session, actions) = try await answering { () throws(PickerError) in try await pickers.handle(id, event) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
@@ -107,9 +107,10 @@ extension WebApp {
 
     /// The event the page reports, with the info built from the asset it names and, for
     /// `edited`, the edit the user made in the picker.
-    private func event(from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration session: PickerConfiguration)
-        async throws -> PickerSession.Event
-    {
+    /// Whoever picks (`owner`) picks from their own library.
+    private func event(
+        from body: EventJSON, client: AllowedApps.App?, edit: Edit?, configuration session: PickerConfiguration, owner: Owner?
+    ) async throws -> PickerSession.Event {
         // The picker's switch: what the user chose for this pick, starting from the session's.
         var configuration = session
         configuration.removeLocation = body.removeLocation ?? session.removeLocation
@@ -120,7 +121,7 @@ extension WebApp {
         case "cancel": return .cancel
         case "choose", "edited":
             guard let assetID = body.assetID else { throw HTTPError.badRequest("invalid_event", "assetID: name the asset chosen.") }
-            let asset = try await offered(assetID, by: configuration)
+            let asset = try await offered(assetID, by: configuration, owner: owner)
             try await answering { () throws(LibraryError) in try edit?.validate(for: asset) }
             let info = info(for: asset, edit: edit, configuration: configuration, client: client)
             return body.event == "choose" ? .chose(info) : .edited(info)
@@ -130,7 +131,10 @@ extension WebApp {
             }
             var infos: [PickerInfo] = []
             for id in ids {
-                infos.append(info(for: try await offered(id, by: configuration), edit: nil, configuration: configuration, client: client))
+                infos.append(
+                    info(
+                        for: try await offered(id, by: configuration, owner: owner), edit: nil, configuration: configuration, client: client
+                    ))
             }
             return .added(infos)
         default:
@@ -142,8 +146,9 @@ extension WebApp {
     /// Camera Roll item for that source, a capture for the camera) that its filter admits, and
     /// not the movie half of a Live Photo. Any other is, to this picker, not there, whatever a
     /// page says. (A media type it does not offer is the session's to refuse.)
-    private func offered(_ id: String, by configuration: PickerConfiguration) async throws -> Asset {
-        let asset = try await answering { () throws(LibraryError) in try await library.catalog.asset(id) }
+    private func offered(_ id: String, by configuration: PickerConfiguration, owner: Owner?) async throws -> Asset {
+        guard let owner else { throw HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.") }
+        let asset = try await answering { () throws(LibraryError) in try await library.catalog.asset(id, owner: owner) }
         let inSource =
             switch configuration.sourceType {
             case .photoLibrary: !asset.isUnsaved

@@ -7,15 +7,26 @@ public import Storage
 extension Asset: RowRecord {
     public static let columnNames = [
         "isUnsaved": "unsaved", "importDate": "imported_at", "isFavorite": "favorite", "trashedDate": "trashed_at",
-        "isBrowserPlayable": "browser_playable", "livePhotoStill": "live_photo_of",
+        "isBrowserPlayable": "browser_playable", "livePhotoStill": "live_photo_of", "owner": "owner_id",
     ]
     public static let computedColumns: Set = ["in_camera_roll", "live_photo_movie"]
 
-    /// The columns every asset query selects: the table's and the computed ones.
-    static let columns = """
-        a.*, EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = 'cameraRoll' AND m.asset_id = a.id) AS in_camera_roll,
+    /// The columns every asset query selects: the table's and the computed ones, of any owner's
+    /// assets (a few read by id).
+    static let columns = columns(cameraRoll: Library.cameraRollID(ofOwnerIn: "a.owner_id"))
+
+    /// The columns of a listing of one owner's assets: their Camera Roll named as it is, so that
+    /// each row's question is a probe of an entry's key (named by the row's own owner, the
+    /// planner may answer it by reading every entry of every album into a hash).
+    static func columns(of owner: Owner) -> String { columns(cameraRoll: "'\(Library.cameraRollID(of: owner))'") }
+
+    /// `cameraRoll`: the Camera Roll's id, in SQL.
+    private static func columns(cameraRoll: String) -> String {
+        """
+        a.*, EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = \(cameraRoll) AND m.asset_id = a.id) AS in_camera_roll,
         (SELECT min(p.id) FROM assets p WHERE p.live_photo_of = a.id) AS live_photo_movie
         """
+    }
 
     /// The asset a row of `columns` holds, decoded strictly: a row this version cannot read
     /// whole is an error, never an asset with made-up values.

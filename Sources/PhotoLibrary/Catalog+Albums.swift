@@ -13,8 +13,33 @@ public struct Album: Sendable, Equatable, Codable {
 }
 
 extension Library {
-    /// The built-in Camera Roll's id: the book's `savedPhotosAlbum`.
+    /// The built-in Camera Roll's id: the book's `savedPhotosAlbum`. Everyone calls their own so;
+    /// its row is `cameraRollID(of:)`.
     public static let cameraRollID = "cameraRoll"
+
+    /// The row of a person's Camera Roll: the first admin's is the one every library had before
+    /// there were people, the others' are made when first used.
+    static func cameraRollID(of owner: Owner) -> String {
+        owner == .first ? cameraRollID : "\(cameraRollID)-\(owner.id)"
+    }
+
+    /// `cameraRollID(of:)` in SQL, for the owner that `owner` (SQL) names.
+    static func cameraRollID(ofOwnerIn owner: String) -> String {
+        "CASE WHEN \(owner) = \(Owner.first.id) THEN '\(cameraRollID)' ELSE '\(cameraRollID)-' || \(owner) END"
+    }
+
+    /// The album row an id a person names is: their own Camera Roll for `cameraRoll`.
+    static func albumRow(_ id: String, of owner: Owner) -> String {
+        id == cameraRollID ? cameraRollID(of: owner) : id
+    }
+
+    /// A person's Camera Roll, made unless it is there.
+    static func ensureCameraRoll(of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
+        guard owner != .first else { return }
+        try connection.run(
+            "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, 'Camera Roll', TRUE, ?, ?) ON CONFLICT DO NOTHING",
+            [cameraRollID(of: owner), date, owner.id])
+    }
 
     /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
     /// order the album is listed in from its own index (`album_assets_in_order`).
@@ -26,112 +51,116 @@ extension Library {
             """, [album, asset, date, asset])
     }
 
-    static func addToCameraRoll(_ id: String, connection: any SQLConnection, at date: String) throws(StorageError) {
-        try addEntry(album: cameraRollID, asset: id, at: date, connection: connection)
+    static func addToCameraRoll(_ id: String, of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
+        try ensureCameraRoll(of: owner, connection: connection, at: date)
+        try addEntry(album: cameraRollID(of: owner), asset: id, at: date, connection: connection)
         try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
     }
 }
 
 extension Catalog {
-    /// Saves an asset to the Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`); an unsaved
-    /// capture becomes part of the library.
-    public func saveToCameraRoll(_ id: String) async throws(LibraryError) -> Asset {
-        _ = try await asset(id)
+    /// Saves an asset to its owner's Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`);
+    /// an unsaved capture becomes part of the library.
+    public func saveToCameraRoll(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+        _ = try await asset(id, owner: owner)
         let now = Library.timestamp()
-        try await write { connection throws(StorageError) in try Library.addToCameraRoll(id, connection: connection, at: now) }
-        return try await asset(id)
+        try await write { connection throws(StorageError) in try Library.addToCameraRoll(id, of: owner, connection: connection, at: now) }
+        return try await asset(id, owner: owner)
     }
 
-    /// Every album with the number of assets it shows (trashed ones left out), the Camera Roll
-    /// first, then by title.
-    public func albums() async throws(LibraryError) -> [Album] {
-        try await read { connection throws(StorageError) in
-            try connection.query(
-                "\(Self.albumColumns) ORDER BY al.builtin DESC, al.title"
-            )
-            .map(Self.album)
-        }
+    /// Every album of `owner`'s with the number of assets it shows (trashed ones left out), the
+    /// Camera Roll first, then by title.
+    public func albums(owner: Owner = .first) async throws(LibraryError) -> [Album] {
+        let sql = "\(Self.albumColumns) WHERE al.owner_id = ? ORDER BY al.builtin DESC, al.title"
+        let albums = try await read { connection throws(StorageError) in try connection.query(sql, [owner.id]).map(Self.album) }
+        guard !albums.contains(where: \.isBuiltIn) else { return albums }
+        // A person's Camera Roll is made the first time their albums are asked for.
+        let now = Library.timestamp()
+        try await write { connection throws(StorageError) in try Library.ensureCameraRoll(of: owner, connection: connection, at: now) }
+        return try await read { connection throws(StorageError) in try connection.query(sql, [owner.id]).map(Self.album) }
     }
 
-    public func album(_ id: String) async throws(LibraryError) -> Album {
+    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll); another's is not there.
+    public func album(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Album {
         let found = try await read { connection throws(StorageError) in
-            try connection.query("\(Self.albumColumns) WHERE al.id = ?", [id])
+            try connection.query("\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?", [Library.albumRow(id, of: owner), owner.id])
                 .first.map(Self.album)
         }
         guard let found else { throw LibraryError(.notFound, "There is no album with that id.") }
         return found
     }
 
-    public func createAlbum(title: String) async throws(LibraryError) -> Album {
+    public func createAlbum(title: String, owner: Owner = .first) async throws(LibraryError) -> Album {
         let title = try Self.albumTitle(title)
         let id = Library.newID()
         let now = Library.timestamp()
         try await write { connection throws(StorageError) in
-            try connection.run("INSERT INTO albums (id, title, builtin, created_at) VALUES (?, ?, FALSE, ?)", [id, title, now])
+            try connection.run(
+                "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, ?, FALSE, ?, ?)", [id, title, now, owner.id])
         }
-        return try await album(id)
+        return try await album(id, owner: owner)
     }
 
-    public func renameAlbum(_ id: String, to title: String) async throws(LibraryError) -> Album {
-        guard try await !album(id).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
+    public func renameAlbum(_ id: String, to title: String, owner: Owner = .first) async throws(LibraryError) -> Album {
+        guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
         let title = try Self.albumTitle(title)
         try await write { connection throws(StorageError) in try connection.run("UPDATE albums SET title = ? WHERE id = ?", [title, id]) }
-        return try await album(id)
+        return try await album(id, owner: owner)
     }
 
     /// Shows one of the album's assets as its cover; nil: its newest again.
-    public func setAlbumCover(_ id: String, to asset: String?) async throws(LibraryError) -> Album {
-        _ = try await album(id)
+    public func setAlbumCover(_ id: String, to asset: String?, owner: Owner = .first) async throws(LibraryError) -> Album {
+        let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
         if let asset {
             let isMember = try await read { connection throws(StorageError) in
-                try !connection.query("SELECT 1 FROM album_assets WHERE album_id = ? AND asset_id = ?", [id, asset]).isEmpty
+                try !connection.query("SELECT 1 FROM album_assets WHERE album_id = ? AND asset_id = ?", [row, asset]).isEmpty
             }
             guard isMember else { throw LibraryError(.invalidRequest, "coverAssetID: one of the album's items.") }
         }
         try await write { connection throws(StorageError) in
-            try connection.run("UPDATE albums SET cover_asset_id = ? WHERE id = ?", [asset, id])
+            try connection.run("UPDATE albums SET cover_asset_id = ? WHERE id = ?", [asset, row])
         }
-        return try await album(id)
+        return try await album(id, owner: owner)
     }
 
     /// Deletes an album; its assets stay in the library.
-    public func deleteAlbum(_ id: String) async throws(LibraryError) {
-        guard try await !album(id).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
+    public func deleteAlbum(_ id: String, owner: Owner = .first) async throws(LibraryError) {
+        guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
         try await write { connection throws(StorageError) in
             try connection.run("DELETE FROM album_assets WHERE album_id = ?", [id])
             try connection.run("DELETE FROM albums WHERE id = ?", [id])
         }
     }
 
-    /// Puts assets in an album (those already there stay as they are); all or none, and never a
-    /// trashed one or an unsaved capture. Adding to the Camera Roll saves a capture, as the book
-    /// does.
-    public func addToAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
-        let album = try await album(id)
-        try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary)
+    /// Puts assets of `owner`'s in their album (those already there stay as they are); all or
+    /// none, and never a trashed one or an unsaved capture. Adding to the Camera Roll saves a
+    /// capture, as the book does.
+    public func addToAlbum(_ id: String, assets ids: [String], owner: Owner = .first) async throws(LibraryError) -> Album {
+        let album = try await album(id, owner: owner)
+        try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary, owner: owner)
         let now = Library.timestamp()
         try await write { connection throws(StorageError) in
             for asset in ids {
-                if album.id == Library.cameraRollID {
-                    try Library.addToCameraRoll(asset, connection: connection, at: now)
+                if album.isBuiltIn {
+                    try Library.addToCameraRoll(asset, of: owner, connection: connection, at: now)
                 } else {
                     try Library.addEntry(album: id, asset: asset, at: now, connection: connection)
                 }
             }
         }
-        return try await self.album(id)
+        return try await self.album(id, owner: owner)
     }
 
     /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.
-    public func removeFromAlbum(_ id: String, assets ids: [String]) async throws(LibraryError) -> Album {
-        _ = try await album(id)
+    public func removeFromAlbum(_ id: String, assets ids: [String], owner: Owner = .first) async throws(LibraryError) -> Album {
+        let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
         try Library.requireBatch(ids)
         try await write { connection throws(StorageError) in
             let list = Library.placeholders(ids.count)
-            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))", [id] + ids)
-            try connection.run("UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))", [id] + ids)
+            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))", [row] + ids)
+            try connection.run("UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))", [row] + ids)
         }
-        return try await album(id)
+        return try await album(id, owner: owner)
     }
 
     /// An album's row with its count (the sum of its days, `day_counts`, not a walk through its
@@ -148,10 +177,12 @@ extension Catalog {
         FROM albums al
         """
 
+    /// An album as its owner names it: every Camera Roll is `cameraRoll` to its own.
     private static func album(_ row: Row) throws(StorageError) -> Album {
-        Album(
-            id: try row.text("id"), title: try row.text("title"), count: try row.integer("count"), isBuiltIn: try row.flag("builtin"),
-            coverAssetID: try row.optionalText("cover"))
+        let isBuiltIn = try row.flag("builtin")
+        return Album(
+            id: isBuiltIn ? Library.cameraRollID : try row.text("id"), title: try row.text("title"), count: try row.integer("count"),
+            isBuiltIn: isBuiltIn, coverAssetID: try row.optionalText("cover"))
     }
 
     /// A title as people type it: trimmed, 1 to 100 characters, no control characters.

@@ -4,10 +4,14 @@ import UTCTime
 public import Vocabulary
 
 extension Catalog {
-    /// One asset by id, whatever its state (trashed and unsaved ones too).
-    public func asset(_ id: String) async throws(LibraryError) -> Asset {
+    /// One asset by id, whatever its state (trashed and unsaved ones too), if it is `owner`'s:
+    /// another person's is as absent as one that never was. nil asks for anyone's, for a caller
+    /// who vouched for the id (a capability, a sweep, the operator at the command line).
+    public func asset(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
         let asset = try await read { connection throws(StorageError) in try Catalog.asset(id, connection) }
-        guard let asset else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        guard let asset, owner.map({ $0.id == asset.owner }) ?? true else {
+            throw LibraryError(.notFound, "There is no asset with that id.")
+        }
         return asset
     }
 
@@ -22,14 +26,14 @@ extension Catalog {
     /// picker's result) may still show; the trash is the owner's alone, and to the link's holder
     /// a trashed asset is as gone as a deleted one.
     public func assetInLibrary(_ id: String) async throws(LibraryError) -> Asset {
-        let found = try await asset(id)
+        let found = try await asset(id, owner: nil)
         guard found.trashedDate == nil else { throw LibraryError(.notFound, "There is no asset with that id.") }
         return found
     }
 
-    /// A page of a collection's assets, newest first in its order. Trashed assets and unsaved
+    /// A page of a collection of `owner`'s, newest first in its order. Trashed assets and unsaved
     /// captures are in no collection but their own views.
-    public func assets(_ query: AssetQuery) async throws(LibraryError) -> AssetPage {
+    public func assets(_ query: AssetQuery, owner: Owner = .first) async throws(LibraryError) -> AssetPage {
         guard (1...AssetQuery.maxLimit).contains(query.limit) else {
             throw LibraryError(.invalidRequest, "limit: must be between 1 and \(AssetQuery.maxLimit).")
         }
@@ -38,7 +42,7 @@ extension Catalog {
             guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
             cursor = decoded
         }
-        let statement = try Listing(query, dialect: database.dialect).page(
+        let statement = try Listing(try await owned(query, by: owner), owner: owner, dialect: database.dialect).page(
             after: cursor, direction: query.direction, limit: query.limit + 1)
         let rows = try await read { connection throws(StorageError) in try connection.query(statement.sql, statement.arguments) }
         let newer = query.direction == .newer
@@ -73,8 +77,8 @@ extension Catalog {
     /// collection's order column: a capture's as its camera's clock read it, an import's or a
     /// trashing's in UTC. A view's and an album's days are read from the counts kept as their
     /// items come and go; a search's and a filter's from their rows.
-    public func days(_ query: AssetQuery) async throws(LibraryError) -> [DayCount] {
-        let statement = try Listing(query, dialect: database.dialect).days
+    public func days(_ query: AssetQuery, owner: Owner = .first) async throws(LibraryError) -> [DayCount] {
+        let statement = try Listing(try await owned(query, by: owner), owner: owner, dialect: database.dialect).days
         return try await read { connection throws(StorageError) in
             try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in
                 DayCount(day: try row.text("day"), count: try row.integer("count"))
@@ -82,9 +86,22 @@ extension Catalog {
         }
     }
 
-    /// How many assets a source holds, of the given media types: the sum of its days.
-    public func count(_ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases)) async throws(LibraryError) -> Int {
-        try await days(AssetQuery(source: source, mediaTypes: mediaTypes)).reduce(0) { $0 + $1.count }
+    /// How many assets a source of `owner`'s holds, of the given media types: the sum of its days.
+    public func count(
+        _ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases), owner: Owner = .first
+    ) async throws(LibraryError) -> Int {
+        try await days(AssetQuery(source: source, mediaTypes: mediaTypes), owner: owner).reduce(0) { $0 + $1.count }
+    }
+
+    /// The query with an album named as its row is: the person's own Camera Roll for
+    /// `cameraRoll`, and any other album only when it is theirs (else it is not there). A
+    /// Camera Roll not made yet lists nothing.
+    func owned(_ query: AssetQuery, by owner: Owner) async throws(LibraryError) -> AssetQuery {
+        guard case .album(let id) = query.collection else { return query }
+        var query = query
+        query.collection = .album(Library.albumRow(id, of: owner))
+        if id != Library.cameraRollID { _ = try await album(id, owner: owner) }
+        return query
     }
 
     /// The day counts made again from the rows, in a new file on PostgreSQL (TRUNCATE), as the

@@ -2,18 +2,18 @@ import Foundation
 import Storage
 
 extension Catalog {
-    /// Marks assets as favourites, or not; all or none.
-    public func setFavorite(_ ids: [String], _ favorite: Bool) async throws(LibraryError) {
-        try await requireAssets(ids, .inLibrary)
+    /// Marks assets of `owner`'s as favourites, or not; all or none.
+    public func setFavorite(_ ids: [String], _ favorite: Bool, owner: Owner = .first) async throws(LibraryError) {
+        try await requireAssets(ids, .inLibrary, owner: owner)
         try await write { connection throws(StorageError) in
             try connection.run("UPDATE assets SET favorite = ? WHERE id IN (\(Library.placeholders(ids.count)))", [favorite] + ids)
         }
     }
 
-    /// Moves assets to the trash (Recently Deleted), or takes them out of it; all or none. A
-    /// Live Photo's movie goes and comes with its still, being part of it.
-    public func setTrashed(_ ids: [String], _ trashed: Bool) async throws(LibraryError) {
-        try await requireAssets(ids, .any)
+    /// Moves assets of `owner`'s to the trash (Recently Deleted), or takes them out of it; all or
+    /// none. A Live Photo's movie goes and comes with its still, being part of it.
+    public func setTrashed(_ ids: [String], _ trashed: Bool, owner: Owner = .first) async throws(LibraryError) {
+        try await requireAssets(ids, .any, owner: owner)
         let date: String? = trashed ? Library.timestamp() : nil
         try await write { connection throws(StorageError) in
             let list = Library.placeholders(ids.count)
@@ -39,34 +39,37 @@ extension Catalog {
         }
     }
 
-    /// Refuses a batch unless every id names an asset of `membership`; a Live Photo's movie half
-    /// is never named alone, being part of its still.
-    func requireAssets(_ ids: [String], _ membership: Membership) async throws(LibraryError) {
+    /// Refuses a batch unless every id names an asset of `owner`'s of `membership` (another
+    /// person's is not there); a Live Photo's movie half is never named alone, being part of
+    /// its still.
+    func requireAssets(_ ids: [String], _ membership: Membership, owner: Owner) async throws(LibraryError) {
         try Library.requireBatch(ids)
         let sql =
-            "SELECT count(*) AS count FROM assets WHERE id IN (\(Library.placeholders(ids.count))) AND live_photo_of IS NULL"
+            "SELECT count(*) AS count FROM assets WHERE id IN (\(Library.placeholders(ids.count))) AND owner_id = ? AND live_photo_of IS NULL"
             + membership.condition
-        let found = try await read { connection throws(StorageError) in try connection.query(sql, ids).first?.integer("count") ?? 0 }
+        let found = try await read { connection throws(StorageError) in
+            try connection.query(sql, ids + [owner.id]).first?.integer("count") ?? 0
+        }
         guard found == ids.count else {
             throw LibraryError(
                 .notFound, membership == .any ? "There is no asset with that id." : "An item is not in the library (or is in the trash).")
         }
     }
 
-    /// Moves an asset to the trash; it leaves every source but keeps its original.
-    public func trash(_ id: String) async throws(LibraryError) -> Asset {
-        try await setTrashed(id, Library.timestamp())
+    /// Moves an asset of `owner`'s to the trash; it leaves every source but keeps its original.
+    public func trash(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+        try await setTrashed(id, Library.timestamp(), owner: owner)
     }
 
-    public func restore(_ id: String) async throws(LibraryError) -> Asset {
-        try await setTrashed(id, nil)
+    public func restore(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+        try await setTrashed(id, nil, owner: owner)
     }
 
-    private func setTrashed(_ id: String, _ date: String?) async throws(LibraryError) -> Asset {
-        _ = try await asset(id)
+    private func setTrashed(_ id: String, _ date: String?, owner: Owner) async throws(LibraryError) -> Asset {
+        _ = try await asset(id, owner: owner)
         try await write { connection throws(StorageError) in
             try connection.run("UPDATE assets SET trashed_at = ? WHERE id = ?", [date, id])
         }
-        return try await asset(id)
+        return try await asset(id, owner: owner)
     }
 }

@@ -17,7 +17,7 @@ public final class Catalog: LibraryPart {
 
     /// Keeps an asset's unchanging facts in memory, for the answers from memory (`Derivatives`).
     func remember(_ asset: Asset) {
-        facts.remember(AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size), for: asset.id)
+        facts.remember(AssetFacts(asset), for: asset.id)
     }
 }
 
@@ -26,4 +26,12 @@ struct AssetFacts: Sendable {
     var blobHash: String
     var format: AssetFormat
     var size: PixelSize
+    var owner: Int
+
+    init(_ asset: Asset) {
+        (blobHash, format, size, owner) = (asset.blobHash, asset.format, asset.size, asset.owner)
+    }
+
+    /// Whether `owner` may have it answered: their own, or anyone's for nil (a capability's holder).
+    func belongs(to owner: Owner?) -> Bool { owner.map { $0.id == self.owner } ?? true }
 }

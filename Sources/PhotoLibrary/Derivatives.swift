@@ -54,16 +54,19 @@ public final class Derivatives: FileWorking {
 
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
     /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
-    /// has stored now, so that a URL naming an edit always shows the same picture.
-    public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> Derivative {
+    /// has stored now, so that a URL naming an edit always shows the same picture. Of `owner`'s
+    /// asset (`Catalog.asset(_:owner:)`).
+    public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) async throws(LibraryError)
+        -> Derivative
+    {
         let recipe = try thumbnailRecipe(size, edit: edit)
         // A listing remembered the asset's facts: a thumbnail already made needs no database
         // read (a screen of a timeline asks for sixty at once). It was made of an edit that fitted.
-        let known = catalog.facts[id]
+        let known = catalog.facts[id].flatMap { $0.belongs(to: owner) ? $0 : nil }
         if let facts = known, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let asset = try await catalog.asset(id)
+        let asset = try await catalog.asset(id, owner: owner)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
         // Facts unknown are rare (a listing remembers them): such a photo's thumbnail looks in
         // the cache in its render's hop, which may wait behind renders, rather than in a hop of
@@ -74,10 +77,10 @@ public final class Derivatives: FileWorking {
 
     /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
     /// a batch of a screen's thumbnails is made of.
-    public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil) async throws(LibraryError) -> (
-        mimeType: String, bytes: StableBytes
-    ) {
-        let made = try await thumbnail(of: id, size: size, edit: edit)
+    public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) async throws(LibraryError)
+        -> (mimeType: String, bytes: StableBytes)
+    {
+        let made = try await thumbnail(of: id, size: size, edit: edit, owner: owner)
         if let kept = made.kept { return (made.mimeType, kept.stable) }
         return (made.mimeType, StableBytes(try await lane.run { () throws(LibraryError) in try Library.read(made.path) }))
     }
@@ -85,8 +88,10 @@ public final class Derivatives: FileWorking {
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
     /// `edited`, the stored edit (a turn, a mirror, a crop) is applied first.
-    public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false) async throws(LibraryError) -> Derivative {
-        let asset = try await catalog.asset(id)
+    public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false, owner: Owner? = .first)
+        async throws(LibraryError) -> Derivative
+    {
+        let asset = try await catalog.asset(id, owner: owner)
         var edit: ImageEdit?
         if edited, case .image(let stored) = asset.edit { edit = stored }
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, edit: edit))
@@ -110,8 +115,8 @@ public final class Derivatives: FileWorking {
     }
 
     /// A movie's upright first frame, full size.
-    public func poster(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try await catalog.asset(id)
+    public func poster(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+        let asset = try await catalog.asset(id, owner: owner)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let file = try await posterFile(asset)
         return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)
@@ -123,14 +128,17 @@ public final class Derivatives: FileWorking {
     /// never waits, never asks the disk or the database. For answering from a server's poll
     /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
     /// Of the photo as `edit` makes it: a render remembered was made of an edit that fitted.
-    public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil) -> Derivative? {
-        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = catalog.facts[id] else { return nil }
+    public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) -> Derivative? {
+        guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = catalog.facts[id], facts.belongs(to: owner) else {
+            return nil
+        }
         return remembered(facts, recipe)
     }
 
     /// The unedited display size, on the same terms as `readyThumbnail`.
-    public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain) -> Derivative? {
-        guard let facts = catalog.facts[id], let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
+    public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain, owner: Owner? = .first) -> Derivative? {
+        guard let facts = catalog.facts[id], facts.belongs(to: owner),
+            let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
         else { return nil }
         return remembered(facts, recipe)
     }
@@ -191,7 +199,7 @@ public final class Derivatives: FileWorking {
     /// render lane, and the answer keeps a small render's bytes.
     private func render(_ asset: Asset, _ recipe: Recipe, lookup: Lookup = .first) async throws(LibraryError) -> Derivative {
         catalog.remember(asset)
-        let facts = AssetFacts(blobHash: asset.blobHash, format: asset.format, size: asset.size)
+        let facts = AssetFacts(asset)
         if lookup == .first, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }

@@ -8,7 +8,7 @@ extension Ingest {
     /// asset has the same bytes, its derivatives and its original; a Live Photo's still takes
     /// its movie with it.
     public func deletePermanently(_ id: String) async throws(LibraryError) {
-        let asset = try await catalog.asset(id)
+        let asset = try await catalog.asset(id, owner: nil)
         if let movie = asset.livePhotoMovie { try await deletePermanently(movie) }
         let token = Library.newID()
         let (removing, kept) = try await write { connection throws(StorageError) -> (Bool, Bool) in
@@ -27,29 +27,31 @@ extension Ingest {
         catalog.facts.forget(id)
     }
 
-    /// Deletes every trashed asset for good; returns how many Recently Deleted showed.
+    /// Deletes every trashed asset of `owner`'s for good; returns how many their Recently
+    /// Deleted showed.
     @discardableResult
-    public func emptyTrash() async throws(LibraryError) -> Int {
-        let ids = try await expiring(.recentlyDeleted, before: nil)
+    public func emptyTrash(owner: Owner = .first) async throws(LibraryError) -> Int {
+        let ids = try await expiring(.recentlyDeleted, before: nil, owner: owner)
         for id in ids { try await deletePermanently(id) }
         return ids.count
     }
 
     /// The ids `Listing.expiring` names.
-    func expiring(_ collection: AssetCollection, before cutoff: String?) async throws(LibraryError) -> [String] {
-        let statement = Listing.expiring(collection, before: cutoff)
+    func expiring(_ collection: AssetCollection, before cutoff: String?, owner: Owner? = nil) async throws(LibraryError) -> [String] {
+        let statement = Listing.expiring(collection, before: cutoff, owner: owner)
         return try await read { connection throws(StorageError) in
             try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in try row.text("id") }
         }
     }
 
-    /// Deletes assets for good, from the trash only (Recently Deleted's Delete): an asset that is
-    /// not there is refused, and nothing is deleted.
-    public func deleteFromTrash(_ ids: [String]) async throws(LibraryError) {
-        try Library.requireBatch(ids)
+    /// Deletes assets of `owner`'s for good, from the trash only (Recently Deleted's Delete): an
+    /// asset that is not there is refused, and nothing is deleted.
+    public func deleteFromTrash(_ ids: [String], owner: Owner = .first) async throws(LibraryError) {
+        try await catalog.requireAssets(ids, .any, owner: owner)
         let trashed = try await read { connection throws(StorageError) in
             try connection.query(
-                "SELECT count(*) AS count FROM assets WHERE trashed_at IS NOT NULL AND id IN (\(Library.placeholders(ids.count)))", ids
+                "SELECT count(*) AS count FROM assets WHERE trashed_at IS NOT NULL AND owner_id = ? AND id IN (\(Library.placeholders(ids.count)))",
+                [owner.id] + ids
             ).first?.integer("count") ?? 0
         }
         guard trashed == Set(ids).count else {

@@ -33,7 +33,9 @@ extension Ingest {
             }
             let name = (still.originalFilename.map { ($0 as NSString).deletingPathExtension } ?? still.id) + ".mp4"
             // Imported, whatever the still's source: an unsaved capture's expiry is its still's to decide.
-            _ = try await ingest(arrival, originalFilename: name, source: .imported, saveToCameraRoll: false, livePhotoOf: still.id)
+            _ = try await ingest(
+                arrival, originalFilename: name, source: .imported, saveToCameraRoll: false, livePhotoOf: still.id,
+                owner: Owner(id: still.owner))
         } catch {
             options.log("the movie of motion photo \(still.id) was not imported: \(error)")
         }

@@ -28,10 +28,12 @@ public final class Ingest: FileWorking {
         lane = BlockingExecutor(name: "ingest", threads: stores.options.imageWorkers)
     }
 
-    /// Imports a file by copying it into the library. The same bytes imported twice give the
-    /// same asset. The answer comes only once the original is durably stored and committed.
+    /// Imports a file by copying it into `owner`'s library. The same bytes imported twice by one
+    /// person give the same asset. The answer comes only once the original is durably stored and
+    /// committed.
     public func importFile(
-        at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false
+        at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false,
+        owner: Owner = .first
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
         let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
@@ -43,7 +45,7 @@ public final class Ingest: FileWorking {
             }
         }
         let name = originalFilename ?? (path as NSString).lastPathComponent
-        return try await ingest(arrival, originalFilename: name, source: source, saveToCameraRoll: saveToCameraRoll)
+        return try await ingest(arrival, originalFilename: name, source: source, saveToCameraRoll: saveToCameraRoll, owner: owner)
     }
 
     /// Imports a file that was streamed into the library's temp folder (an upload). The file is
@@ -53,7 +55,7 @@ public final class Ingest: FileWorking {
     /// and the commit.
     public func importUpload(
         temporaryFile path: String, sha256: String? = nil, originalFilename: String?, source: AssetSource,
-        saveToCameraRoll: Bool = false
+        saveToCameraRoll: Bool = false, owner: Owner = .first
     ) async throws(LibraryError) -> ImportResult {
         precondition(path.hasPrefix(stores.workFolder.path + "/"), "uploads must be staged in the library's work folder")
         let adopt: @Sendable () throws(LibraryError) -> StagedFile = { [staging] () throws(LibraryError) -> StagedFile in
@@ -66,10 +68,11 @@ public final class Ingest: FileWorking {
         }
         guard let sha256 else {
             return try await ingest(
-                try await arrive(adopt), originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll)
+                try await arrive(adopt), originalFilename: originalFilename, source: source, saveToCameraRoll: saveToCameraRoll,
+                owner: owner)
         }
         let token = Library.newID()
-        let remembered = Remembered(hash: sha256, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: nil)
+        let remembered = Remembered(hash: sha256, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: nil, owner: owner)
         async let claiming = Library.outcome { () async throws(LibraryError) in
             try await claimStore(sha256, token, unless: remembered.again)
         }
@@ -132,12 +135,13 @@ public final class Ingest: FileWorking {
     /// staging: the write that finds the bytes known or claims their store, then those of
     /// `ingest(_:known:…)`.
     func ingest(
-        _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil
+        _ arrival: Arrival, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, livePhotoOf: String? = nil,
+        owner: Owner
     ) async throws(LibraryError) -> ImportResult {
         reach(.afterStaging)
         let token = Library.newID()
         let remembered = Remembered(
-            hash: arrival.staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf)
+            hash: arrival.staged.hash, source: source, saveToCameraRoll: saveToCameraRoll, livePhotoOf: livePhotoOf, owner: owner)
         let known: Asset?
         do throws(LibraryError) {
             known = try await claimStore(arrival.staged.hash, token, unless: remembered.again)
@@ -196,7 +200,8 @@ public final class Ingest: FileWorking {
         let now = Library.timestamp()
         let draft = AssetDraft(
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
-            source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf)
+            source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf,
+            owner: remembered.owner)
 
         // A crash between the blob and its row leaves an orphan blob, which collection removes.
         // Another import of the same bytes may have committed since the claim: its asset is the answer.
@@ -204,9 +209,9 @@ public final class Ingest: FileWorking {
             if let existing = try remembered.again(connection) { return existing }
             try draft.insert(into: connection)
             if livePhotoOf == nil, let identifier = analysis.contentIdentifier {
-                try LivePhoto.pair(id, analysis.mediaType, identifier, owner: .first, connection)
+                try LivePhoto.pair(id, analysis.mediaType, identifier, owner: remembered.owner, connection)
             }
-            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: now) }
+            if saveToCameraRoll { try Library.addToCameraRoll(id, of: remembered.owner, connection: connection, at: now) }
             return nil
         }
         if let existing { return ImportResult(asset: existing, isDuplicate: true) }
@@ -217,9 +222,9 @@ public final class Ingest: FileWorking {
         asset.inCameraRoll = saveToCameraRoll
         if let length = arrival.movieLength {
             await importEmbeddedMovie(of: asset, length: length)
-            asset = try await catalog.asset(id)
+            asset = try await catalog.asset(id, owner: nil)
         } else if analysis.contentIdentifier != nil {
-            asset = try await catalog.asset(id)
+            asset = try await catalog.asset(id, owner: nil)
         }
         catalog.remember(asset)
         return ImportResult(asset: asset, isDuplicate: false)
@@ -233,19 +238,20 @@ public final class Ingest: FileWorking {
         let source: AssetSource
         let saveToCameraRoll: Bool
         let livePhotoOf: String?
+        let owner: Owner
 
         /// In a write transaction: the asset as it is now, or nil when its owner has no asset of
         /// the bytes (another person's is theirs).
         func again(_ connection: any SQLConnection) throws(StorageError) -> Asset? {
             guard
-                let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ? AND owner_id = ?", [hash, Owner.first.id]).first?
+                let id = try connection.query("SELECT id FROM assets WHERE blob_hash = ? AND owner_id = ?", [hash, owner.id]).first?
                     .text("id")
             else {
                 return nil
             }
             try connection.run("UPDATE assets SET trashed_at = NULL WHERE id = ?", [id])
             if source != .camera { try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id]) }
-            if saveToCameraRoll { try Library.addToCameraRoll(id, connection: connection, at: Library.timestamp()) }
+            if saveToCameraRoll { try Library.addToCameraRoll(id, of: owner, connection: connection, at: Library.timestamp()) }
             if let livePhotoOf {
                 try connection.run("UPDATE assets SET live_photo_of = ? WHERE id = ? AND live_photo_of IS NULL", [livePhotoOf, id])
             }
@@ -415,6 +421,7 @@ struct AssetDraft {
     var importedAt: String
     /// The still whose motion this movie is (an upload that names it).
     var livePhotoOf: String?
+    var owner: Owner
 
     /// The new asset: what analysis found, as the row is inserted.
     var asset: Asset {
@@ -425,7 +432,7 @@ struct AssetDraft {
             cameraMake: analysis.cameraMake, cameraModel: analysis.cameraModel, hasGPS: analysis.hasGPS, isScreenshot: isScreenshot,
             exif: analysis.exif, captureFrameRate: analysis.captureFrameRate, source: source, isUnsaved: unsaved, importDate: importedAt,
             isFavorite: false, trashedDate: nil, inCameraRoll: false, edit: nil, isBrowserPlayable: analysis.browserPlayable,
-            livePhotoMovie: nil, livePhotoStill: livePhotoOf)
+            livePhotoMovie: nil, livePhotoStill: livePhotoOf, owner: owner.id)
     }
 
     func insert(into connection: any SQLConnection) throws(StorageError) {
@@ -435,7 +442,7 @@ struct AssetDraft {
         let sortDate = captured ?? String(importedAt.prefix(19))
         try connection.insert(
             asset, into: "assets",
-            adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier), ("owner_id", Owner.first.id)])
+            adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier)])
     }
 
     /// A screenshot by what it says or by its name, as Android, macOS and Windows name them

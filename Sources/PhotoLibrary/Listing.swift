@@ -93,7 +93,7 @@ package struct Listing {
         let sequence = newer ? "ASC" : "DESC"
         return Statement(
             sql: """
-                SELECT \(Asset.columns) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
+                SELECT \(Asset.columns(of: owner)) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
                 """, arguments: arguments + [limit])
     }
@@ -120,12 +120,15 @@ package struct Listing {
     }
 
     /// The ids of a view's items whose order column is before `cutoff` (all of them without
-    /// one), under the view's own conditions so that its index serves: the trash's and the
-    /// unsaved captures' expiry, and Empty Trash. A Live Photo's movie goes with its still.
-    package static func expiring(_ collection: AssetCollection, before cutoff: String?) -> Statement {
-        let conditions = collection.membership(of: "a") + (cutoff == nil ? [] : ["a.\(collection.orderColumn) < ?"])
-        return Statement(
-            sql: "SELECT a.id FROM assets a WHERE " + conditions.joined(separator: " AND "), arguments: cutoff.map { [$0] } ?? [])
+    /// one), of `owner`'s or everyone's, under the view's own conditions so that its index
+    /// serves: the trash's and the unsaved captures' expiry (everyone's), and Empty Trash (one
+    /// person's). A Live Photo's movie goes with its still.
+    package static func expiring(_ collection: AssetCollection, before cutoff: String?, owner: Owner? = nil) -> Statement {
+        let conditions =
+            (owner == nil ? [] : ["a.owner_id = ?"]) + collection.membership(of: "a")
+            + (cutoff == nil ? [] : ["a.\(collection.orderColumn) < ?"])
+        let arguments: [any SQLBindable] = (owner.map { [$0.id] } ?? []) + (cutoff.map { [$0] } ?? [])
+        return Statement(sql: "SELECT a.id FROM assets a WHERE " + conditions.joined(separator: " AND "), arguments: arguments)
     }
 
     /// Assets whose file name or camera contains `search`, in any case, found through the index

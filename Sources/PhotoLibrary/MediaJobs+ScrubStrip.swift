@@ -5,8 +5,8 @@ import Video
 extension MediaJobs {
     /// The movie's scrub strip (`VideoTools.scrubStrip`): made at import, and made here for a movie
     /// imported before strips were, or whose strip the cache let go.
-    public func scrubStrip(of id: String) async throws(LibraryError) -> Derivative {
-        let asset = try await movie(id)
+    public func scrubStrip(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+        let asset = try await movie(id, owner: owner)
         let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.scrubStrip) { source, output, _ throws(VideoError) in
             try await self.options.video.scrubStrip(source, format: container, to: output)

@@ -44,7 +44,7 @@ extension MediaJobs {
         } catch {
             return
         }
-        guard let id = found, let asset = try? await catalog.asset(id), claim.derivative == DerivativeKey.playable,
+        guard let id = found, let asset = try? await catalog.asset(id, owner: nil), claim.derivative == DerivativeKey.playable,
             let job = try? renditionJob(asset)
         else {
             _ = try? await queue.fail(claim, LibraryError(.notFound, "There is no movie with that original."))

@@ -100,7 +100,7 @@ public final class Uploads: FileWorking {
             // A failure here leaves bytes no row names, which collection removes.
             try? await files { [partialUploads] () throws(StorageError) in try partialUploads.remove(upload: id) }
             guard upload.source == .camera, case .done(let made, duplicate: false) = upload.state,
-                (try? await ingest.catalog.asset(made))?.isUnsaved == true
+                (try? await ingest.catalog.asset(made, owner: nil))?.isUnsaved == true
             else { return }
             // The upload is gone already, so this cannot be asked again: a capture that cannot be
             // deleted now waits out its retention instead.

@@ -145,11 +145,11 @@ import Vocabulary
         #expect(try await library.ingest.emptyTrash() == 1)
         #expect(fixture.files(in: "blobs").count == 1, "the original is still theirs")
         #expect(fixture.files(in: "derived").sorted() == derived.sorted(), "and so is what was made of it")
-        let thumbnail = try await library.derivatives.thumbnail(of: "theirs", size: 256)
+        let thumbnail = try await library.derivatives.thumbnail(of: "theirs", size: 256, owner: Owner(id: 2))
         #expect(FileManager.default.fileExists(atPath: thumbnail.path))
 
-        _ = try await library.catalog.trash("theirs")
-        #expect(try await library.ingest.emptyTrash() == 1)
+        _ = try await library.catalog.trash("theirs", owner: Owner(id: 2))
+        #expect(try await library.ingest.emptyTrash(owner: Owner(id: 2)) == 1)
         #expect(fixture.files(in: "blobs").isEmpty && fixture.files(in: "derived").isEmpty, "the last asset takes both")
     }
 

@@ -1,0 +1,83 @@
+import PhotoLibrary
+import TestSupport
+import Testing
+
+/// Two people in one library: the same bytes are one blob and two assets, and each lists,
+/// counts, organises and deletes only their own; the other's ids are not there.
+@Suite struct TwoPeopleTests {
+    let anna = Owner(id: 2)
+
+    /// Whether `body` failed as an asset or album that is not there does.
+    func isNotFound(_ body: () async throws -> Void) async -> Bool {
+        do {
+            try await body()
+            return false
+        } catch {
+            return (error as? LibraryError)?.code == .notFound
+        }
+    }
+
+    @Test(arguments: Engine.withLocalBlobs) func eachHasTheirOwnLibrary(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let (library, catalog) = (fixture.library, fixture.library.catalog)
+        let photo = "photos/exifsamples__Canon_40D.jpg"
+        let mine = try await fixture.importCorpus(photo, saveToCameraRoll: true).asset
+        let hers = try await library.ingest.importFile(at: Corpus.path(photo), saveToCameraRoll: true, owner: anna).asset
+        let other = try await library.ingest.importFile(at: Corpus.path("photos/lychee__train.jpg"), owner: anna).asset
+        #expect(hers.id != mine.id && hers.blobHash == mine.blobHash)
+        #expect([mine.owner, hers.owner] == [Owner.first.id, anna.id])
+        #expect(fixture.files(in: "blobs").count == 2, "the same bytes are one blob")
+        let again = try await library.ingest.importFile(at: Corpus.path(photo), owner: anna)
+        #expect(again.isDuplicate, "and one asset for each person")
+        #expect(again.asset.id == hers.id)
+
+        #expect(try await catalog.assets(AssetQuery()).assets.map(\.id) == [mine.id])
+        #expect(Set(try await catalog.assets(AssetQuery(), owner: anna).assets.map(\.id)) == [hers.id, other.id])
+        #expect(try await catalog.count(.photoLibrary) == 1)
+        #expect(try await catalog.count(.photoLibrary, owner: anna) == 2)
+        #expect(try await catalog.days(AssetQuery(), owner: anna).map(\.count).reduce(0, +) == 2)
+        // Each has a Camera Roll, which each calls `cameraRoll`.
+        #expect(try await catalog.count(.savedPhotosAlbum) == 1)
+        #expect(try await catalog.count(.savedPhotosAlbum, owner: anna) == 1)
+        #expect(try await catalog.assets(AssetQuery(source: .savedPhotosAlbum), owner: anna).assets.map(\.id) == [hers.id])
+        #expect(try await catalog.asset(hers.id, owner: anna).inCameraRoll)
+        let annasAlbums = try await catalog.albums(owner: anna)
+        #expect(annasAlbums.map(\.id) == [Library.cameraRollID])
+        #expect(annasAlbums.first?.count == 1)
+
+        // Another's ids are not there, for everything one may do with one's own.
+        #expect(await isNotFound { _ = try await catalog.asset(hers.id) })
+        #expect(await isNotFound { try await catalog.setFavorite([hers.id], true) })
+        #expect(await isNotFound { try await catalog.setTrashed([mine.id, hers.id], true) })
+        #expect(await isNotFound { _ = try await catalog.trash(hers.id) })
+        #expect(await isNotFound { _ = try await catalog.setEdit(nil, for: hers.id) })
+        #expect(await isNotFound { _ = try await catalog.saveToCameraRoll(other.id) })
+        #expect(await isNotFound { _ = try await catalog.addToAlbum(Library.cameraRollID, assets: [other.id]) })
+        #expect(await isNotFound { _ = try await library.derivatives.thumbnail(of: hers.id, size: 256) })
+        #expect(library.derivatives.readyThumbnail(of: hers.id, size: 256) == nil)
+        #expect(library.derivatives.readyThumbnail(of: hers.id, size: 256, owner: anna) != nil, "hers are ready for her")
+
+        let trip = try await catalog.createAlbum(title: "Trip", owner: anna)
+        _ = try await catalog.addToAlbum(trip.id, assets: [other.id], owner: anna)
+        #expect(await isNotFound { _ = try await catalog.album(trip.id) })
+        var inTrip = AssetQuery()
+        inTrip.collection = .album(trip.id)
+        let tripsItems = { [inTrip] () async throws -> Void in _ = try await catalog.assets(inTrip) }
+        #expect(await isNotFound(tripsItems))
+        #expect(await isNotFound { _ = try await catalog.renameAlbum(trip.id, to: "Mine") })
+        #expect(await isNotFound { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id]) })
+        #expect(await isNotFound { try await catalog.deleteAlbum(trip.id) })
+        #expect(try await catalog.albums().map(\.id) == [Library.cameraRollID])
+        #expect(try await catalog.album(trip.id, owner: anna).count == 1)
+
+        // Empty Trash is one's own trash.
+        _ = try await catalog.trash(mine.id)
+        _ = try await catalog.trash(other.id, owner: anna)
+        await #expect(throws: LibraryError.self) { try await library.ingest.deleteFromTrash([other.id]) }
+        #expect(try await library.ingest.emptyTrash() == 1)
+        #expect(try await catalog.asset(other.id, owner: anna).trashedDate != nil, "hers waits in her trash")
+        #expect(fixture.files(in: "blobs").count == 2, "her asset keeps the bytes mine had")
+        #expect(try await library.ingest.emptyTrash(owner: anna) == 1)
+        #expect(fixture.files(in: "blobs").count == 1)
+    }
+}
