@@ -2,6 +2,7 @@ import Credentials
 import Foundation
 import IPAddress
 import ImagePicker
+import PhotoLibrary
 
 /// Picker sessions in progress: each a `PickerSession` state machine, found by an unguessable
 /// id, forgotten an hour after its last use. Whoever presented a picker long-polls its session
@@ -16,7 +17,12 @@ protocol PickerSessionStore: Sendable {
     /// Waits until the session ends or `seconds` pass, and returns it as it then is; nil when
     /// there is no such session.
     func wait(_ id: String, seconds: Double) async throws(PickerError) -> PickerSession?
-    func handle(_ id: String, _ event: PickerSession.Event) async throws(PickerError) -> (PickerSession, [PickerSession.Action])
+    /// Applies an event of `owner`'s: the first person to act on a session takes it, and to
+    /// anyone else it is no longer there. nil: a step nobody in particular takes (another
+    /// site's cancel).
+    func handle(_ id: String, _ event: PickerSession.Event, by owner: Owner?) async throws(PickerError) -> (
+        PickerSession, [PickerSession.Action]
+    )
     /// The other site the session is for.
     func client(of id: String) async throws(PickerError) -> AllowedApps.App?
     /// What the session was presented with, read without renewing it; nil when there is no such session.

@@ -1,6 +1,7 @@
 import Credentials
 import Foundation
 import ImagePicker
+import PhotoLibrary
 import Storage
 
 /// The picker sessions, in the library's database (`picker_sessions`): a picker outlives a
@@ -160,14 +161,24 @@ actor StoredPickerSessions: PickerSessionStore {
         return try text.map { text throws(PickerError) in try Self.decode(PickerSession.self, text) }
     }
 
-    func handle(_ id: String, _ event: PickerSession.Event) async throws(PickerError) -> (PickerSession, [PickerSession.Action]) {
+    func handle(_ id: String, _ event: PickerSession.Event, by owner: Owner?) async throws(PickerError) -> (
+        PickerSession, [PickerSession.Action]
+    ) {
         let now = Date().timeIntervalSince1970
         let outcome = try await guarded { () async throws(StorageError) in
             try await database.write { connection throws(StorageError) -> Result<(PickerSession, [PickerSession.Action]), PickerError> in
                 try connection.lock("cameraroll picker session \(id)")
                 let rows = try connection.query(
-                    "SELECT session FROM picker_sessions WHERE id = ? AND last_used >= ?", [id, now - Self.lifetime])
-                guard let text = try rows.first?.text("session") else { return .failure(Self.notFound) }
+                    "SELECT session, owner_id FROM picker_sessions WHERE id = ? AND last_used >= ?", [id, now - Self.lifetime])
+                guard let row = rows.first else { return .failure(Self.notFound) }
+                let text = try row.text("session")
+                if let owner {
+                    switch try row.optionalInteger("owner_id") {
+                    case nil: try connection.run("UPDATE picker_sessions SET owner_id = ? WHERE id = ?", [owner.id, id])
+                    case owner.id?: break
+                    default: return .failure(Self.notFound)
+                    }
+                }
                 let applied = Result { () throws(PickerError) -> (PickerSession, [PickerSession.Action]) in
                     var session = try Self.decode(PickerSession.self, text)
                     let actions = try session.handle(event)

@@ -9,14 +9,18 @@ extension WebApp {
     func addDownloadRoutes(to router: inout Router) {
         // 10,000 ids of 32 digits, quoted, with commas, fit in half of this.
         router.post("/api/downloads", body: .file(maxBytes: 1 << 20)) { request in
-            let selection = try Self.decode(DownloadSelection.self, request.body)
-            let download = try await answering { () throws(LibraryError) in try await library.downloads.createDownload(of: selection.ids) }
+            let (selection, owner) = (try Self.decode(DownloadSelection.self, request.body), try owner(request))
+            let download = try await answering { () throws(LibraryError) in
+                try await library.downloads.createDownload(of: selection.ids, owner: owner)
+            }
             var response = Response.json(DownloadJSON(download), status: 201)
             response.headers["Location"] = DownloadJSON.path(download)
             return response
         }
         router.get("/api/downloads/:token") { request in
-            let download = try await answering { () throws(LibraryError) in try await library.downloads.download(request.parameter("token"))
+            let owner = try owner(request)
+            let download = try await answering { () throws(LibraryError) in
+                try await library.downloads.download(request.parameter("token"), owner: owner)
             }
             return Response(
                 headers: Headers([

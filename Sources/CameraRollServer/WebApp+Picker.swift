@@ -52,10 +52,11 @@ extension WebApp {
             guard let configuration = try await answering({ () throws(PickerError) in try await pickers.configuration(of: id) }) else {
                 throw Self.noSession
             }
+            let owner = access.owner(request)
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
-                configuration: configuration, owner: access.owner(request))
-            let (session, actions) = try await answering { () throws(PickerError) in try await pickers.handle(id, event) }
+                configuration: configuration, owner: owner)
+            let (session, actions) = try await answering { () throws(PickerError) in try await pickers.handle(id, event, by: owner) }
             return .json(SessionJSON(id: id, session: session, client: client, actions: actions.map(ActionJSON.init)))
         }
         // CORS preflights; the gate has let only allowed sites this far, and the answer's

@@ -29,8 +29,8 @@ extension WebApp {
             salvage: { await keepCutPiece($0) })
         router.delete("/api/uploads/:id") { request in
             try await tus(request) {
-                let id = try uploadID(request)
-                try await answering { () async throws(LibraryError) in try await library.uploads.terminateUpload(id) }
+                let (id, owner) = (try uploadID(request), try owner(request))
+                try await answering { () async throws(LibraryError) in try await library.uploads.terminateUpload(id, owner: owner) }
                 return Response(status: 204)
             }
         }
@@ -97,12 +97,12 @@ extension WebApp {
         }
         let new = NewUpload(
             length: length, originalFilename: try TusHeaders.text(metadata, "filename"), source: source,
-            saveToCameraRoll: album != nil, client: request.remoteAddress)
+            saveToCameraRoll: album != nil, client: request.remoteAddress, owner: try owner(request))
         let piece = try piece(of: request)
         var upload = try await answering { () async throws(LibraryError) in try await library.uploads.createUpload(new) }
         if let piece {
             upload = try await answering { () async throws(LibraryError) in
-                try await library.uploads.appendToUpload(upload.id, at: 0, piece: piece)
+                try await library.uploads.appendToUpload(upload.id, at: 0, piece: piece, owner: new.owner)
             }
         }
         var response = Response(status: 201)
@@ -113,8 +113,8 @@ extension WebApp {
 
     /// HEAD is tus' question of where an upload is; GET adds its state as JSON.
     private func uploadStatus(_ request: Request) async throws -> Response {
-        let id = try uploadID(request)
-        let upload = try await answering { () async throws(LibraryError) in try await library.uploads.upload(id) }
+        let (id, owner) = (try uploadID(request), try owner(request))
+        let upload = try await answering { () async throws(LibraryError) in try await library.uploads.upload(id, owner: owner) }
         var response = Response.json(UploadJSON(upload))
         if let length = upload.length {
             response.headers["Upload-Length"] = String(length)
@@ -126,9 +126,9 @@ extension WebApp {
     }
 
     private func appendPiece(_ request: Request) async throws -> Response {
-        let piece = try pieceRequest(request)
+        let (piece, owner) = (try pieceRequest(request), try owner(request))
         let upload = try await answering { () async throws(LibraryError) in
-            try await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
+            try await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length, owner: owner)
         }
         var response = Response(status: 204)
         describe(upload, in: &response)
@@ -139,8 +139,10 @@ extension WebApp {
     /// client's next HEAD finds them: a phone on a bad network would otherwise send a large
     /// piece again and again. Not a piece sent with a checksum, which its part cannot match.
     private func keepCutPiece(_ request: Request) async {
-        guard request.headers["Upload-Checksum"] == nil, speaksOurVersion(request), let piece = try? pieceRequest(request) else { return }
-        _ = try? await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length)
+        guard request.headers["Upload-Checksum"] == nil, speaksOurVersion(request), let piece = try? pieceRequest(request),
+            let owner = access.owner(request)
+        else { return }
+        _ = try? await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length, owner: owner)
     }
 
     /// What a PATCH says of its piece: the upload, where the piece goes, its bytes, and the

@@ -73,7 +73,7 @@ public struct UserAccounts: Sendable {
 
     /// Gives `name` a new password. A library without anyone yet gets its first admin so.
     public func setPassword(_ password: String, of name: String) async throws(CredentialsError) {
-        try await change { users throws(CredentialsError) in
+        try await change { users, _ throws(CredentialsError) in
             let hash = try PasswordHash(password: password)
             if users.isEmpty && UserName.key(name) == UserName.key(Self.firstAdminName) {
                 users = [User(id: 1, name: Self.firstAdminName, admin: true, password: hash)]
@@ -89,51 +89,79 @@ public struct UserAccounts: Sendable {
     /// Gives the first admin a new password (`cameraroll passwd`, and a server's first start),
     /// making them when nobody is here yet.
     public func setFirstAdminPassword(_ password: String) async throws(CredentialsError) {
-        try await change { users throws(CredentialsError) in
+        try await change { users, next throws(CredentialsError) in
             let hash = try PasswordHash(password: password)
             if let index = users.firstIndex(where: \.admin) {
                 users[index].password = hash
             } else {
-                users.insert(User(id: (users.map(\.id).max() ?? 0) + 1, name: Self.firstAdminName, admin: true, password: hash), at: 0)
+                users.insert(User(id: next, name: Self.firstAdminName, admin: true, password: hash), at: 0)
             }
+        }
+    }
+
+    /// Adds a person with a password; the first one added to a library without anyone is its
+    /// first admin, whatever `admin` says. Ids are never given twice: a person removed keeps
+    /// theirs (`Stored.next`).
+    @discardableResult
+    public func add(_ name: String, admin: Bool, password: String) async throws(CredentialsError) -> User {
+        let name = try UserName.validated(name)
+        return try await change { users, next throws(CredentialsError) -> User in
+            let hash = try PasswordHash(password: password)
+            guard !users.contains(where: { UserName.key($0.name) == UserName.key(name) }) else {
+                throw CredentialsError(.nameTaken, "Someone here is called \(name) already.")
+            }
+            let user = User(id: next, name: name, admin: admin || users.isEmpty, password: hash)
+            users.append(user)
+            return user
         }
     }
 
     /// Changes the list under the record's lock; the earlier owner password is adopted into it
     /// on the first change and is not read again.
-    private func change(_ body: @escaping @Sendable (inout [User]) throws(CredentialsError) -> Void) async throws(CredentialsError) {
+    private func change<T: Sendable>(_ body: @escaping @Sendable (inout [User], _ nextID: Int) throws(CredentialsError) -> T)
+        async throws(CredentialsError) -> T
+    {
         let (earlier, location) = (earlier, location)
-        try await record.change { text throws(CredentialsError) -> (String?, Void) in
-            var users = try Self.users(text, earlier: text == nil ? earlier.text() : nil, location: location)
-            try body(&users)
+        return try await record.change { text throws(CredentialsError) -> (String?, T) in
+            let stored = try Self.stored(text, earlier: text == nil ? earlier.text() : nil, location: location)
+            var users = stored.users
+            let next = max(stored.next ?? 1, (users.map(\.id).max() ?? 0) + 1)
+            let result = try body(&users, next)
+            let written = Stored(users: users, next: max(next, (users.map(\.id).max() ?? 0) + 1))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = try? encoder.encode(Stored(users: users)) else {
+            guard let data = try? encoder.encode(written) else {
                 throw CredentialsError(.writeFailed, "The people could not be saved.")
             }
-            return (String(decoding: data, as: UTF8.self), ())
+            return (String(decoding: data, as: UTF8.self), result)
         }
     }
 
     private struct Stored: Codable {
         var users: [User]
+        /// The id the next person added gets.
+        var next: Int?
     }
 
     /// The list a record's text holds, or what an earlier owner password stands for.
     private static func users(_ text: String?, earlier: String?, location: String) throws(CredentialsError) -> [User] {
+        try stored(text, earlier: earlier, location: location).users
+    }
+
+    private static func stored(_ text: String?, earlier: String?, location: String) throws(CredentialsError) -> Stored {
         if let text {
             guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(text.utf8)) else {
                 throw CredentialsError(.unreadableUsers, "The list of people cannot be read.", detail: location)
             }
-            return stored.users
+            return stored
         }
-        guard let earlier else { return [] }
+        guard let earlier else { return Stored(users: []) }
         guard let hash = try? JSONDecoder().decode(PasswordHash.self, from: Data(earlier.utf8)) else {
             throw CredentialsError(
                 .unreadableOwner, "The owner's password cannot be read. On the server's computer, run `cameraroll passwd`.",
                 detail: location)
         }
-        return [User(id: 1, name: firstAdminName, admin: true, password: hash)]
+        return Stored(users: [User(id: 1, name: firstAdminName, admin: true, password: hash)])
     }
 }
 

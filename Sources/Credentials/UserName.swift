@@ -6,4 +6,15 @@ enum UserName {
     static func key(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
     }
+
+    /// A name as people type it: trimmed, 1 to 64 characters, on one line, without control
+    /// characters (it is shown on pages and typed at sign-in).
+    static func validated(_ text: String) throws(CredentialsError) -> String {
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        guard (1...64).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw CredentialsError(.invalidUserName, "A name is 1 to 64 characters, on one line.")
+        }
+        return name
+    }
 }

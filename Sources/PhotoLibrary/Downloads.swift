@@ -26,47 +26,48 @@ public final class Downloads: FileWorking {
     /// Keeps a download of the assets `ids` names, in that order, for `downloadLifetime`: each
     /// one's original, and after a Live Photo's still its movie. Every id must name a different
     /// asset (`maxBatch` at most) that is not in the trash, nor the movie of a Live Photo (which
-    /// is part of its still); otherwise nothing is kept.
-    public func createDownload(of ids: [String], now: Date = Date()) async throws(LibraryError) -> Download {
+    /// is part of its still), all of them `owner`'s; otherwise nothing is kept.
+    public func createDownload(of ids: [String], owner: Owner = .first, now: Date = Date()) async throws(LibraryError) -> Download {
         try Library.requireBatch(ids)
-        let found = try await assetsByID(ids)
+        let found = try await assetsByID(ids, owner: owner)
         let items = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil && $0.livePhotoStill == nil }
         guard items.count == ids.count else {
             throw LibraryError(.notFound, "\(ids.count - items.count) of the items are not in the library (deleted, or in the trash).")
         }
-        let movies = try await assetsByID(items.compactMap(\.livePhotoMovie)).filter { $0.value.trashedDate == nil }
+        let movies = try await assetsByID(items.compactMap(\.livePhotoMovie), owner: owner).filter { $0.value.trashedDate == nil }
         let files = items.flatMap { item in [item] + (item.livePhotoMovie.flatMap { movies[$0] }.map { [$0] } ?? []) }
         let token = Hex.text((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let day = now.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
         let download = Download(token: token, filename: "CameraRoll \(day).zip", assets: files)
         try await write { connection throws(StorageError) in
             try connection.run(
-                "INSERT INTO downloads (token, filename, asset_ids, expires) VALUES (?, ?, ?, ?)",
+                "INSERT INTO downloads (token, filename, asset_ids, expires, owner_id) VALUES (?, ?, ?, ?, ?)",
                 [
                     token, download.filename, files.map(\.id).joined(separator: " "),
-                    now.addingTimeInterval(Library.downloadLifetime).timeIntervalSince1970,
+                    now.addingTimeInterval(Library.downloadLifetime).timeIntervalSince1970, owner.id,
                 ])
         }
         return download
     }
 
-    /// The download a token names, with its files as they are now: not found once it has
-    /// expired, or if any of them has been deleted or trashed since (its archive would no longer
-    /// be the one announced).
-    public func download(_ token: String, now: Date = Date()) async throws(LibraryError) -> Download {
+    /// The download a token of `owner`'s names, with its files as they are now: not found once it
+    /// has expired, or if any of them has been deleted or trashed since (its archive would no
+    /// longer be the one announced).
+    public func download(_ token: String, owner: Owner = .first, now: Date = Date()) async throws(LibraryError) -> Download {
         let gone = LibraryError(.notFound, "There is no download at this address; a download lasts an hour.")
         guard Hex.bytes(token.utf8)?.count == 16 else { throw gone }
         let row = try await read { connection throws(StorageError) -> (filename: String, ids: String)? in
             guard
                 let row = try connection.query(
-                    "SELECT filename, asset_ids FROM downloads WHERE token = ? AND expires > ?", [token, now.timeIntervalSince1970]
+                    "SELECT filename, asset_ids FROM downloads WHERE token = ? AND owner_id = ? AND expires > ?",
+                    [token, owner.id, now.timeIntervalSince1970]
                 ).first
             else { return nil }
             return (try row.text("filename"), try row.text("asset_ids"))
         }
         guard let row else { throw gone }
         let ids = row.ids.split(separator: " ").map(String.init)
-        let found = try await assetsByID(ids)
+        let found = try await assetsByID(ids, owner: owner)
         let files = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil }
         guard files.count == ids.count else {
             throw LibraryError(.notFound, "Items of this download have been deleted or moved to the trash since; select them again.")
@@ -115,13 +116,11 @@ public final class Downloads: FileWorking {
         }
     }
 
-    /// The assets `ids` names, by id, as one read finds them.
-    private func assetsByID(_ ids: [String]) async throws(LibraryError) -> [String: Asset] {
+    /// The assets of `owner`'s that `ids` names, by id, as one read finds them.
+    private func assetsByID(_ ids: [String], owner: Owner) async throws(LibraryError) -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
-        let assets = try await read { connection throws(StorageError) in
-            try Asset.all(
-                connection.query("SELECT \(Asset.columns) FROM assets a WHERE a.id IN (\(Library.placeholders(ids.count)))", ids))
-        }
+        let sql = "SELECT \(Asset.columns(of: owner)) FROM assets a WHERE a.owner_id = ? AND a.id IN (\(Library.placeholders(ids.count)))"
+        let assets = try await read { connection throws(StorageError) in try Asset.all(connection.query(sql, [owner.id] + ids)) }
         return Dictionary(assets.map { ($0.id, $0) }) { first, _ in first }
     }
 }

@@ -33,6 +33,8 @@ public struct Upload: Sendable, Equatable {
     /// Abandoned past this, the upload and its bytes are deleted; each piece moves it on.
     public let expires: Date
     public let state: State
+    /// Whose library it goes to.
+    public let owner: Owner
 }
 
 /// What a client declares when it opens an upload.
@@ -44,13 +46,18 @@ public struct NewUpload: Sendable {
     public var saveToCameraRoll: Bool
     /// Who opens it, for the quota of open uploads: an address, a session.
     public var client: String
+    /// Whose library it goes to; nobody else may ask where it is, add to it or end it.
+    public var owner: Owner
 
-    public init(length: Int?, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String) {
+    public init(
+        length: Int?, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String, owner: Owner = .first
+    ) {
         self.length = length
         self.originalFilename = originalFilename
         self.source = source
         self.saveToCameraRoll = saveToCameraRoll
         self.client = client
+        self.owner = owner
     }
 }
 

@@ -39,26 +39,26 @@ public final class Uploads: FileWorking {
             guard try (open.first?.integer("open") ?? 0) < quota else { return false }
             try connection.run(
                 """
-                INSERT INTO uploads (id, length, original_filename, source, save_to_camera_roll, client, state, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?)
+                INSERT INTO uploads (id, length, original_filename, source, save_to_camera_roll, client, state, updated_at, owner_id)
+                VALUES (?, ?, ?, ?, ?, ?, 'receiving', ?, ?)
                 """,
                 [
                     id, new.length, new.originalFilename.flatMap(PortableFilename.kept), new.source.rawValue, new.saveToCameraRoll,
-                    new.client,
-                    now.timeIntervalSince1970,
+                    new.client, now.timeIntervalSince1970, new.owner.id,
                 ])
             return true
         }
         guard opened else {
             throw LibraryError(.tooManyUploads, "There are \(quota) unfinished uploads from here already; finish or cancel some first.")
         }
-        return try await upload(id)
+        return try await upload(id, owner: new.owner)
     }
 
-    /// The upload as its row has it. One whose bytes are all in but whose import did not finish
-    /// is imported now, so that asking is enough to get the outcome after a crash.
-    public func upload(_ id: String) async throws(LibraryError) -> Upload {
-        let upload = try await uploadRow(id)
+    /// The upload as its row has it, if it is `owner`'s (nil: anyone's). One whose bytes are all
+    /// in but whose import did not finish is imported now, so that asking is enough to get the
+    /// outcome after a crash.
+    public func upload(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Upload {
+        let upload = try await uploadRow(id, owner: owner)
         guard case .importing = upload.state else { return upload }
         return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
             let again = try await uploadRow(id)
@@ -71,12 +71,12 @@ public final class Uploads: FileWorking {
     /// `length` tells the whole size of an upload created without one, with any piece (the last
     /// at the latest, which may then be empty). The last piece makes it an asset: its state is
     /// `done`, or the import's refusal is thrown.
-    public func appendToUpload(_ id: String, at offset: Int, piece: UploadPieceFile, length: Int? = nil) async throws(LibraryError)
-        -> Upload
-    {
+    public func appendToUpload(
+        _ id: String, at offset: Int, piece: UploadPieceFile, length: Int? = nil, owner: Owner? = .first
+    ) async throws(LibraryError) -> Upload {
         do {
             return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
-                try await append(piece, to: try await uploadRow(id), at: offset, length: length)
+                try await append(piece, to: try await uploadRow(id, owner: owner), at: offset, length: length)
             }
         } catch {
             unlink(piece.path)
@@ -90,9 +90,9 @@ public final class Uploads: FileWorking {
     /// page said Use Video or Retake, or one cut short and sent again whole), and left in place it
     /// would only wait out its retention among the Captures Not Saved. An asset the upload found
     /// already there (a duplicate), or a capture saved since, stays.
-    public func terminateUpload(_ id: String) async throws(LibraryError) {
+    public func terminateUpload(_ id: String, owner: Owner? = .first) async throws(LibraryError) {
         try await locks.withLock(id) { () async throws(LibraryError) in
-            let upload = try await storedUploadRow(id)
+            let upload = try await storedUploadRow(id, owner: owner)
             let deleted = try await write { [live = liveSince(Date())] connection throws(StorageError) in
                 try connection.run("DELETE FROM uploads WHERE id = ? AND updated_at > ?", [id, live])
             }
@@ -271,7 +271,7 @@ public final class Uploads: FileWorking {
             outcome = .success(
                 try await ingest.importUpload(
                     temporaryFile: file, originalFilename: upload.originalFilename, source: upload.source,
-                    saveToCameraRoll: upload.saveToCameraRoll))
+                    saveToCameraRoll: upload.saveToCameraRoll, owner: upload.owner))
         } catch  where error.refusesTheFile {
             outcome = .failure(error)
         }
@@ -304,8 +304,8 @@ public final class Uploads: FileWorking {
 
     /// The upload as its row has it, once pieces the row counts but a restart of the machine may
     /// have lost are taken back: from then on the upload is where its bytes are sure to be.
-    private func uploadRow(_ id: String) async throws(LibraryError) -> Upload {
-        let upload = try await storedUploadRow(id)
+    private func uploadRow(_ id: String, owner: Owner? = nil) async throws(LibraryError) -> Upload {
+        let upload = try await storedUploadRow(id, owner: owner)
         guard let boot = upload.cachedIn, upload.state == .receiving || upload.state == .importing, !partialUploads.stillCached(boot)
         else { return upload }
         try await write { connection throws(StorageError) in
@@ -319,12 +319,15 @@ public final class Uploads: FileWorking {
         return try await storedUploadRow(id)
     }
 
-    private func storedUploadRow(_ id: String) async throws(LibraryError) -> Upload {
+    /// The upload's row, if it is `owner`'s (nil: anyone's): another's is no such upload.
+    private func storedUploadRow(_ id: String, owner: Owner? = nil) async throws(LibraryError) -> Upload {
         let row = try await read { [live = liveSince(Date())] connection throws(StorageError) in
             try connection.query("SELECT * FROM uploads WHERE id = ? AND updated_at > ?", [id, live]).first
         }
         guard let row else { throw Self.noSuchUpload }
-        return try await storage { [expiry = options.uploadExpiry] () throws(StorageError) in try Upload(row: row, expiry: expiry) }
+        let upload = try await storage { [expiry = options.uploadExpiry] () throws(StorageError) in try Upload(row: row, expiry: expiry) }
+        guard owner.map({ $0 == upload.owner }) ?? true else { throw Self.noSuchUpload }
+        return upload
     }
 
     /// The oldest last piece (`updated_at`) of an upload that has not expired at `now`.
@@ -351,6 +354,7 @@ extension Upload {
         originalFilename = try row.optionalText("original_filename")
         source = AssetSource(rawValue: try row.text("source")) ?? .upload
         saveToCameraRoll = try row.flag("save_to_camera_roll")
+        owner = Owner(id: try row.integer("owner_id"))
         expires = Date(timeIntervalSince1970: try row.real("updated_at") + expiry)
         switch try row.text("state") {
         case "receiving": state = .receiving

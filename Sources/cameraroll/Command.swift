@@ -15,7 +15,7 @@ struct Command {
         switch name {
         case "serve": Command(valued: ServeCommand.valued, run: ServeCommand.run)
         case "pick": Command(valued: PickCommand.valued, run: PickCommand.run)
-        case "import": Command(run: ImportCommand.run)
+        case "import": Command(valued: ImportCommand.valued, run: ImportCommand.run)
         case "list": Command(valued: ListCommand.valued, run: ListCommand.run)
         case "export": Command(run: ExportCommand.run)
         case "trash", "restore", "delete", "gc":

@@ -107,6 +107,15 @@ struct Context {
         return (UserAccounts(shared: shared), AllowedApps(shared: shared))
     }
 
+    /// Whose library a command works in: the person `name` names, or without one the first
+    /// admin (the owner, `Owner.first` before anyone has a password).
+    func owner(named name: String?) async throws -> Owner {
+        let users = try await credentials().users
+        guard let name else { return try users.firstAdmin().map { Owner(id: $0.id) } ?? .first }
+        guard let user = try users.user(named: name) else { throw UsageError("Nobody here is called \(name); see cameraroll users list.") }
+        return Owner(id: user.id)
+    }
+
     /// `log` gets what a failing ffmpeg or ffprobe said (the server's log; other commands
     /// print their own word on each failure).
     func openLibrary(log: @escaping @Sendable (String) -> Void = { _ in }) async throws(LibraryError) -> Library {

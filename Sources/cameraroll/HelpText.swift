@@ -36,8 +36,10 @@ enum HelpText {
           import PATH...       Import photos and videos (files or folders, recursively).
                                --json         print {"imported": [...], "rejected": [...]}
                                --camera-roll  also save them to the Camera Roll album
+                               --user NAME    into NAME's library (default: the owner's)
                                Exit status 1 if any file was rejected.
           list                 List the library, newest capture first.
+                               --user NAME    NAME's library (default: the owner's)
                                --source photoLibrary|savedPhotosAlbum  (default photoLibrary)
                                --media image,movie                     (default both)
                                --json
@@ -50,6 +52,8 @@ enum HelpText {
           passwd               Set or change the owner's password, which anyone not on this computer
                                signs in with (asked twice; or one line on standard input). With
                                --database, the one every server sharing that database takes.
+          users add NAME       Add a person, with a library of their own (the password is asked
+                               as passwd asks). --admin: they may manage the others.
           users list           The people who sign in (--json). The owner is the first admin.
           users passwd NAME    Set or change NAME's password (asked as passwd asks). With
                                --database, the users commands change what every server reads.

@@ -1,9 +1,12 @@
 import Foundation
 import PhotoLibrary
 
-/// `cameraroll import [--json] [--camera-roll] PATH...`: files and folders, recursively, two at
-/// a time, with a progress bar on a terminal and a summary; exit 1 if any file was rejected.
+/// `cameraroll import [--json] [--camera-roll] [--user NAME] PATH...`: files and folders,
+/// recursively, two at a time, into the library of NAME (by default the owner's), with a progress
+/// bar on a terminal and a summary; exit 1 if any file was rejected.
 enum ImportCommand {
+    static let valued: Set<String> = ["user"]
+
     struct Imported: Encodable {
         var path: String
         var id: String
@@ -25,8 +28,9 @@ enum ImportCommand {
     }
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
-        try arguments.allowOnly(["json", "camera-roll"])
+        try arguments.allowOnly(["json", "camera-roll", "user"])
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one file or folder to import.") }
+        let owner = try await context.owner(named: arguments.value("user"))
         let library = try await context.openLibrary()
         let saveToCameraRoll = arguments.flag("camera-roll")
 
@@ -53,7 +57,7 @@ enum ImportCommand {
                 while started < files.count && started - done < width {
                     let index = started
                     let path = files[index]
-                    group.addTask { (index, await importOne(library, path, saveToCameraRoll)) }
+                    group.addTask { (index, await importOne(library, path, saveToCameraRoll, owner)) }
                     started += 1
                 }
                 guard let (index, outcome) = await group.next() else { break }
@@ -90,10 +94,11 @@ enum ImportCommand {
         return report.rejected.isEmpty ? 0 : 1
     }
 
-    private static func importOne(_ library: Library, _ path: String, _ saveToCameraRoll: Bool) async -> Result<ImportResult, LibraryError>
-    {
+    private static func importOne(_ library: Library, _ path: String, _ saveToCameraRoll: Bool, _ owner: Owner) async -> Result<
+        ImportResult, LibraryError
+    > {
         do throws(LibraryError) {
-            return .success(try await library.ingest.importFile(at: path, saveToCameraRoll: saveToCameraRoll))
+            return .success(try await library.ingest.importFile(at: path, saveToCameraRoll: saveToCameraRoll, owner: owner))
         } catch {
             return .failure(error)
         }

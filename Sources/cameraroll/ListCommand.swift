@@ -2,12 +2,14 @@ import Foundation
 import PhotoLibrary
 import Vocabulary
 
-/// `cameraroll list [--json] [--source photoLibrary|savedPhotosAlbum] [--media image,movie]`.
+/// `cameraroll list [--json] [--source photoLibrary|savedPhotosAlbum] [--media image,movie] [--user NAME]`:
+/// NAME's library (by default the owner's).
 enum ListCommand {
-    static let valued: Set<String> = ["source", "media"]
+    static let valued: Set<String> = ["source", "media", "user"]
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
-        try arguments.allowOnly(["json", "source", "media"])
+        try arguments.allowOnly(["json", "source", "media", "user"])
+        let owner = try await context.owner(named: arguments.value("user"))
         guard arguments.positional.isEmpty else { throw UsageError("list takes no file names.") }
         let source = try LibrarySource.parse(arguments.value("source") ?? "photoLibrary")
         let mediaTypes = try MediaType.parseList(arguments.value("media") ?? "image,movie")
@@ -17,7 +19,7 @@ enum ListCommand {
         var cursor: String?
         repeat {
             let page = try await library.catalog.assets(
-                AssetQuery(source: source, mediaTypes: mediaTypes, limit: AssetQuery.maxLimit, cursor: cursor))
+                AssetQuery(source: source, mediaTypes: mediaTypes, limit: AssetQuery.maxLimit, cursor: cursor), owner: owner)
             assets += page.assets
             cursor = page.nextCursor
         } while cursor != nil

@@ -1,13 +1,16 @@
 import Credentials
 import Foundation
 
-/// `cameraroll users list [--json]`, `users passwd NAME`: the people who sign in. The owner of a
-/// library made before there were people is its first admin, named `owner`. A running server
-/// sees a change at its next request; a new password signs that person's devices out.
+/// `cameraroll users add NAME [--admin]`, `users list [--json]`, `users passwd NAME`: the people
+/// who sign in, each with a library of their own. The owner of a library made before there were
+/// people is its first admin, named `owner`. A running server sees a change at its next request;
+/// a new password signs that person's devices out.
 enum UsersCommand {
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         let users = try await context.credentials().users
-        guard let action = arguments.positional.first else { throw UsageError("users list [--json] or users passwd NAME.") }
+        guard let action = arguments.positional.first else {
+            throw UsageError("users add NAME [--admin], users list [--json] or users passwd NAME.")
+        }
         let rest = Array(arguments.positional.dropFirst())
         do {
             switch action {
@@ -24,6 +27,21 @@ enum UsersCommand {
                         [["ID", "NAME", "ADMIN", "PASSWORD"]]
                             + list.map { [String($0.id), $0.name, $0.admin ? "yes" : "no", $0.password == nil ? "none" : "set"] })
                 }
+            case "add":
+                try arguments.allowOnly(["admin"])
+                guard rest.count == 1 else {
+                    throw UsageError("users add takes one name (in quotes if it has spaces); it asks for the password.")
+                }
+                let admin = arguments.flag("admin")
+                var added: UserAccounts.User?
+                guard
+                    await PasswordCommand.set(
+                        whose: "\(rest[0])'s",
+                        { password throws(CredentialsError) in added = try await users.add(rest[0], admin: admin, password: password) })
+                else { return 1 }
+                guard let added else { return 1 }
+                Terminal.out(
+                    "\(added.name) can sign in now\(added.admin ? ", as an admin" : ""), with a library of their own (\(users.location)).")
             case "passwd":
                 try arguments.allowOnly([])
                 guard rest.count == 1 else { throw UsageError("users passwd takes one name; it asks for the password.") }
@@ -41,7 +59,7 @@ enum UsersCommand {
                 else { return 1 }
                 Terminal.out("\(rest[0])'s password is set (\(users.location)). Their devices signed in with the old one are signed out.")
             default:
-                throw UsageError("users list or users passwd NAME.")
+                throw UsageError("users add NAME [--admin], users list or users passwd NAME.")
             }
         } catch let error as CredentialsError {
             Terminal.error("cameraroll users: \(error.message)")

@@ -13,13 +13,9 @@ import Testing
 
     init() async throws {
         live = try LiveServer()
-        let root = URL(fileURLWithPath: live.library.folder.root)
-        let person = { (id: Int, name: String, admin: Bool, password: String) throws -> [String: Any] in
-            let hash = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(try PasswordHash(password: password)))
-            return ["id": id, "name": name, "admin": admin, "password": hash]
-        }
-        let users = ["users": [try person(1, "owner", true, "the owner's password"), try person(2, "anna", false, "anna's password")]]
-        try JSONSerialization.data(withJSONObject: users).write(to: root.appendingPathComponent("users.json"))
+        let users = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
+        try await users.setFirstAdminPassword("the owner's password")
+        try await users.add("anna", admin: false, password: "anna's password")
         let signedIn = try await live.request(
             "POST", "/api/session", body: try JSONEncoder().encode(["user": "anna", "password": "anna's password"]))
         let cookie = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
@@ -43,8 +39,43 @@ import Testing
         #expect(
             try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [herID]]), headers: anna).status == 200)
 
+        // Her resumable upload, half sent, and her download.
+        let tus = ["Tus-Resumable": "1.0.0"]
+        let upload = try await live.request(
+            "POST", "/api/uploads", headers: tus.merging(anna) { $1 }.merging(["Upload-Length": "8"]) { $1 })
+        let uploadPath = try #require(upload.header("Location"))
+        let download = try await live.request("POST", "/api/downloads", body: try json(["ids": [herID]]), headers: anna)
+        let downloadPath = try #require(download.header("Location"))
+
         let ids = try json(["ids": [herID]])
+        let piece = ["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"].merging(tus) { $1 }
+        let tusTries: [(String, [String: String], Data?)] = [
+            ("HEAD", tus, nil), ("GET", tus, nil), ("PATCH", piece, Data("12345678".utf8)), ("DELETE", tus, nil),
+        ]
+        for (method, headers, body) in tusTries {
+            let reply = try await live.request(method, uploadPath, body: body, headers: headers)
+            #expect(reply.status == 404, "\(method) \(uploadPath): \(reply.status)")
+        }
+        #expect(try await live.request("HEAD", uploadPath, headers: tus.merging(anna) { $1 }).header("Upload-Offset") == "0")
+
+        // The first to act on a picker takes it: to anyone else it is not there.
+        let picker = try await live.request("POST", "/api/picker/sessions", body: try json(["sourceType": "photoLibrary"]))
+        let pickerID = try #require(picker.json["id"] as? String)
+        let opened = try await live.request(
+            "POST", "/api/picker/sessions/\(pickerID)/events", body: try json(["event": "open"]), headers: anna)
+        #expect(opened.status == 200)
+        let chosen = try await live.request(
+            "POST", "/api/picker/sessions/\(pickerID)/events", body: try json(["event": "choose", "assetID": myID]))
+        #expect(chosen.status == 404, "another's picker")
+        let choose = { (asset: String) in try json(["event": "choose", "assetID": asset]) }
+        let mineInHers = try await live.request("POST", "/api/picker/sessions/\(pickerID)/events", body: try choose(myID), headers: anna)
+        #expect(mineInHers.status == 404, "her picker offers only hers")
+        let hersInHers = try await live.request("POST", "/api/picker/sessions/\(pickerID)/events", body: try choose(herID), headers: anna)
+        #expect(hersInHers.status == 200)
+        #expect(try await live.get(downloadPath, headers: anna).status == 200)
         let tries: [(String, String, Data?)] = [
+            ("GET", downloadPath, nil),
+            ("POST", "/api/downloads", ids),
             ("GET", "/api/assets/\(herID)", nil),
             ("PUT", "/api/assets/\(herID)/edit", try json(["rotation": 90])),
             ("DELETE", "/api/assets/\(herID)", nil),

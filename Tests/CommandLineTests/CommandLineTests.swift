@@ -314,6 +314,29 @@ import Testing
         #expect(table.stdout.contains("owner") && table.stdout.contains("yes"))
     }
 
+    @Test func peopleAreAddedFromTheCommandLine() async throws {
+        #expect(try await Executable.run(["--data", data, "passwd"], input: "the owner's password\n").status == 0)
+        let added = try await Executable.run(["--data", data, "users", "add", "Anna"], input: "anna's password\n")
+        #expect(added.status == 0 && added.stdout.contains("Anna can sign in"), "\(added.stderr)")
+        let twice = try await Executable.run(["--data", data, "users", "add", "anna", "--admin"], input: "anna's password\n")
+        #expect(twice.status == 1 && twice.stderr.contains("already"))
+        let listed = try await Executable.run(["--data", data, "users", "list", "--json"])
+        let people = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [[String: Any]])
+        #expect(people.map { $0["name"] as? String } == ["owner", "Anna"])
+        #expect(people.map { $0["admin"] as? Bool } == [true, false])
+        #expect(people.map { $0["id"] as? Int } == [1, 2])
+
+        // Each imports into and lists their own library.
+        let photo = Corpus.path("photos/exifsamples__Canon_40D.jpg")
+        #expect(try await Executable.run(["--data", data, "import", "--user", "anna", photo]).status == 0)
+        let hers = try await Executable.run(["--data", data, "list", "--json", "--user", "Anna"])
+        #expect((try JSONSerialization.jsonObject(with: hers.output) as? [Any])?.count == 1, "\(hers.stderr)")
+        let mine = try await Executable.run(["--data", data, "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: mine.output) as? [Any])?.count == 0)
+        let nobody = try await Executable.run(["--data", data, "list", "--user", "ben"])
+        #expect(nobody.status == 2 && nobody.stderr.contains("ben"))
+    }
+
     @Test func servingBeyondThisComputerNeedsAPassword() async throws {
         let refused = try await Executable.run(["--data", data, "serve", "--host", "0.0.0.0", "--port", "0"])
         #expect(refused.status == 2 && refused.stderr.contains("cameraroll passwd"))

@@ -59,6 +59,29 @@ import Testing
         #expect(try users.all().map(\.name) == ["owner"], "the list no longer reads the earlier file")
     }
 
+    /// People are added with a name nobody has (in any case), get ids never given before, and
+    /// the first person of a library without anyone is its admin.
+    @Test func peopleAreAddedWithNamesOfTheirOwn() async throws {
+        let folder = TemporaryDirectory()
+        let users = UserAccounts(dataFolder: folder.url)
+        let first = try await users.add(" Maria ", admin: false, password: "maria's password")
+        #expect(first.id == 1 && first.admin && first.name == "Maria", "the first is the admin, her name trimmed")
+        let anna = try await users.add("Anna", admin: false, password: "anna's password")
+        #expect(anna.id == 2 && !anna.admin)
+        await #expect(throws: CredentialsError(.nameTaken, "Someone here is called ANNA already.")) {
+            try await users.add("ANNA", admin: true, password: "another password")
+        }
+        for bad in ["", "   ", String(repeating: "x", count: 65), "two\nlines"] {
+            await #expect(throws: CredentialsError.self, "\(bad)") { try await users.add(bad, admin: false, password: "a long password") }
+        }
+        await #expect(throws: CredentialsError(.weakPassword, "The password must have at least 8 characters.")) {
+            try await users.add("Ben", admin: false, password: "short")
+        }
+        #expect(try users.all().map(\.name) == ["Maria", "Anna"])
+        #expect(try users.user(named: "anna")?.password?.verifies("anna's password") == true)
+        #expect(users.stamp(of: 2) != nil && users.stamp(of: 2) != users.stamp(of: 1))
+    }
+
     @Test func aDamagedFileIsAnErrorNotNobody() throws {
         let folder = TemporaryDirectory()
         try Data("{".utf8).write(to: folder.url.appendingPathComponent("owner.json"))
