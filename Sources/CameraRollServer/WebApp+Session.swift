@@ -12,7 +12,7 @@ extension WebApp {
             return .json(
                 SessionStateJSON(
                     local: access.isOwnersMachine(request), signedIn: session != nil, csrfToken: session?.csrfToken,
-                    passwordSet: (try? access.users.firstAdmin())?.password != nil, user: access.person(request).map(PersonJSON.init)))
+                    passwordSet: (try? access.users.firstAdmin())?.password != nil, user: access.person(request)?.summary))
         }
         router.post("/api/session", body: .file(maxBytes: 4096)) { request in try await signIn(request) }
         router.delete("/api/session") { request in
@@ -67,7 +67,7 @@ extension WebApp {
         try await answering { () async throws(CredentialsError) in try await access.lockOut.succeeded(address) }
         let (token, session) = await access.sessions.create(user: person.id, passwordStamp: stamp)
         var response = Response.json(
-            SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true, user: PersonJSON(person)))
+            SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true, user: person.summary))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"
         return response
@@ -82,18 +82,5 @@ struct SessionStateJSON: Encodable {
     /// Whether the first admin has a password, without which nobody can sign in.
     var passwordSet: Bool
     /// Who asks: the person signed in, or this computer's (the first admin); absent for anyone else.
-    var user: PersonJSON?
-}
-
-/// A person as the pages show them.
-struct PersonJSON: Encodable {
-    var id: Int
-    var name: String
-    var admin: Bool
-
-    init(_ user: UserAccounts.User) {
-        id = user.id
-        name = user.name
-        admin = user.admin
-    }
+    var user: UserAccounts.User.Summary?
 }

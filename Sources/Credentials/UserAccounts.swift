@@ -18,6 +18,16 @@ public struct UserAccounts: Sendable {
         public var admin: Bool
         /// nil until one is set: nobody signs in as that person.
         public var password: PasswordHash?
+
+        /// The person as lists and pages show them: never their password's hash.
+        public struct Summary: Encodable, Sendable {
+            public let id: Int
+            public let name: String
+            public let admin: Bool
+            public let passwordSet: Bool
+        }
+
+        public var summary: Summary { Summary(id: id, name: name, admin: admin, passwordSet: password != nil) }
     }
 
     /// The name the owner of an earlier version's library is given.

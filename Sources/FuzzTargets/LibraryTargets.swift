@@ -73,6 +73,16 @@ extension FuzzTarget {
             require(!capabilities.grants(parts[0], assetID: "asset", kind: "trimmed", edit: edit), "only a signed capability grants")
         },
         FuzzTarget(
+            "user-name", "a person's name, as sign-in and users add read it",
+            examples: ["Anna", " Zoë ", "ZOE\u{0308}", "İlknur", "two\nlines", ""]
+        ) { bytes in
+            let key = UserName.key(text(bytes))
+            require(UserName.key(key) == key, "a name's key is its own key")
+            guard let name = try? UserName.validated(text(bytes)) else { return }
+            require((try? UserName.validated(name)) == name, "a name kept stays as it is")
+            require(UserName.key(name) == key, "a name and how it was typed are one person")
+        },
+        FuzzTarget(
             "session-token", "a sign-in session's cookie, as servers sharing a library sign them (<id>.<user>.<expiry>.<HMAC>)",
             examples: ["0123456789abcdef0123456789abcdef.1.1999999999.00ff", "0123456789abcdef0123456789abcdef.-1.0."]
         ) { bytes in

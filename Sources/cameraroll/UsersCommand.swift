@@ -19,7 +19,7 @@ enum UsersCommand {
                 guard rest.isEmpty else { throw UsageError("users list takes no arguments.") }
                 let list = try users.all()
                 if arguments.flag("json") {
-                    Terminal.json(list.map(Listed.init))
+                    Terminal.json(list.map(\.summary))
                 } else if list.isEmpty {
                     Terminal.out("Nobody signs in yet: cameraroll passwd sets the owner's password.")
                 } else {
@@ -66,20 +66,5 @@ enum UsersCommand {
             return 1
         }
         return 0
-    }
-
-    /// A person as `--json` lists them: never their password's hash.
-    private struct Listed: Encodable {
-        var id: Int
-        var name: String
-        var admin: Bool
-        var passwordSet: Bool
-
-        init(_ user: UserAccounts.User) {
-            id = user.id
-            name = user.name
-            admin = user.admin
-            passwordSet = user.password != nil
-        }
     }
 }
