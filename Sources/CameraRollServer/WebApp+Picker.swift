@@ -52,7 +52,8 @@ extension WebApp {
             guard let configuration = try await answering({ () throws(PickerError) in try await pickers.configuration(of: id) }) else {
                 throw Self.noSession
             }
-            let owner = access.owner(request)
+            // Another site's page (its cancel) is nobody's, even from this computer.
+            let owner = CrossSite(request) == nil ? access.owner(request) : nil
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
                 configuration: configuration, owner: owner)

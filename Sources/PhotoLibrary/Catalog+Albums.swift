@@ -80,14 +80,20 @@ extension Catalog {
         return try await read { connection throws(StorageError) in try connection.query(sql, [owner.id]).map(Self.album) }
     }
 
-    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll); another's is not there.
+    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll, made if it is not yet); another's
+    /// is not there.
     public func album(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Album {
-        let found = try await read { connection throws(StorageError) in
-            try connection.query("\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?", [Library.albumRow(id, of: owner), owner.id])
-                .first.map(Self.album)
+        let sql = "\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?"
+        let arguments: [any SQLBindable] = [Library.albumRow(id, of: owner), owner.id]
+        if let found = try await read({ connection throws(StorageError) in try connection.query(sql, arguments).first.map(Self.album) }) {
+            return found
         }
-        guard let found else { throw LibraryError(.notFound, "There is no album with that id.") }
-        return found
+        guard id == Library.cameraRollID else { throw LibraryError(.notFound, "There is no album with that id.") }
+        let now = Library.timestamp()
+        try await write { connection throws(StorageError) in try Library.ensureCameraRoll(of: owner, connection: connection, at: now) }
+        let made = try await read { connection throws(StorageError) in try connection.query(sql, arguments).first.map(Self.album) }
+        guard let made else { throw LibraryError(.notFound, "There is no album with that id.") }
+        return made
     }
 
     public func createAlbum(title: String, owner: Owner = .first) async throws(LibraryError) -> Album {

@@ -56,16 +56,17 @@ extension Catalog {
         }
     }
 
-    /// Moves an asset of `owner`'s to the trash; it leaves every source but keeps its original.
-    public func trash(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+    /// Moves an asset of `owner`'s (nil: anyone's, for the operator) to the trash; it leaves every
+    /// source but keeps its original.
+    public func trash(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
         try await setTrashed(id, Library.timestamp(), owner: owner)
     }
 
-    public func restore(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+    public func restore(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
         try await setTrashed(id, nil, owner: owner)
     }
 
-    private func setTrashed(_ id: String, _ date: String?, owner: Owner) async throws(LibraryError) -> Asset {
+    private func setTrashed(_ id: String, _ date: String?, owner: Owner?) async throws(LibraryError) -> Asset {
         _ = try await asset(id, owner: owner)
         try await write { connection throws(StorageError) in
             try connection.run("UPDATE assets SET trashed_at = ? WHERE id = ?", [date, id])

@@ -14,7 +14,7 @@ extension MediaJobs {
         } catch {
             throw Library.reported(error, "stream layout of asset \(asset.id)", options.log)
         }
-        _ = try await startRendition(of: id)
+        _ = try await startRendition(of: id, owner: nil)
         return layout
     }
 

@@ -74,7 +74,7 @@ public final class MediaJobs: FileWorking {
     /// keeps none of the container's tags (location, device and captions are one block there).
     public func rendition(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id, owner: owner)
-        guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id) }
+        guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id, owner: nil) }
         let file = try await derivedVideo(try renditionJob(asset))
         return Derivative(path: file.path, mimeType: "video/mp4", size: nil, etag: file.etag)
     }
@@ -82,7 +82,7 @@ public final class MediaJobs: FileWorking {
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
         let asset = try await catalog.asset(id, owner: owner)
-        guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id) }
+        guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id, owner: nil) }
         return try await trimmedVideo(of: asset, start: start, end: end)
     }
 

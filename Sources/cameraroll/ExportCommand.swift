@@ -9,7 +9,7 @@ enum ExportCommand {
         try arguments.allowOnly(["force"])
         guard arguments.positional.count == 2 else { throw UsageError("Usage: cameraroll export ID DEST") }
         let library = try await context.openLibrary()
-        let asset = try await library.catalog.asset(arguments.positional[0])
+        let asset = try await library.catalog.asset(arguments.positional[0], owner: nil)
         var destination = arguments.positional[1]
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -20,8 +20,9 @@ enum MaintenanceCommand {
         guard !arguments.positional.isEmpty else { throw UsageError("Name at least one asset id.") }
         for id in arguments.positional {
             switch command {
-            case "trash": _ = try await library.catalog.trash(id)
-            case "restore": _ = try await library.catalog.restore(id)
+            // The operator's: whoever's the asset is.
+            case "trash": _ = try await library.catalog.trash(id, owner: nil)
+            case "restore": _ = try await library.catalog.restore(id, owner: nil)
             default: try await library.ingest.deletePermanently(id)
             }
         }

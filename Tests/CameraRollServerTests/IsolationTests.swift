@@ -132,5 +132,8 @@ import Testing
         #expect(try await live.get("/media/\(herID)/thumbnail", headers: anna).status == 200)
         #expect(try await live.get("/media/\(movieID)/poster", headers: anna).status == 200)
         #expect(try await live.get("/api/assets/\(movieID)/rendition", headers: anna).status == 200)
+        // Her movie plays for her: its stream, and as it is (untrimmed).
+        #expect(try await live.get("/media/\(movieID)/stream", headers: anna).status == 200)
+        #expect(try await live.get("/media/\(movieID)/trimmed", headers: anna).status == 200)
     }
 }

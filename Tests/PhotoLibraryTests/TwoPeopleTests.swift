@@ -20,6 +20,8 @@ import Testing
     @Test(arguments: Engine.withLocalBlobs) func eachHasTheirOwnLibrary(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let (library, catalog) = (fixture.library, fixture.library.catalog)
+        // A Camera Roll is there for her before she has put anything in it.
+        #expect(try await catalog.album(Library.cameraRollID, owner: anna).count == 0)
         let photo = "photos/exifsamples__Canon_40D.jpg"
         let mine = try await fixture.importCorpus(photo, saveToCameraRoll: true).asset
         let hers = try await library.ingest.importFile(at: Corpus.path(photo), saveToCameraRoll: true, owner: anna).asset
