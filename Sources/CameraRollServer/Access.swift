@@ -111,9 +111,8 @@ package struct Access: Sendable {
     /// Whose library a request works in: the person signed in, or this computer's (the first
     /// admin, who is `Owner.first` before anyone has a password); nil for anyone else.
     func owner(_ request: Request) -> Owner? {
-        if let session = session(of: request) { return Owner(id: session.user) }
-        guard isOwnersMachine(request) else { return nil }
-        return ((try? users.firstAdmin()) ?? nil).map { Owner(id: $0.id) } ?? .first
+        if let person = person(request) { return Owner(id: person.id) }
+        return isOwnersMachine(request) ? .first : nil
     }
 
     /// The owner asks: from this computer, or signed in; never a page of another site.

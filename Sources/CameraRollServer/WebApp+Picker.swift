@@ -149,7 +149,8 @@ extension WebApp {
     /// not the movie half of a Live Photo. Any other is, to this picker, not there, whatever a
     /// page says. (A media type it does not offer is the session's to refuse.)
     private func offered(_ id: String, by configuration: PickerConfiguration, owner: Owner?) async throws -> Asset {
-        guard let owner else { throw HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.") }
+        // A step nobody in particular takes (another site's) picks nothing.
+        guard let owner else { throw Self.notOffered }
         let asset = try await answering { () throws(LibraryError) in try await library.catalog.asset(id, owner: owner) }
         let inSource =
             switch configuration.sourceType {
@@ -159,11 +160,11 @@ extension WebApp {
             }
         let isOffered =
             inSource && asset.livePhotoStill == nil && configuration.filter.map { $0.admits(asset.kind) } != false
-        guard asset.trashedDate == nil, isOffered else {
-            throw HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.")
-        }
+        guard asset.trashedDate == nil, isOffered else { throw Self.notOffered }
         return asset
     }
+
+    private static let notOffered = HTTPError(404, "not_found", "This picker does not offer that item; choose one it shows.")
 
     /// The edit an `edited` event brings (`{}` for none). It belongs to this pick: the library's
     /// asset never changes, as UIImagePickerController never changes the photo library.

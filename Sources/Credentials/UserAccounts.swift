@@ -51,14 +51,20 @@ public struct UserAccounts: Sendable {
     /// Where the people are kept, in words for a person.
     public var location: String { record.location }
 
-    /// Everyone, in the order they were added; quick enough for a request's gate (the record is
-    /// parsed once for each version of it).
-    public func all() throws(CredentialsError) -> [User] {
-        let key = "\(record.stamp() ?? "-") \(earlier.stamp() ?? "-")"
-        if let cached = parsed.users(for: key) { return cached }
-        let users = try Self.users(record.text(), earlier: earlier.text(), location: location)
-        parsed.keep(users, for: key)
-        return users
+    /// Everyone, in the order they were added; quick enough for a request's gate.
+    public func all() throws(CredentialsError) -> [User] { try current().users }
+
+    /// The list as it is now, parsed with its people's password stamps once for each version of
+    /// the record: a request's gate asks for a stamp, and may not hash or read a file each time.
+    /// The earlier owner password is looked at only while there is no list.
+    private func current() throws(CredentialsError) -> ParsedUsers.Version {
+        let key = record.stamp().map { "users \($0)" } ?? "earlier \(earlier.stamp() ?? "-")"
+        if let cached = parsed.version(for: key) { return cached }
+        let text = record.text()
+        let users = try Self.stored(text, earlier: text == nil ? earlier.text() : nil, location: location).users
+        let version = ParsedUsers.Version(users: users)
+        parsed.keep(version, for: key)
+        return version
     }
 
     /// The person of that name, whatever its case.
@@ -76,10 +82,7 @@ public struct UserAccounts: Sendable {
 
     /// Names the person's current password: a session carries it, so a new password, or the
     /// person's removal, ends their sessions at once. nil without a password.
-    public func stamp(of id: Int) -> String? {
-        guard let user = user(id: id), let password = user.password else { return nil }
-        return Hex.text(Digest.sha256(Array("\(user.id) \(password.salt) \(password.hash)".utf8)))
-    }
+    public func stamp(of id: Int) -> String? { (try? current())?.stamps[id] }
 
     /// Gives `name` a new password. A library without anyone yet gets its first admin so.
     public func setPassword(_ password: String, of name: String) async throws(CredentialsError) {
@@ -154,10 +157,6 @@ public struct UserAccounts: Sendable {
     }
 
     /// The list a record's text holds, or what an earlier owner password stands for.
-    private static func users(_ text: String?, earlier: String?, location: String) throws(CredentialsError) -> [User] {
-        try stored(text, earlier: earlier, location: location).users
-    }
-
     private static func stored(_ text: String?, earlier: String?, location: String) throws(CredentialsError) -> Stored {
         if let text {
             guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(text.utf8)) else {
@@ -177,13 +176,27 @@ public struct UserAccounts: Sendable {
 
 /// The last list read, by the versions of the records it was read from.
 private final class ParsedUsers: Sendable {
-    private let state = Mutex<(key: String, users: [UserAccounts.User])?>(nil)
+    struct Version: Sendable {
+        let users: [UserAccounts.User]
+        /// By id, of those with a password: its salt is new with every password.
+        let stamps: [Int: String]
 
-    func users(for key: String) -> [UserAccounts.User]? {
-        state.withLock { $0?.key == key ? $0?.users : nil }
+        init(users: [UserAccounts.User]) {
+            self.users = users
+            stamps = Dictionary(
+                uniqueKeysWithValues: users.compactMap { user in
+                    user.password.map { (user.id, Hex.text(Digest.sha256(Array("\(user.id) \($0.salt) \($0.hash)".utf8)))) }
+                })
+        }
     }
 
-    func keep(_ users: [UserAccounts.User], for key: String) {
-        state.withLock { $0 = (key, users) }
+    private let state = Mutex<(key: String, version: Version)?>(nil)
+
+    func version(for key: String) -> Version? {
+        state.withLock { $0?.key == key ? $0?.version : nil }
+    }
+
+    func keep(_ version: Version, for key: String) {
+        state.withLock { $0 = (key, version) }
     }
 }

@@ -43,6 +43,6 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var livePhotoMovie: String?
     /// For the movie half of a Live Photo: the still it belongs to. Such a movie is in no listing.
     public var livePhotoStill: String?
-    /// Whose it is (`Owner.id`).
-    public var owner: Int
+    /// Whose it is.
+    public var owner: Owner
 }

@@ -33,14 +33,6 @@ extension Library {
         id == cameraRollID ? cameraRollID(of: owner) : id
     }
 
-    /// A person's Camera Roll, made unless it is there.
-    static func ensureCameraRoll(of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
-        guard owner != .first else { return }
-        try connection.run(
-            "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, 'Camera Roll', TRUE, ?, ?) ON CONFLICT DO NOTHING",
-            [cameraRollID(of: owner), date, owner.id])
-    }
-
     /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
     /// order the album is listed in from its own index (`album_assets_in_order`).
     static func addEntry(album: String, asset: String, at date: String, connection: any SQLConnection) throws(StorageError) {
@@ -51,8 +43,14 @@ extension Library {
             """, [album, asset, date, asset])
     }
 
+    /// Saves an asset to its owner's Camera Roll, whose row (but the first admin's, which every
+    /// library has) is made with the first item saved to it.
     static func addToCameraRoll(_ id: String, of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
-        try ensureCameraRoll(of: owner, connection: connection, at: date)
+        if owner != .first {
+            try connection.run(
+                "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, 'Camera Roll', TRUE, ?, ?) ON CONFLICT DO NOTHING",
+                [cameraRollID(of: owner), date, owner.id])
+        }
         try addEntry(album: cameraRollID(of: owner), asset: id, at: date, connection: connection)
         try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
     }
@@ -71,29 +69,35 @@ extension Catalog {
     /// Every album of `owner`'s with the number of assets it shows (trashed ones left out), the
     /// Camera Roll first, then by title.
     public func albums(owner: Owner = .first) async throws(LibraryError) -> [Album] {
-        let sql = "\(Self.albumColumns) WHERE al.owner_id = ? ORDER BY al.builtin DESC, al.title"
-        let albums = try await read { connection throws(StorageError) in try connection.query(sql, [owner.id]).map(Self.album) }
-        guard !albums.contains(where: \.isBuiltIn) else { return albums }
-        // A person's Camera Roll is made the first time their albums are asked for.
-        let now = Library.timestamp()
-        try await write { connection throws(StorageError) in try Library.ensureCameraRoll(of: owner, connection: connection, at: now) }
-        return try await read { connection throws(StorageError) in try connection.query(sql, [owner.id]).map(Self.album) }
+        let albums = try await read { connection throws(StorageError) in
+            try connection.query("\(Self.albumColumns) WHERE al.owner_id = ? ORDER BY al.builtin DESC, al.title", [owner.id])
+                .map(Self.album)
+        }
+        return albums.contains(where: \.isBuiltIn) ? albums : [Self.emptyCameraRoll] + albums
     }
 
-    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll, made if it is not yet); another's
-    /// is not there.
+    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll); another's is not there.
     public func album(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Album {
-        let sql = "\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?"
-        let arguments: [any SQLBindable] = [Library.albumRow(id, of: owner), owner.id]
-        if let found = try await read({ connection throws(StorageError) in try connection.query(sql, arguments).first.map(Self.album) }) {
-            return found
+        let found = try await read { connection throws(StorageError) in
+            try connection.query("\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?", [Library.albumRow(id, of: owner), owner.id])
+                .first.map(Self.album)
         }
+        if let found { return found }
         guard id == Library.cameraRollID else { throw LibraryError(.notFound, "There is no album with that id.") }
-        let now = Library.timestamp()
-        try await write { connection throws(StorageError) in try Library.ensureCameraRoll(of: owner, connection: connection, at: now) }
-        let made = try await read { connection throws(StorageError) in try connection.query(sql, arguments).first.map(Self.album) }
-        guard let made else { throw LibraryError(.notFound, "There is no album with that id.") }
-        return made
+        return Self.emptyCameraRoll
+    }
+
+    /// A person's Camera Roll before its row is made (by the first item saved to it): it is
+    /// everyone's from the start, and reading it writes nothing.
+    private static let emptyCameraRoll = Album(id: Library.cameraRollID, title: "Camera Roll", count: 0, isBuiltIn: true, coverAssetID: nil)
+
+    /// Refuses an album that is not `owner`'s, by its key alone: what a listing of one asks first.
+    func requireAlbum(_ id: String, owner: Owner) async throws(LibraryError) {
+        guard id != Library.cameraRollID else { return }
+        let found = try await read { connection throws(StorageError) in
+            try !connection.query("SELECT 1 FROM albums WHERE id = ? AND owner_id = ?", [id, owner.id]).isEmpty
+        }
+        guard found else { throw LibraryError(.notFound, "There is no album with that id.") }
     }
 
     public func createAlbum(title: String, owner: Owner = .first) async throws(LibraryError) -> Album {

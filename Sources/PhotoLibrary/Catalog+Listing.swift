@@ -9,7 +9,7 @@ extension Catalog {
     /// who vouched for the id (a capability, a sweep, the operator at the command line).
     public func asset(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
         let asset = try await read { connection throws(StorageError) in try Catalog.asset(id, connection) }
-        guard let asset, owner.map({ $0.id == asset.owner }) ?? true else {
+        guard let asset, owner.map({ $0 == asset.owner }) ?? true else {
             throw LibraryError(.notFound, "There is no asset with that id.")
         }
         return asset
@@ -98,9 +98,9 @@ extension Catalog {
     /// Camera Roll not made yet lists nothing.
     func owned(_ query: AssetQuery, by owner: Owner) async throws(LibraryError) -> AssetQuery {
         guard case .album(let id) = query.collection else { return query }
+        try await requireAlbum(id, owner: owner)
         var query = query
         query.collection = .album(Library.albumRow(id, of: owner))
-        if id != Library.cameraRollID { _ = try await album(id, owner: owner) }
         return query
     }
 

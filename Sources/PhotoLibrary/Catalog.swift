@@ -26,12 +26,12 @@ struct AssetFacts: Sendable {
     var blobHash: String
     var format: AssetFormat
     var size: PixelSize
-    var owner: Int
+    var owner: Owner
 
     init(_ asset: Asset) {
         (blobHash, format, size, owner) = (asset.blobHash, asset.format, asset.size, asset.owner)
     }
 
     /// Whether `owner` may have it answered: their own, or anyone's for nil (a capability's holder).
-    func belongs(to owner: Owner?) -> Bool { owner.map { $0.id == self.owner } ?? true }
+    func belongs(to owner: Owner?) -> Bool { owner.map { $0 == self.owner } ?? true }
 }

@@ -35,7 +35,7 @@ extension Ingest {
             // Imported, whatever the still's source: an unsaved capture's expiry is its still's to decide.
             _ = try await ingest(
                 arrival, originalFilename: name, source: .imported, saveToCameraRoll: false, livePhotoOf: still.id,
-                owner: Owner(id: still.owner))
+                owner: still.owner)
         } catch {
             options.log("the movie of motion photo \(still.id) was not imported: \(error)")
         }

@@ -432,7 +432,7 @@ struct AssetDraft {
             cameraMake: analysis.cameraMake, cameraModel: analysis.cameraModel, hasGPS: analysis.hasGPS, isScreenshot: isScreenshot,
             exif: analysis.exif, captureFrameRate: analysis.captureFrameRate, source: source, isUnsaved: unsaved, importDate: importedAt,
             isFavorite: false, trashedDate: nil, inCameraRoll: false, edit: nil, isBrowserPlayable: analysis.browserPlayable,
-            livePhotoMovie: nil, livePhotoStill: livePhotoOf, owner: owner.id)
+            livePhotoMovie: nil, livePhotoStill: livePhotoOf, owner: owner)
     }
 
     func insert(into connection: any SQLConnection) throws(StorageError) {

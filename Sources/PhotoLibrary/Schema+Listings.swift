@@ -100,7 +100,7 @@ extension LibrarySchema {
         /// `day_counts`' primary key.
         var key: String { byOwner ? "owner_id, listing, day, media_type" : "listing, day, media_type" }
         /// What a select of an album's days begins with.
-        var albumOwner: String { byOwner ? "0, " : "" }
+        var albumOwner: String { byOwner ? "\(Owner.albums), " : "" }
 
         /// The columns whose change moves an asset between views or days (or owners).
         var countedColumns: String {
@@ -144,7 +144,8 @@ extension LibrarySchema {
         /// The asset `row` no longer counted in its albums' days: before its entries go with it.
         func uncountingInAlbums(_ row: String) -> String {
             removing(
-                owner: "0", where: "media_type = \(row).media_type AND \(shownInAlbums(row)) AND (listing, day) IN (\(albumDays(of: row)))")
+                owner: "\(Owner.albums)",
+                where: "media_type = \(row).media_type AND \(shownInAlbums(row)) AND (listing, day) IN (\(albumDays(of: row)))")
         }
 
         /// An album's entry `entry` counted in its days, when its asset is shown.
@@ -157,14 +158,14 @@ extension LibrarySchema {
         /// An entry no longer counted; one that goes with its asset was uncounted before.
         func uncountingEntry(_ entry: String) -> String {
             removing(
-                owner: "0",
+                owner: "\(Owner.albums)",
                 where: "listing = \(albumListing("\(entry).album_id")) AND day = date(\(entry).sort_date) "
                     + "AND media_type = (SELECT a.media_type FROM assets a WHERE a.id = \(entry).asset_id AND \(shownInAlbums("a")))")
         }
 
         /// A deleted album's counts.
         var forgettingAlbum: String {
-            "DELETE FROM day_counts WHERE \(byOwner ? "owner_id = 0 AND " : "")listing = \(albumListing("OLD.id"));"
+            "DELETE FROM day_counts WHERE \(byOwner ? "owner_id = \(Owner.albums) AND " : "")listing = \(albumListing("OLD.id"));"
         }
     }
 

@@ -27,7 +27,7 @@ import Testing
         let hers = try await library.ingest.importFile(at: Corpus.path(photo), saveToCameraRoll: true, owner: anna).asset
         let other = try await library.ingest.importFile(at: Corpus.path("photos/lychee__train.jpg"), owner: anna).asset
         #expect(hers.id != mine.id && hers.blobHash == mine.blobHash)
-        #expect([mine.owner, hers.owner] == [Owner.first.id, anna.id])
+        #expect([mine.owner, hers.owner] == [Owner.first, anna])
         #expect(fixture.files(in: "blobs").count == 2, "the same bytes are one blob")
         let again = try await library.ingest.importFile(at: Corpus.path(photo), owner: anna)
         #expect(again.isDuplicate, "and one asset for each person")
