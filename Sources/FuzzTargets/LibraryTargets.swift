@@ -31,7 +31,7 @@ extension FuzzTarget {
             var asked = AssetQuery()
             asked.search = text(bytes)
             let query = asked
-            let found = blocking { () async throws(LibraryError) in try await searchable.catalog.assets(query) }
+            let found = blocking { () async throws(LibraryError) in try await searchable.catalog.assets(query, owner: .first) }
             if case .failure(let error) = found {
                 require(
                     error.code == .invalidRequest,

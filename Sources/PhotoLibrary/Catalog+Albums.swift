@@ -59,7 +59,7 @@ extension Library {
 extension Catalog {
     /// Saves an asset to its owner's Camera Roll (the book's `UIImageWriteToSavedPhotosAlbum`);
     /// an unsaved capture becomes part of the library.
-    public func saveToCameraRoll(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Asset {
+    public func saveToCameraRoll(_ id: String, owner: Owner) async throws(LibraryError) -> Asset {
         _ = try await asset(id, owner: owner)
         let now = Library.timestamp()
         try await write { connection throws(StorageError) in try Library.addToCameraRoll(id, of: owner, connection: connection, at: now) }
@@ -68,7 +68,7 @@ extension Catalog {
 
     /// Every album of `owner`'s with the number of assets it shows (trashed ones left out), the
     /// Camera Roll first, then by title.
-    public func albums(owner: Owner = .first) async throws(LibraryError) -> [Album] {
+    public func albums(owner: Owner) async throws(LibraryError) -> [Album] {
         let albums = try await read { connection throws(StorageError) in
             try connection.query("\(Self.albumColumns) WHERE al.owner_id = ? ORDER BY al.builtin DESC, al.title", [owner.id])
                 .map(Self.album)
@@ -77,7 +77,7 @@ extension Catalog {
     }
 
     /// One of `owner`'s albums (`cameraRoll`: their Camera Roll); another's is not there.
-    public func album(_ id: String, owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func album(_ id: String, owner: Owner) async throws(LibraryError) -> Album {
         let found = try await read { connection throws(StorageError) in
             try connection.query("\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?", [Library.albumRow(id, of: owner), owner.id])
                 .first.map(Self.album)
@@ -100,7 +100,7 @@ extension Catalog {
         guard found else { throw LibraryError(.notFound, "There is no album with that id.") }
     }
 
-    public func createAlbum(title: String, owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func createAlbum(title: String, owner: Owner) async throws(LibraryError) -> Album {
         let title = try Self.albumTitle(title)
         let id = Library.newID()
         let now = Library.timestamp()
@@ -111,7 +111,7 @@ extension Catalog {
         return try await album(id, owner: owner)
     }
 
-    public func renameAlbum(_ id: String, to title: String, owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func renameAlbum(_ id: String, to title: String, owner: Owner) async throws(LibraryError) -> Album {
         guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
         let title = try Self.albumTitle(title)
         try await write { connection throws(StorageError) in try connection.run("UPDATE albums SET title = ? WHERE id = ?", [title, id]) }
@@ -119,7 +119,7 @@ extension Catalog {
     }
 
     /// Shows one of the album's assets as its cover; nil: its newest again.
-    public func setAlbumCover(_ id: String, to asset: String?, owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func setAlbumCover(_ id: String, to asset: String?, owner: Owner) async throws(LibraryError) -> Album {
         let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
         if let asset {
             let isMember = try await read { connection throws(StorageError) in
@@ -134,7 +134,7 @@ extension Catalog {
     }
 
     /// Deletes an album; its assets stay in the library.
-    public func deleteAlbum(_ id: String, owner: Owner = .first) async throws(LibraryError) {
+    public func deleteAlbum(_ id: String, owner: Owner) async throws(LibraryError) {
         guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
         try await write { connection throws(StorageError) in
             try connection.run("DELETE FROM album_assets WHERE album_id = ?", [id])
@@ -145,7 +145,7 @@ extension Catalog {
     /// Puts assets of `owner`'s in their album (those already there stay as they are); all or
     /// none, and never a trashed one or an unsaved capture. Adding to the Camera Roll saves a
     /// capture, as the book does.
-    public func addToAlbum(_ id: String, assets ids: [String], owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func addToAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
         let album = try await album(id, owner: owner)
         try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary, owner: owner)
         let now = Library.timestamp()
@@ -162,7 +162,7 @@ extension Catalog {
     }
 
     /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.
-    public func removeFromAlbum(_ id: String, assets ids: [String], owner: Owner = .first) async throws(LibraryError) -> Album {
+    public func removeFromAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
         let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
         try Library.requireBatch(ids)
         try await write { connection throws(StorageError) in

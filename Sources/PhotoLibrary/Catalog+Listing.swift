@@ -7,7 +7,7 @@ extension Catalog {
     /// One asset by id, whatever its state (trashed and unsaved ones too), if it is `owner`'s:
     /// another person's is as absent as one that never was. nil asks for anyone's, for a caller
     /// who vouched for the id (a capability, a sweep, the operator at the command line).
-    public func asset(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
+    public func asset(_ id: String, owner: Owner?) async throws(LibraryError) -> Asset {
         let asset = try await read { connection throws(StorageError) in try Catalog.asset(id, connection) }
         guard let asset, owner.map({ $0 == asset.owner }) ?? true else {
             throw LibraryError(.notFound, "There is no asset with that id.")
@@ -33,7 +33,7 @@ extension Catalog {
 
     /// A page of a collection of `owner`'s, newest first in its order. Trashed assets and unsaved
     /// captures are in no collection but their own views.
-    public func assets(_ query: AssetQuery, owner: Owner = .first) async throws(LibraryError) -> AssetPage {
+    public func assets(_ query: AssetQuery, owner: Owner) async throws(LibraryError) -> AssetPage {
         guard (1...AssetQuery.maxLimit).contains(query.limit) else {
             throw LibraryError(.invalidRequest, "limit: must be between 1 and \(AssetQuery.maxLimit).")
         }
@@ -77,7 +77,7 @@ extension Catalog {
     /// collection's order column: a capture's as its camera's clock read it, an import's or a
     /// trashing's in UTC. A view's and an album's days are read from the counts kept as their
     /// items come and go; a search's and a filter's from their rows.
-    public func days(_ query: AssetQuery, owner: Owner = .first) async throws(LibraryError) -> [DayCount] {
+    public func days(_ query: AssetQuery, owner: Owner) async throws(LibraryError) -> [DayCount] {
         let statement = try Listing(try await owned(query, by: owner), owner: owner, dialect: database.dialect).days
         return try await read { connection throws(StorageError) in
             try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in
@@ -88,7 +88,7 @@ extension Catalog {
 
     /// How many assets a source of `owner`'s holds, of the given media types: the sum of its days.
     public func count(
-        _ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases), owner: Owner = .first
+        _ source: LibrarySource, mediaTypes: Set<MediaType> = Set(MediaType.allCases), owner: Owner
     ) async throws(LibraryError) -> Int {
         try await days(AssetQuery(source: source, mediaTypes: mediaTypes), owner: owner).reduce(0) { $0 + $1.count }
     }

@@ -3,7 +3,7 @@ import Storage
 
 extension Catalog {
     /// Marks assets of `owner`'s as favourites, or not; all or none.
-    public func setFavorite(_ ids: [String], _ favorite: Bool, owner: Owner = .first) async throws(LibraryError) {
+    public func setFavorite(_ ids: [String], _ favorite: Bool, owner: Owner) async throws(LibraryError) {
         try await requireAssets(ids, .inLibrary, owner: owner)
         try await write { connection throws(StorageError) in
             try connection.run("UPDATE assets SET favorite = ? WHERE id IN (\(Library.placeholders(ids.count)))", [favorite] + ids)
@@ -12,7 +12,7 @@ extension Catalog {
 
     /// Moves assets of `owner`'s to the trash (Recently Deleted), or takes them out of it; all or
     /// none. A Live Photo's movie goes and comes with its still, being part of it.
-    public func setTrashed(_ ids: [String], _ trashed: Bool, owner: Owner = .first) async throws(LibraryError) {
+    public func setTrashed(_ ids: [String], _ trashed: Bool, owner: Owner) async throws(LibraryError) {
         try await requireAssets(ids, .any, owner: owner)
         let date: String? = trashed ? Library.timestamp() : nil
         try await write { connection throws(StorageError) in
@@ -58,11 +58,11 @@ extension Catalog {
 
     /// Moves an asset of `owner`'s (nil: anyone's, for the operator) to the trash; it leaves every
     /// source but keeps its original.
-    public func trash(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
+    public func trash(_ id: String, owner: Owner?) async throws(LibraryError) -> Asset {
         try await setTrashed(id, Library.timestamp(), owner: owner)
     }
 
-    public func restore(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Asset {
+    public func restore(_ id: String, owner: Owner?) async throws(LibraryError) -> Asset {
         try await setTrashed(id, nil, owner: owner)
     }
 

@@ -56,7 +56,7 @@ public final class Derivatives: FileWorking {
     /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
     /// has stored now, so that a URL naming an edit always shows the same picture. Of `owner`'s
     /// asset (`Catalog.asset(_:owner:)`).
-    public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) async throws(LibraryError)
+    public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner?) async throws(LibraryError)
         -> Derivative
     {
         let recipe = try thumbnailRecipe(size, edit: edit)
@@ -77,7 +77,7 @@ public final class Derivatives: FileWorking {
 
     /// A thumbnail's bytes (read on the library's executor when memory does not hold them): what
     /// a batch of a screen's thumbnails is made of.
-    public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) async throws(LibraryError)
+    public func thumbnailBytes(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner?) async throws(LibraryError)
         -> (mimeType: String, bytes: StableBytes)
     {
         let made = try await thumbnail(of: id, size: size, edit: edit, owner: owner)
@@ -88,7 +88,7 @@ public final class Derivatives: FileWorking {
     /// The image (or a movie's poster) fitted to a box in device pixels: with `.contain`, one side
     /// equals the box's and the other is no larger, never upscaled past the original. With
     /// `edited`, the stored edit (a turn, a mirror, a crop) is applied first.
-    public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false, owner: Owner? = .first)
+    public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false, owner: Owner?)
         async throws(LibraryError) -> Derivative
     {
         let asset = try await catalog.asset(id, owner: owner)
@@ -115,7 +115,7 @@ public final class Derivatives: FileWorking {
     }
 
     /// A movie's upright first frame, full size.
-    public func poster(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func poster(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await catalog.asset(id, owner: owner)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let file = try await posterFile(asset)
@@ -128,7 +128,7 @@ public final class Derivatives: FileWorking {
     /// never waits, never asks the disk or the database. For answering from a server's poll
     /// thread; nil leaves the request to `thumbnail(of:size:)`, which remembers it.
     /// Of the photo as `edit` makes it: a render remembered was made of an edit that fitted.
-    public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner? = .first) -> Derivative? {
+    public func readyThumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner?) -> Derivative? {
         guard let recipe = try? thumbnailRecipe(size, edit: edit), let facts = catalog.facts[id], facts.belongs(to: owner) else {
             return nil
         }
@@ -136,7 +136,7 @@ public final class Derivatives: FileWorking {
     }
 
     /// The unedited display size, on the same terms as `readyThumbnail`.
-    public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain, owner: Owner? = .first) -> Derivative? {
+    public func readyDisplay(of id: String, box: PixelSize, fit: Fit = .contain, owner: Owner?) -> Derivative? {
         guard let facts = catalog.facts[id], facts.belongs(to: owner),
             let recipe = try? displayRecipe(format: facts.format, box: box, fit: fit, edit: nil)
         else { return nil }

@@ -27,7 +27,7 @@ public final class Downloads: FileWorking {
     /// one's original, and after a Live Photo's still its movie. Every id must name a different
     /// asset (`maxBatch` at most) that is not in the trash, nor the movie of a Live Photo (which
     /// is part of its still), all of them `owner`'s; otherwise nothing is kept.
-    public func createDownload(of ids: [String], owner: Owner = .first, now: Date = Date()) async throws(LibraryError) -> Download {
+    public func createDownload(of ids: [String], owner: Owner, now: Date = Date()) async throws(LibraryError) -> Download {
         try Library.requireBatch(ids)
         let found = try await assetsByID(ids, owner: owner)
         let items = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil && $0.livePhotoStill == nil }
@@ -53,7 +53,7 @@ public final class Downloads: FileWorking {
     /// The download a token of `owner`'s names, with its files as they are now: not found once it
     /// has expired, or if any of them has been deleted or trashed since (its archive would no
     /// longer be the one announced).
-    public func download(_ token: String, owner: Owner = .first, now: Date = Date()) async throws(LibraryError) -> Download {
+    public func download(_ token: String, owner: Owner, now: Date = Date()) async throws(LibraryError) -> Download {
         let gone = LibraryError(.notFound, "There is no download at this address; a download lasts an hour.")
         guard Hex.bytes(token.utf8)?.count == 16 else { throw gone }
         let row = try await read { connection throws(StorageError) -> (filename: String, ids: String)? in

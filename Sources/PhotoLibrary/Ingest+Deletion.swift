@@ -30,7 +30,7 @@ extension Ingest {
     /// Deletes every trashed asset of `owner`'s for good; returns how many their Recently
     /// Deleted showed.
     @discardableResult
-    public func emptyTrash(owner: Owner = .first) async throws(LibraryError) -> Int {
+    public func emptyTrash(owner: Owner) async throws(LibraryError) -> Int {
         let ids = try await expiring(.recentlyDeleted, before: nil, owner: owner)
         for id in ids { try await deletePermanently(id) }
         return ids.count
@@ -46,7 +46,7 @@ extension Ingest {
 
     /// Deletes assets of `owner`'s for good, from the trash only (Recently Deleted's Delete): an
     /// asset that is not there is refused, and nothing is deleted.
-    public func deleteFromTrash(_ ids: [String], owner: Owner = .first) async throws(LibraryError) {
+    public func deleteFromTrash(_ ids: [String], owner: Owner) async throws(LibraryError) {
         try await catalog.requireAssets(ids, .any, owner: owner)
         let trashed = try await read { connection throws(StorageError) in
             try connection.query(

@@ -33,7 +33,7 @@ public final class Ingest: FileWorking {
     /// committed.
     public func importFile(
         at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false,
-        owner: Owner = .first
+        owner: Owner
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
         let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
@@ -55,7 +55,7 @@ public final class Ingest: FileWorking {
     /// and the commit.
     public func importUpload(
         temporaryFile path: String, sha256: String? = nil, originalFilename: String?, source: AssetSource,
-        saveToCameraRoll: Bool = false, owner: Owner = .first
+        saveToCameraRoll: Bool = false, owner: Owner
     ) async throws(LibraryError) -> ImportResult {
         precondition(path.hasPrefix(stores.workFolder.path + "/"), "uploads must be staged in the library's work folder")
         let adopt: @Sendable () throws(LibraryError) -> StagedFile = { [staging] () throws(LibraryError) -> StagedFile in

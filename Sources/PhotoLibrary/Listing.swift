@@ -21,7 +21,7 @@ package struct Listing {
     var isFiltered = false
 
     /// `owner`'s listing; an album is its owner's already, and its entries are not asked again.
-    package init(_ query: AssetQuery, owner: Owner = .first, dialect: SQLDialect) throws(LibraryError) {
+    package init(_ query: AssetQuery, owner: Owner, dialect: SQLDialect) throws(LibraryError) {
         guard !query.mediaTypes.isEmpty else {
             throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
         }

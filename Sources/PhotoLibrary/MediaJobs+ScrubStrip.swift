@@ -5,7 +5,7 @@ import Video
 extension MediaJobs {
     /// The movie's scrub strip (`VideoTools.scrubStrip`): made at import, and made here for a movie
     /// imported before strips were, or whose strip the cache let go.
-    public func scrubStrip(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func scrubStrip(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id, owner: owner)
         let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.scrubStrip) { source, output, _ throws(VideoError) in

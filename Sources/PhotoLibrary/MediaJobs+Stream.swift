@@ -4,7 +4,7 @@ extension MediaJobs {
     /// How the movie is cut for streaming while nothing the browser plays exists yet. Asked for
     /// when a player starts, it starts the whole rendition too, in the background (at the lowest
     /// priority, so the stream's segments come first): the next play is a plain file.
-    public func streamLayout(of id: String, owner: Owner? = .first) async throws(LibraryError) -> StreamLayout {
+    public func streamLayout(of id: String, owner: Owner?) async throws(LibraryError) -> StreamLayout {
         let asset = try await movie(id, owner: owner)
         let container = try Library.container(of: asset)
         let source = try await original(of: asset)
@@ -20,7 +20,7 @@ extension MediaJobs {
 
     /// Segment `index` of the movie's stream, made on first request and then served from the
     /// derivative cache (so a second play gets the same bytes); two requests for it share one run.
-    public func streamSegment(of id: String, index: Int, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func streamSegment(of id: String, index: Int, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id, owner: owner)
         let container = try Library.container(of: asset)
         let job = videoJob(asset, key: DerivativeKey.streamSegment(index)) { source, output, _ throws(VideoError) in
@@ -37,7 +37,7 @@ extension MediaJobs {
 
     /// That part of segment `index` (`FragmentedMP4`): a range of the cached segment, found by
     /// reading its boxes' headers, and sent from the file.
-    public func streamSegment(of id: String, index: Int, part: StreamPart, owner: Owner? = .first) async throws(LibraryError) -> Derivative
+    public func streamSegment(of id: String, index: Int, part: StreamPart, owner: Owner?) async throws(LibraryError) -> Derivative
     {
         let segment = try await streamSegment(of: id, index: index, owner: owner)
         guard let (offset, size) = await lane.run({ FragmentedMP4.firstFragmentOffset(ofFileAt: segment.path) }) else {

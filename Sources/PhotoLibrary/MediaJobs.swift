@@ -54,7 +54,7 @@ public final class MediaJobs: FileWorking {
     /// A file browsers can play: the original when they play it as it is, else an H.264/AAC MP4
     /// rendition, made on first request (this waits for it) and cached. A rendition that failed
     /// throws its failure at once until `retryRendition`.
-    public func playableVideo(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func playableVideo(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id, owner: owner)
         if asset.isBrowserPlayable == true {
             return Derivative(path: try await original(of: asset), mimeType: asset.mimeType, size: nil, etag: "\"\(asset.blobHash)\"")
@@ -72,7 +72,7 @@ public final class MediaJobs: FileWorking {
     /// pick under the `compatible` preset gives, as UIKit's compatible export transcodes whatever
     /// the original's codecs, and what a pick that removes metadata gives, since the rendition
     /// keeps none of the container's tags (location, device and captions are one block there).
-    public func rendition(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func rendition(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await movie(id, owner: owner)
         guard asset.isBrowserPlayable == true else { return try await playableVideo(of: id, owner: nil) }
         let file = try await derivedVideo(try renditionJob(asset))
@@ -80,7 +80,7 @@ public final class MediaJobs: FileWorking {
     }
 
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
-    public func trimmedVideo(of id: String, owner: Owner? = .first) async throws(LibraryError) -> Derivative {
+    public func trimmedVideo(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
         let asset = try await catalog.asset(id, owner: owner)
         guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id, owner: nil) }
         return try await trimmedVideo(of: asset, start: start, end: end)
@@ -99,13 +99,13 @@ public final class MediaJobs: FileWorking {
     }
 
     /// Where the playable rendition of a movie stands.
-    public func renditionStatus(of id: String, owner: Owner? = .first) async throws(LibraryError) -> RenditionStatus {
+    public func renditionStatus(of id: String, owner: Owner?) async throws(LibraryError) -> RenditionStatus {
         try await renditionStatus(try await movie(id, owner: owner))
     }
 
     /// Starts making the playable rendition in the background, unless it is ready, under way
     /// or failed.
-    public func startRendition(of id: String, owner: Owner? = .first) async throws(LibraryError) -> RenditionStatus {
+    public func startRendition(of id: String, owner: Owner?) async throws(LibraryError) -> RenditionStatus {
         let asset = try await movie(id, owner: owner)
         if try await renditionStatus(asset) == .notStarted {
             let job = try renditionJob(asset)
@@ -120,7 +120,7 @@ public final class MediaJobs: FileWorking {
 
     /// Forgets how the rendition (and any trim) of a movie failed and starts making it again:
     /// the one way a failed rendition is tried again.
-    public func retryRendition(of id: String, owner: Owner? = .first) async throws(LibraryError) -> RenditionStatus {
+    public func retryRendition(of id: String, owner: Owner?) async throws(LibraryError) -> RenditionStatus {
         let asset = try await movie(id, owner: owner)
         if try await renditionStatus(asset) != .ready {
             let job = try renditionJob(asset)

@@ -50,7 +50,7 @@ public struct NewUpload: Sendable {
     public var owner: Owner
 
     public init(
-        length: Int?, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String, owner: Owner = .first
+        length: Int?, originalFilename: String?, source: AssetSource, saveToCameraRoll: Bool, client: String, owner: Owner
     ) {
         self.length = length
         self.originalFilename = originalFilename

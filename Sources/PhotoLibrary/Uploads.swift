@@ -57,7 +57,7 @@ public final class Uploads: FileWorking {
     /// The upload as its row has it, if it is `owner`'s (nil: anyone's). One whose bytes are all
     /// in but whose import did not finish is imported now, so that asking is enough to get the
     /// outcome after a crash.
-    public func upload(_ id: String, owner: Owner? = .first) async throws(LibraryError) -> Upload {
+    public func upload(_ id: String, owner: Owner?) async throws(LibraryError) -> Upload {
         let upload = try await uploadRow(id, owner: owner)
         guard case .importing = upload.state else { return upload }
         return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
@@ -72,7 +72,7 @@ public final class Uploads: FileWorking {
     /// at the latest, which may then be empty). The last piece makes it an asset: its state is
     /// `done`, or the import's refusal is thrown.
     public func appendToUpload(
-        _ id: String, at offset: Int, piece: UploadPieceFile, length: Int? = nil, owner: Owner? = .first
+        _ id: String, at offset: Int, piece: UploadPieceFile, length: Int? = nil, owner: Owner?
     ) async throws(LibraryError) -> Upload {
         do {
             return try await locks.withLock(id) { () async throws(LibraryError) -> Upload in
@@ -90,7 +90,7 @@ public final class Uploads: FileWorking {
     /// page said Use Video or Retake, or one cut short and sent again whole), and left in place it
     /// would only wait out its retention among the Captures Not Saved. An asset the upload found
     /// already there (a duplicate), or a capture saved since, stays.
-    public func terminateUpload(_ id: String, owner: Owner? = .first) async throws(LibraryError) {
+    public func terminateUpload(_ id: String, owner: Owner?) async throws(LibraryError) {
         try await locks.withLock(id) { () async throws(LibraryError) in
             let upload = try await storedUploadRow(id, owner: owner)
             let deleted = try await write { [live = liveSince(Date())] connection throws(StorageError) in

@@ -24,14 +24,14 @@ func measureListings(size: Int, files: [String], database url: String?) async th
     } else {
         library = try Library(folder: data)
     }
-    let source = try await library.ingest.importFile(at: files[0]).asset.id
+    let source = try await library.ingest.importFile(at: files[0], owner: .first).asset.id
     let filling = try await seconds {
         try await library.catalog.cloneRows(of: source, count: size - 1) { done in
             FileHandle.standardError.write(Data("\rrows: \(done + 1) of \(size)".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
     }
-    let album = try await library.catalog.createAlbum(title: "Ten thousand").id
+    let album = try await library.catalog.createAlbum(title: "Ten thousand", owner: .first).id
     try await library.catalog.fillAlbum(album, count: min(10_000, size / 10))
     try await library.catalog.analyze()
 
@@ -47,7 +47,7 @@ func measureListings(size: Int, files: [String], database url: String?) async th
     while walked < min(500_000, size / 2) {
         var step = deep
         step.limit = AssetQuery.maxLimit
-        guard let next = try await library.catalog.assets(step).nextCursor else { break }
+        guard let next = try await library.catalog.assets(step, owner: .first).nextCursor else { break }
         deep.cursor = next
         walked += AssetQuery.maxLimit
     }
@@ -59,20 +59,20 @@ func measureListings(size: Int, files: [String], database url: String?) async th
     ]
     var figures: [String: Double] = [:]
     for (name, query) in views {
-        _ = try await library.catalog.assets(query)
+        _ = try await library.catalog.assets(query, owner: .first)
         var times: [Double] = []
-        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.assets(query) } * 1000) }
+        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.assets(query, owner: .first) } * 1000) }
         figures[name] = median(times)
     }
     for (name, query) in [("timeline", page(.library)), ("album timeline", page(.album(album)))] {
-        _ = try await library.catalog.days(query)
+        _ = try await library.catalog.days(query, owner: .first)
         var times: [Double] = []
-        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.days(query) } * 1000) }
+        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.days(query, owner: .first) } * 1000) }
         figures[name] = median(times)
     }
     var imports: [Double] = []
     for file in files.dropFirst() {
-        imports.append(try await seconds { _ = try await library.ingest.importFile(at: file) })
+        imports.append(try await seconds { _ = try await library.ingest.importFile(at: file, owner: .first) })
     }
     try await library.flush()
     return [

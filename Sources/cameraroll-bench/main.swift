@@ -75,7 +75,7 @@ case "import":
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (index, file) in files.enumerated() {
                         if index >= width { try await group.next() }
-                        group.addTask { _ = try await library.ingest.importFile(at: file) }
+                        group.addTask { _ = try await library.ingest.importFile(at: file, owner: .first) }
                     }
                     try await group.waitForAll()
                 }

@@ -87,7 +87,7 @@ import Vocabulary
             let code = try #require(reply.json["code"] as? String)
             #expect(!code.isEmpty)
             #expect((reply.json["message"] as? String)?.contains("/") == false)
-            #expect(try await live.library.catalog.count(.photoLibrary) == 0)
+            #expect(try await live.library.catalog.count(.photoLibrary, owner: .first) == 0)
         } else {
             #expect(reply.status == 201)
         }

@@ -140,10 +140,10 @@ import Testing
         #expect(unknown.status == 404 && unknown.json["code"] as? String == "not_found")
         #expect(unknown.header("Content-Type") == "application/json; charset=utf-8")
         let expired = try await live.library.downloads.createDownload(
-            of: [ids[0]], now: Date().addingTimeInterval(-Library.downloadLifetime))
+            of: [ids[0]], owner: .first, now: Date().addingTimeInterval(-Library.downloadLifetime))
         #expect(try await live.get("/api/downloads/\(expired.token)").status == 404)
         let lasting = try await live.library.downloads.createDownload(
-            of: [ids[0]], now: Date().addingTimeInterval(-Library.downloadLifetime + 60))
+            of: [ids[0]], owner: .first, now: Date().addingTimeInterval(-Library.downloadLifetime + 60))
         #expect(try await live.get("/api/downloads/\(lasting.token)").status == 200)
     }
 
@@ -175,9 +175,9 @@ import Testing
             "videos/androidx-media__pixel7_videoOnly_cleaned.mp4", "videos/ts-ebml__firefox53.webm",
             "videos/androidx-media__mv_with_2_top_shots.mp4",
         ] {
-            ids.append(try await live.library.ingest.importFile(at: Corpus.path(file)).asset.id)
+            ids.append(try await live.library.ingest.importFile(at: Corpus.path(file), owner: .first).asset.id)
         }
-        let download = try await live.library.downloads.createDownload(of: ids)
+        let download = try await live.library.downloads.createDownload(of: ids, owner: .first)
         #expect(download.size > 19_000_000)
         let taken = try await Executable.run(
             program: "/bin/sh",
@@ -192,7 +192,7 @@ import Testing
         let live = try LiveServer()
         let files = ["photos/exifsamples__Canon_40D.jpg", "photos/lychee__train.jpg", "videos/androidx-media__sample.mp4"]
         var assets: [Asset] = []
-        for file in files { assets.append(try await live.library.ingest.importFile(at: Corpus.path(file)).asset) }
+        for file in files { assets.append(try await live.library.ingest.importFile(at: Corpus.path(file), owner: .first).asset) }
         let download = Download(token: "", filename: "", assets: assets, layout: ZipLayout(Download.entries(assets), zip64Threshold: 0))
         var bytes: [UInt8] = []
         try await live.library.downloads.write(download) { chunk in

@@ -19,7 +19,7 @@ import Testing
         let uploaded = try await live.upload("photos/lychee__train.jpg")
         #expect(uploaded.status == 201)
         let id = try #require(uploaded.json["id"] as? String)
-        let stored = try await live.library.catalog.asset(id).exif
+        let stored = try await live.library.catalog.asset(id, owner: .first).exif
         #expect(stored.lensModel == "iPhone 6s back camera 4.15mm f/2.2" && stored.iso == 25 && stored.latitude != nil)
         #expect(try Self.details(uploaded.body) == stored)
         #expect(try Self.details(await live.get("/api/assets/\(id)").body) == stored)

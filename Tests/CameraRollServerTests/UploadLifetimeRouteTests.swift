@@ -51,7 +51,7 @@ import Testing
         #expect(try await live.get("/api/assets/\(discarded.asset)").status == 404)
 
         let kept = try await finishedStream(live)
-        _ = try await live.library.catalog.saveToCameraRoll(kept.asset)
+        _ = try await live.library.catalog.saveToCameraRoll(kept.asset, owner: .first)
         #expect(try await live.request("DELETE", kept.path, headers: Route.tus).status == 204)
         #expect(try await live.get("/api/assets/\(kept.asset)").json["inCameraRoll"] as? Bool == true, "a saved capture stays")
 

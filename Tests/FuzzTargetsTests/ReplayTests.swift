@@ -38,7 +38,7 @@ import Testing
         let library = try Library(folder: DataFolder(directory.path), options: options)
         for input in Self.inputs("contained", of: name) {
             do throws(LibraryError) {
-                _ = try await library.ingest.importFile(at: input.path)
+                _ = try await library.ingest.importFile(at: input.path, owner: .first)
             } catch {
                 #expect(
                     [LibraryError.Code.corrupt, .truncated, .unsupportedType, .tooLarge].contains(error.code),

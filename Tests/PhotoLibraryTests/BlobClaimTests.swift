@@ -36,7 +36,7 @@ import Testing
         let watched = WatchedBlobs(try FileBlobStore(root: folder.blobs), probe: probe)
         let library = try Library(
             folder: folder, database: database, blobs: watched, partialUploads: try FilePartialUploads(root: folder.uploads))
-        let imported = try await library.ingest.importFile(at: Corpus.path(Self.photo))
+        let imported = try await library.ingest.importFile(at: Corpus.path(Self.photo), owner: .first)
         #expect(watched.seen.withLock { $0 } == ["no transaction"])
         try await library.ingest.deletePermanently(imported.asset.id)
         #expect(watched.seen.withLock { $0 } == ["no transaction", "no transaction"])

@@ -27,7 +27,7 @@ let importableVideos = Corpus.files(in: "videos")
         #expect(asset.blobHash == Corpus.entries()[file]?.sha256)
         #expect(asset.source == .imported)
         #expect(asset.originalFilename == (file as NSString).lastPathComponent)
-        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         #expect(max(thumbnail.size?.width ?? 0, thumbnail.size?.height ?? 0) == min(256, max(asset.width, asset.height)))
         #expect(FileManager.default.fileExists(atPath: thumbnail.path))
     }
@@ -39,9 +39,9 @@ let importableVideos = Corpus.files(in: "videos")
         #expect(asset.mediaType == .movie)
         #expect((asset.duration ?? 0) > 0)
         #expect(asset.width > 0 && asset.height > 0)
-        let poster = try await fixture.library.derivatives.poster(of: asset.id)
+        let poster = try await fixture.library.derivatives.poster(of: asset.id, owner: .first)
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster.path)).starts(with: [0xFF, 0xD8]))
-        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 512)
+        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 512, owner: .first)
         #expect(FileManager.default.fileExists(atPath: thumbnail.path))
     }
 
@@ -49,7 +49,7 @@ let importableVideos = Corpus.files(in: "videos")
         let fixture = try LibraryFixture()
         let portrait = try await fixture.importCorpus("videos/androidx-media__portrait_4k60.mp4").asset
         #expect(portrait.width == 2160 && portrait.height == 3840)
-        let display = try await fixture.library.derivatives.display(of: portrait.id, box: PixelSize(width: 400, height: 400))
+        let display = try await fixture.library.derivatives.display(of: portrait.id, box: PixelSize(width: 400, height: 400), owner: .first)
         #expect(display.size == PixelSize(width: 225, height: 400))
     }
 
@@ -129,7 +129,7 @@ let importableVideos = Corpus.files(in: "videos")
         } catch {
             #expect(error.code.description == expected, "\(name): \(error)")
             #expect(!error.message.contains("/"), "\(name): the message shows a path: \(error.message)")
-            #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
+            #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 0)
             #expect(fixture.files(in: "blobs").isEmpty, "\(name) left a blob")
         }
         #expect(fixture.workFiles.isEmpty, "\(name) left a temp file")

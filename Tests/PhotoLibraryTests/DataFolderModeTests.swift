@@ -10,10 +10,10 @@ import Vocabulary
     @Test func everythingALibraryWritesIsPrivate() async throws {
         let fixture = try LibraryFixture()
         let photo = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
-        _ = try await fixture.library.derivatives.display(of: photo.id, box: PixelSize(width: 40, height: 30))
+        _ = try await fixture.library.derivatives.display(of: photo.id, box: PixelSize(width: 40, height: 30), owner: .first)
         // Matroska is never played as it is, so this one gets a rendition.
         let movie = try await fixture.importCorpus("videos/pigallery2__video_mkv.mkv").asset
-        _ = try await fixture.library.mediaJobs.playableVideo(of: movie.id)
+        _ = try await fixture.library.mediaJobs.playableVideo(of: movie.id, owner: .first)
 
         let entries = FolderModes(fixture.folder.root)
         // What the walk must have seen, or it proves nothing.
@@ -39,7 +39,7 @@ import Vocabulary
         let directory = TemporaryDirectory("cameraroll-library")
         do {
             let library = try Library(folder: DataFolder(directory.path))
-            _ = try await library.ingest.importFile(at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), source: .imported)
+            _ = try await library.ingest.importFile(at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), source: .imported, owner: .first)
             try await library.flush()
         }
         let folder = DataFolder(directory.path)
@@ -47,7 +47,7 @@ import Vocabulary
         chmod(folder.database, 0o644)
 
         let library = try Library(folder: folder)
-        #expect(try await library.catalog.count(.photoLibrary) == 1)
+        #expect(try await library.catalog.count(.photoLibrary, owner: .first) == 1)
         let entries = FolderModes(folder.root)
         #expect(entries.mode(of: "") == 0o700)
         for name in ["blobs", "derived", "tmp"] { #expect(entries.modes[name] == 0o700, "\(name)") }

@@ -44,7 +44,7 @@ import Testing
         let files = [Self.video, Self.live.0, Self.live.1, Self.photo]
         let ids = try await Self.imported(files, into: fixture)
         let library = fixture.library
-        let download = try await library.downloads.createDownload(of: [ids[3], ids[1], ids[0]])
+        let download = try await library.downloads.createDownload(of: [ids[3], ids[1], ids[0]], owner: .first)
         #expect(download.count == 3 && download.fileCount == 4)
         #expect(download.assets.map(\.id) == [ids[3], ids[1], ids[2], ids[0]])
         #expect(
@@ -52,7 +52,7 @@ import Testing
                 == [Self.photo, Self.live.0, Self.live.1, Self.video].map { ($0 as NSString).lastPathComponent })
         #expect(download.filename.wholeMatch(of: /CameraRoll \d{4}-\d{2}-\d{2}\.zip/) != nil)
         #expect(download.token.wholeMatch(of: /[0-9a-f]{32}/) != nil)
-        let found = try await library.downloads.download(download.token)
+        let found = try await library.downloads.download(download.token, owner: .first)
         #expect(found.assets.map(\.id) == download.assets.map(\.id) && found.size == download.size && found.filename == download.filename)
 
         let bytes = try await Self.archive(found, from: library)
@@ -75,10 +75,10 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let library = fixture.library
         let ids = try await Self.imported([Self.photo, Self.live.0, Self.live.1, Self.video], into: fixture)
-        _ = try await library.catalog.trash(ids[3])
+        _ = try await library.catalog.trash(ids[3], owner: .first)
         func refusal(_ selection: [String]) async -> LibraryError.Code? {
             do {
-                _ = try await library.downloads.createDownload(of: selection)
+                _ = try await library.downloads.createDownload(of: selection, owner: .first)
                 return nil
             } catch {
                 return error.code
@@ -91,7 +91,7 @@ import Testing
         #expect(await refusal([ids[0], ids[3]]) == .notFound, "in the trash")
         #expect(await refusal([ids[2]]) == .notFound, "a Live Photo's movie is part of its still")
         #expect(try await Self.downloadRows(library) == 0)
-        #expect(try await library.downloads.createDownload(of: [ids[1]]).fileCount == 2)
+        #expect(try await library.downloads.createDownload(of: [ids[1]], owner: .first).fileCount == 2)
         #expect(try await Self.downloadRows(library) == 1)
     }
 
@@ -101,14 +101,14 @@ import Testing
         let library = fixture.library
         let ids = try await Self.imported([Self.photo], into: fixture)
         let start = Date()
-        let token = try await library.downloads.createDownload(of: ids, now: start).token
-        #expect(try await library.downloads.download(token, now: start.addingTimeInterval(3599)).fileCount == 1)
-        await #expect(throws: LibraryError.self) { try await library.downloads.download(token, now: start.addingTimeInterval(3600)) }
+        let token = try await library.downloads.createDownload(of: ids, owner: .first, now: start).token
+        #expect(try await library.downloads.download(token, owner: .first, now: start.addingTimeInterval(3599)).fileCount == 1)
+        await #expect(throws: LibraryError.self) { try await library.downloads.download(token, owner: .first, now: start.addingTimeInterval(3600)) }
         #expect(try await library.collectGarbage(now: start.addingTimeInterval(3599)).expiredDownloads == 0)
         #expect(try await library.collectGarbage(now: start.addingTimeInterval(3600)).expiredDownloads == 1)
         #expect(try await Self.downloadRows(library) == 0)
         for token in ["", token.uppercased() + "0", String(token.dropLast()) + "g", "../" + token] {
-            await #expect(throws: LibraryError.self, "\(token)") { try await library.downloads.download(token, now: start) }
+            await #expect(throws: LibraryError.self, "\(token)") { try await library.downloads.download(token, owner: .first, now: start) }
         }
     }
 
@@ -118,18 +118,18 @@ import Testing
         let fixture = try LibraryFixture()
         let library = fixture.library
         let ids = try await Self.imported([Self.photo, Self.video], into: fixture)
-        let token = try await library.downloads.createDownload(of: ids).token
-        _ = try await library.catalog.trash(ids[1])
-        await #expect(throws: LibraryError.self) { try await library.downloads.download(token) }
-        _ = try await library.catalog.restore(ids[1])
-        #expect(try await library.downloads.download(token).fileCount == 2)
+        let token = try await library.downloads.createDownload(of: ids, owner: .first).token
+        _ = try await library.catalog.trash(ids[1], owner: .first)
+        await #expect(throws: LibraryError.self) { try await library.downloads.download(token, owner: .first) }
+        _ = try await library.catalog.restore(ids[1], owner: .first)
+        #expect(try await library.downloads.download(token, owner: .first).fileCount == 2)
     }
 
     @Test func theWriterStopsWhenTheSinkTakesNoMore() async throws {
         let fixture = try LibraryFixture()
         let library = fixture.library
         let ids = try await Self.imported([Self.live.0, Self.photo], into: fixture)
-        let download = try await library.downloads.createDownload(of: ids)
+        let download = try await library.downloads.createDownload(of: ids, owner: .first)
         var calls = 0
         try await library.downloads.write(download) { _ in
             calls += 1

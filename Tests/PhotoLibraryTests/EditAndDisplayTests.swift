@@ -14,7 +14,7 @@ import Vocabulary
         let imaging = try Imaging()
         for (width, height, dpr) in [(375, 667, 2), (1024, 768, 1), (320, 320, 3), (90, 500, 1)] {
             let box = PixelSize(width: width * dpr, height: height * dpr)
-            let display = try await fixture.library.derivatives.display(of: asset.id, box: box)
+            let display = try await fixture.library.derivatives.display(of: asset.id, box: box, owner: .first)
             let expected = FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .contain)
             let measured = try imaging.probe(display.path)
             #expect(display.size == expected)
@@ -22,7 +22,7 @@ import Vocabulary
             #expect(
                 measured.width == box.width || measured.height == box.height
                     || expected == PixelSize(width: asset.width, height: asset.height))
-            let cover = try await fixture.library.derivatives.display(of: asset.id, box: box, fit: .cover)
+            let cover = try await fixture.library.derivatives.display(of: asset.id, box: box, fit: .cover, owner: .first)
             #expect(
                 try imaging.probe(cover.path).size
                     == FitGeometry.outputSize(of: PixelSize(width: asset.width, height: asset.height), in: box, fit: .cover))
@@ -34,11 +34,11 @@ import Vocabulary
         let asset = try await fixture.importCorpus("photos/recurser__Portrait_6.jpg").asset
         let original = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset)))
         let crop = PixelRect(x: 100, y: 300, width: 800, height: 800)
-        let edited = try await fixture.library.catalog.setEdit(.crop(crop), for: asset.id)
+        let edited = try await fixture.library.catalog.setEdit(.crop(crop), for: asset.id, owner: .first)
         #expect(edited.edit == .crop(crop))
-        #expect(try await fixture.library.catalog.asset(asset.id).edit == .crop(crop))
+        #expect(try await fixture.library.catalog.asset(asset.id, owner: .first).edit == .crop(crop))
 
-        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 400, height: 400), edited: true)
+        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 400, height: 400), edited: true, owner: .first)
         #expect(display.size == PixelSize(width: 400, height: 400))
         let imaging = try Imaging()
         let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 40, height: 40))
@@ -54,8 +54,8 @@ import Vocabulary
         #expect(difference < 10)
         #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset))) == original)
 
-        _ = try await fixture.library.catalog.setEdit(nil, for: asset.id)
-        #expect(try await fixture.library.catalog.asset(asset.id).edit == nil)
+        _ = try await fixture.library.catalog.setEdit(nil, for: asset.id, owner: .first)
+        #expect(try await fixture.library.catalog.asset(asset.id, owner: .first).edit == nil)
     }
 
     @Test(arguments: [
@@ -67,13 +67,13 @@ import Vocabulary
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         do {
-            _ = try await fixture.library.catalog.setEdit(.crop(rect), for: asset.id)
+            _ = try await fixture.library.catalog.setEdit(.crop(rect), for: asset.id, owner: .first)
             Issue.record("accepted \(rect)")
         } catch {
             #expect(error.code == .invalidEdit)
             #expect(error.message.hasPrefix(field))
         }
-        #expect(try await fixture.library.catalog.asset(asset.id).edit == nil)
+        #expect(try await fixture.library.catalog.asset(asset.id, owner: .first).edit == nil)
     }
 
     @Test func trimsAreValidatedAndRendered() async throws {
@@ -82,16 +82,16 @@ import Vocabulary
         let photo = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         for (start, end) in [(-1.0, 2.0), (3.0, 2.0), (1.0, 999.0), (Double.nan, 1.0)] {
             await #expect(throws: LibraryError.self) {
-                _ = try await fixture.library.catalog.setEdit(.trim(start: start, end: end), for: movie.id)
+                _ = try await fixture.library.catalog.setEdit(.trim(start: start, end: end), for: movie.id, owner: .first)
             }
         }
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.setEdit(.trim(start: 0, end: 1), for: photo.id) }
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.setEdit(.trim(start: 0, end: 1), for: photo.id, owner: .first) }
         await #expect(throws: LibraryError.self) {
-            _ = try await fixture.library.catalog.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id)
+            _ = try await fixture.library.catalog.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id, owner: .first)
         }
 
-        _ = try await fixture.library.catalog.setEdit(.trim(start: 2, end: 5), for: movie.id)
-        let trimmed = try await fixture.library.mediaJobs.trimmedVideo(of: movie.id)
+        _ = try await fixture.library.catalog.setEdit(.trim(start: 2, end: 5), for: movie.id, owner: .first)
+        let trimmed = try await fixture.library.mediaJobs.trimmedVideo(of: movie.id, owner: .first)
         let info = try await VideoProbe.duration(trimmed.path)
         #expect(abs(info - 3.0) < 0.2)
     }
@@ -100,13 +100,13 @@ import Vocabulary
         let fixture = try LibraryFixture()
         let movie = try await fixture.importCorpus("videos/photoprism__quicktime-hvc1.mov").asset
         #expect(movie.isBrowserPlayable == false)
-        #expect(try await fixture.library.mediaJobs.renditionStatus(of: movie.id) == .notStarted)
-        let playable = try await fixture.library.mediaJobs.playableVideo(of: movie.id)
+        #expect(try await fixture.library.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .notStarted)
+        let playable = try await fixture.library.mediaJobs.playableVideo(of: movie.id, owner: .first)
         #expect(playable.mimeType == "video/mp4")
-        #expect(try await fixture.library.mediaJobs.renditionStatus(of: movie.id) == .ready)
+        #expect(try await fixture.library.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .ready)
         let original = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
         let originalFile = try await fixture.library.originalFile(of: original)
-        #expect(try await fixture.library.mediaJobs.playableVideo(of: original.id).path == originalFile)
+        #expect(try await fixture.library.mediaJobs.playableVideo(of: original.id, owner: .first).path == originalFile)
     }
 
     /// Rotate, flip and crop, as the library's editor stores them: the crop is in the turned
@@ -122,12 +122,12 @@ import Vocabulary
         let crop = PixelRect(x: 100, y: 1000, width: 1000, height: 700)
         let edit = ImageEdit(reorientation: turned, crop: crop)
         await #expect(throws: LibraryError.self, "checked against the upright size without the turn") {
-            try await fixture.library.catalog.setEdit(.crop(crop), for: asset.id)
+            try await fixture.library.catalog.setEdit(.crop(crop), for: asset.id, owner: .first)
         }
-        #expect(try await fixture.library.catalog.setEdit(.image(edit), for: asset.id).edit == .image(edit))
+        #expect(try await fixture.library.catalog.setEdit(.image(edit), for: asset.id, owner: .first).edit == .image(edit))
 
         let imaging = try Imaging()
-        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true)
+        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first)
         #expect(display.size == PixelSize(width: 500, height: 350))
         let expected = try imaging.render(
             Corpus.path("photos/recurser__Landscape_1.jpg"),
@@ -139,23 +139,23 @@ import Vocabulary
         let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 50, height: 50))
         #expect(zip(rendered.rgb, reference.rgb).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / rendered.rgb.count < 10)
 
-        let plain = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
-        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))
+        let plain = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
+        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)
         #expect(plain.size == PixelSize(width: 256, height: 171) && thumbnail.size == PixelSize(width: 171, height: 256))
         #expect(try imaging.probe(thumbnail.path).size == PixelSize(width: 171, height: 256), "the file is what the size says")
         #expect(thumbnail.etag != plain.etag)
         // Served once more, it is answered from memory, by the edit its URL names.
-        _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))
+        _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)
         #expect(
-            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned))?.etag
+            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)?.etag
                 == thumbnail.etag)
         #expect(
-            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: .none, crop: nil))?.etag
+            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: .none, crop: nil), owner: .first)?.etag
                 != thumbnail.etag)
         #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset))) == original)
-        _ = try await fixture.library.catalog.setEdit(nil, for: asset.id)
+        _ = try await fixture.library.catalog.setEdit(nil, for: asset.id, owner: .first)
         #expect(
-            try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true).size
+            try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first).size
                 == PixelSize(width: 500, height: 333), "reverted")
     }
 
@@ -194,17 +194,17 @@ enum VideoProbe {
         let a = try await first.importCorpus(photo).asset
         let b = try await second.importCorpus(photo).asset
         let thumbnails = (
-            try await first.library.derivatives.thumbnail(of: a.id, size: 256),
-            try await second.library.derivatives.thumbnail(of: b.id, size: 256)
+            try await first.library.derivatives.thumbnail(of: a.id, size: 256, owner: .first),
+            try await second.library.derivatives.thumbnail(of: b.id, size: 256, owner: .first)
         )
         #expect(thumbnails.0.etag == thumbnails.1.etag)
         let box = PixelSize(width: 300, height: 200)
         let displays = (
-            try await first.library.derivatives.display(of: a.id, box: box),
-            try await second.library.derivatives.display(of: b.id, box: box)
+            try await first.library.derivatives.display(of: a.id, box: box, owner: .first),
+            try await second.library.derivatives.display(of: b.id, box: box, owner: .first)
         )
         #expect(displays.0.etag == displays.1.etag && displays.0.etag != thumbnails.0.etag)
-        #expect(try await first.library.derivatives.thumbnail(of: a.id, size: 512).etag != thumbnails.0.etag, "another size")
+        #expect(try await first.library.derivatives.thumbnail(of: a.id, size: 512, owner: .first).etag != thumbnails.0.etag, "another size")
         let cropped = try await first.library.derivatives.display(
             of: a, edit: ImageEdit(crop: PixelRect(x: 0, y: 0, width: 100, height: 100)), box: box)
         #expect(cropped.etag != displays.0.etag, "another edit")
@@ -212,12 +212,12 @@ enum VideoProbe {
             of: a, edit: ImageEdit(reorientation: Reorientation(quarterTurns: 1, mirrored: false)), box: box)
         #expect(turned.etag != displays.0.etag && turned.etag != cropped.etag, "a turn is another edit")
         let other = try await first.importCorpus("photos/lychee__train.jpg").asset
-        #expect(try await first.library.derivatives.thumbnail(of: other.id, size: 256).etag != thumbnails.0.etag, "another photo")
+        #expect(try await first.library.derivatives.thumbnail(of: other.id, size: 256, owner: .first).etag != thumbnails.0.etag, "another photo")
         // Made again by a process that starts after the cache was lost: the same validator, so
         // clients keep their copy.
         try FileManager.default.removeItem(atPath: first.folder.derived)
         let restarted = try Library(folder: first.folder)
-        let remade = try await restarted.derivatives.thumbnail(of: a.id, size: 256)
+        let remade = try await restarted.derivatives.thumbnail(of: a.id, size: 256, owner: .first)
         #expect(FileManager.default.fileExists(atPath: remade.path) && remade.etag == thumbnails.0.etag)
     }
 }
@@ -229,10 +229,10 @@ enum VideoProbe {
     @Test(arguments: [false, true]) func aThumbnailOnTheDiskIsNotMadeAgain(restarted: Bool) async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
-        let made = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        let made = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         let inode = try #require(try FileManager.default.attributesOfItem(atPath: made.path)[.systemFileNumber] as? UInt64)
         let library = restarted ? try Library(folder: fixture.folder) : fixture.library
-        let found = try await library.derivatives.thumbnail(of: asset.id, size: 256)
+        let found = try await library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         #expect(found.path == made.path && found.etag == made.etag)
         #expect(try FileManager.default.attributesOfItem(atPath: found.path)[.systemFileNumber] as? UInt64 == inode)
     }
@@ -269,7 +269,7 @@ enum VideoProbe {
         for id in ids {
             made += try Data(
                 contentsOf: URL(
-                    fileURLWithPath: try await fixture.library.derivatives.display(of: id, box: PixelSize(width: 1200, height: 1200)).path)
+                    fileURLWithPath: try await fixture.library.derivatives.display(of: id, box: PixelSize(width: 1200, height: 1200), owner: .first).path)
             ).count
         }
         #expect(made > 400_000, "more than the limit was made")
@@ -278,6 +278,6 @@ enum VideoProbe {
         #expect(bytes(under: fixture.folder.derived) <= 400_000)
         #expect(bytes(under: fixture.folder.derived, thumbnails: true) == thumbnails, "every thumbnail stays")
         // What was trimmed is made again on demand.
-        for id in ids { _ = try await fixture.library.derivatives.thumbnail(of: id, size: 256) }
+        for id in ids { _ = try await fixture.library.derivatives.thumbnail(of: id, size: 256, owner: .first) }
     }
 }

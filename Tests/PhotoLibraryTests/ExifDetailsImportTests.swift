@@ -18,14 +18,14 @@ import Testing
             let probed = try imaging.probe(Corpus.path(file)).exif
             let imported = try await fixture.importCorpus(file).asset
             #expect(imported.exif == probed, "\(file)")
-            #expect(try await fixture.library.catalog.asset(imported.id).exif == probed, "\(file)")
+            #expect(try await fixture.library.catalog.asset(imported.id, owner: .first).exif == probed, "\(file)")
         }
         let nikon = try await fixture.importCorpus(Self.photos[0]).asset
         #expect(nikon.exif.fNumber == 5.9 && nikon.exif.iso == 64 && nikon.exif.focalLength == 24 && nikon.exif.exposureTime == 1.0 / 75)
         #expect(nikon.exif.latitude != nil && nikon.exif.longitude != nil && nikon.hasGPS)
 
         let movie = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
-        #expect(try await fixture.library.catalog.asset(movie.id).exif == ExifDetails(), "a movie's are not read")
+        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).exif == ExifDetails(), "a movie's are not read")
     }
 
     /// A HEIC's first decode runs in a child process, and its details come back from it as JSON.

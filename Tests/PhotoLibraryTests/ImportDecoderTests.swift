@@ -28,8 +28,8 @@ import Testing
         #expect(
             a.width == b.width && a.height == b.height && a.orientation == b.orientation && a.captureDate == b.captureDate
                 && a.cameraModel == b.cameraModel)
-        let thumbnailApart = try await apart.library.derivatives.thumbnail(of: a.id, size: 256)
-        let thumbnailHere = try await here.library.derivatives.thumbnail(of: b.id, size: 256)
+        let thumbnailApart = try await apart.library.derivatives.thumbnail(of: a.id, size: 256, owner: .first)
+        let thumbnailHere = try await here.library.derivatives.thumbnail(of: b.id, size: 256, owner: .first)
         #expect(thumbnailApart.size == thumbnailHere.size)
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: thumbnailApart.path)) == Data(contentsOf: URL(fileURLWithPath: thumbnailHere.path)))
@@ -54,7 +54,7 @@ import Testing
             #expect(error.message == "The image data is damaged and cannot be decoded.")
         }
         #expect(lines.all.contains { $0.contains("crashed") && $0.contains("Assertion failed") }, "\(lines.all)")
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 0)
         #expect(fixture.files(in: "blobs").isEmpty)
         // Formats decoded in-process are not affected.
         let jpeg = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")

@@ -14,7 +14,7 @@ import Vocabulary
         #expect(!first.isDuplicate && second.isDuplicate)
         #expect(first.asset.id == second.asset.id)
         #expect(fixture.files(in: "blobs").count == 1)
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 1)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 1)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func concurrentImportsOfTheSameBytesMakeOneAsset(engine: Engine) async throws {
@@ -34,13 +34,13 @@ import Vocabulary
         let fixture = try await LibraryFixture(engine)
         let files = Array(importablePhotos.prefix(12)) + ["videos/androidx-media__sample.mp4", "videos/pigallery2__video_rotate.mp4"]
         for file in files { try await fixture.importCorpus(file) }
-        let everything = try await fixture.library.catalog.assets(AssetQuery(limit: 100)).assets
+        let everything = try await fixture.library.catalog.assets(AssetQuery(limit: 100), owner: .first).assets
         #expect(everything.count == files.count)
 
         var paged: [Asset] = []
         var cursor: String?
         repeat {
-            let page = try await fixture.library.catalog.assets(AssetQuery(limit: 5, cursor: cursor))
+            let page = try await fixture.library.catalog.assets(AssetQuery(limit: 5, cursor: cursor), owner: .first)
             #expect(page.assets.count <= 5)
             paged += page.assets
             cursor = page.nextCursor
@@ -50,16 +50,16 @@ import Vocabulary
         let dates = everything.map { String(($0.captureDate ?? $0.importDate).prefix(19)) }
         #expect(dates == dates.sorted(by: >))
 
-        let movies = try await fixture.library.catalog.assets(AssetQuery(mediaTypes: [.movie])).assets
+        let movies = try await fixture.library.catalog.assets(AssetQuery(mediaTypes: [.movie]), owner: .first).assets
         #expect(movies.count == 2 && movies.allSatisfy { $0.mediaType == .movie })
-        #expect(try await fixture.library.catalog.count(.photoLibrary, mediaTypes: [.image]) == 12)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, mediaTypes: [.image], owner: .first) == 12)
     }
 
     @Test(arguments: Engine.allCases) func badQueriesAreRefusedByName(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         for query in [AssetQuery(limit: 0), AssetQuery(limit: 501), AssetQuery(mediaTypes: []), AssetQuery(cursor: "not a cursor!")] {
             do {
-                _ = try await fixture.library.catalog.assets(query)
+                _ = try await fixture.library.catalog.assets(query, owner: .first)
                 Issue.record("accepted \(query)")
             } catch {
                 #expect(error.code == .invalidRequest)
@@ -71,20 +71,20 @@ import Vocabulary
         let fixture = try await LibraryFixture(engine)
         let capture = try await fixture.importCorpus("photos/exifsamples__Nikon_D70.jpg", source: .camera).asset
         #expect(capture.isUnsaved && !capture.inCameraRoll)
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 0)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 0)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 0)
 
-        let saved = try await fixture.library.catalog.saveToCameraRoll(capture.id)
+        let saved = try await fixture.library.catalog.saveToCameraRoll(capture.id, owner: .first)
         #expect(!saved.isUnsaved && saved.inCameraRoll)
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 1)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 1)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 1)
 
         let imported = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
         #expect(!imported.inCameraRoll)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 1)
         let direct = try await fixture.importCorpus("photos/exifsamples__Pentax_K10D.jpg", source: .camera, saveToCameraRoll: true).asset
         #expect(direct.inCameraRoll && !direct.isUnsaved)
-        #expect(try await fixture.library.catalog.albums().first { $0.id == Library.cameraRollID }?.count == 2)
+        #expect(try await fixture.library.catalog.albums(owner: .first).first { $0.id == Library.cameraRollID }?.count == 2)
     }
 
     @Test(arguments: Engine.allCases) func unsavedCapturesExpire(engine: Engine) async throws {
@@ -96,31 +96,31 @@ import Vocabulary
         #expect(try await fixture.library.collectGarbage(grace: 0).expiredCaptures == 0)
         let report = try await fixture.library.collectGarbage(grace: 0, now: Date().addingTimeInterval(120))
         #expect(report.expiredCaptures == 1)
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(capture.id) }
-        #expect(try await fixture.library.catalog.asset(kept.id).inCameraRoll)
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(capture.id, owner: .first) }
+        #expect(try await fixture.library.catalog.asset(kept.id, owner: .first).inCameraRoll)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func trashRestoreAndDeleteForGood(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg", saveToCameraRoll: true).asset
-        _ = try await fixture.library.catalog.trash(asset.id)
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 0)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 0)
-        #expect(try await fixture.library.catalog.asset(asset.id).trashedDate != nil)
-        _ = try await fixture.library.catalog.restore(asset.id)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 1)
+        _ = try await fixture.library.catalog.trash(asset.id, owner: .first)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 0)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 0)
+        #expect(try await fixture.library.catalog.asset(asset.id, owner: .first).trashedDate != nil)
+        _ = try await fixture.library.catalog.restore(asset.id, owner: .first)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 1)
 
         // Importing trashed bytes again brings the asset back rather than making a second one.
-        _ = try await fixture.library.catalog.trash(asset.id)
+        _ = try await fixture.library.catalog.trash(asset.id, owner: .first)
         let again = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg")
         #expect(again.isDuplicate && again.asset.id == asset.id && again.asset.trashedDate == nil)
 
-        _ = try await fixture.library.catalog.trash(asset.id)
-        #expect(try await fixture.library.ingest.emptyTrash() == 1)
+        _ = try await fixture.library.catalog.trash(asset.id, owner: .first)
+        #expect(try await fixture.library.ingest.emptyTrash(owner: .first) == 1)
         #expect(fixture.files(in: "blobs").isEmpty)
         #expect(fixture.files(in: "derived").isEmpty)
-        #expect(try await fixture.library.catalog.albums().first?.count == 0)
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(asset.id) }
+        #expect(try await fixture.library.catalog.albums(owner: .first).first?.count == 0)
+        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.asset(asset.id, owner: .first) }
     }
 
     /// Two people may keep the same bytes, each as an asset of their own: deleting one's for good
@@ -141,8 +141,8 @@ import Vocabulary
         }
         let derived = fixture.files(in: "derived")
         #expect(!derived.isEmpty, "the import made thumbnails")
-        _ = try await library.catalog.trash(mine.id)
-        #expect(try await library.ingest.emptyTrash() == 1)
+        _ = try await library.catalog.trash(mine.id, owner: .first)
+        #expect(try await library.ingest.emptyTrash(owner: .first) == 1)
         #expect(fixture.files(in: "blobs").count == 1, "the original is still theirs")
         #expect(fixture.files(in: "derived").sorted() == derived.sorted(), "and so is what was made of it")
         let thumbnail = try await library.derivatives.thumbnail(of: "theirs", size: 256, owner: Owner(id: 2))
@@ -159,14 +159,14 @@ import Vocabulary
     @Test func readyThumbnailsCarryTheFileBytesUntilTheAssetGoes() async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
-        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256), "made by the import's decode")
-        let served = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, owner: .first), "made by the import's decode")
+        let served = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         #expect(ready.kept?.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: ready.path))))
         #expect(ready.etag == served.etag && ready.path == served.path)
 
-        _ = try await fixture.library.catalog.trash(asset.id)
-        #expect(try await fixture.library.ingest.emptyTrash() == 1)
-        #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256) == nil)
+        _ = try await fixture.library.catalog.trash(asset.id, owner: .first)
+        #expect(try await fixture.library.ingest.emptyTrash(owner: .first) == 1)
+        #expect(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, owner: .first) == nil)
     }
 
     /// A render keeps its bytes to answer with: what was just made is not read back from the
@@ -175,11 +175,11 @@ import Vocabulary
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
         let box = PixelSize(width: 120, height: 90)
-        #expect(fixture.library.derivatives.readyDisplay(of: asset.id, box: box) == nil)
-        let made = try await fixture.library.derivatives.display(of: asset.id, box: box)
+        #expect(fixture.library.derivatives.readyDisplay(of: asset.id, box: box, owner: .first) == nil)
+        let made = try await fixture.library.derivatives.display(of: asset.id, box: box, owner: .first)
         let kept = try #require(made.kept, "a small render carries its bytes")
         #expect(kept.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: made.path))))
-        let ready = try #require(fixture.library.derivatives.readyDisplay(of: asset.id, box: box), "ready without a lookup")
+        let ready = try #require(fixture.library.derivatives.readyDisplay(of: asset.id, box: box, owner: .first), "ready without a lookup")
         #expect(ready.etag == made.etag && ready.kept?.bytes == kept.bytes)
     }
 
@@ -228,14 +228,14 @@ import Vocabulary
         let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
         try await damage(fixture, "UPDATE assets SET \(change) WHERE id = '\(asset.id)'")
         do {
-            _ = try await fixture.library.catalog.asset(asset.id)
+            _ = try await fixture.library.catalog.asset(asset.id, owner: .first)
             Issue.record("a damaged row was read as an asset")
         } catch {
             #expect(error.code == .database && error.message.contains(problem), "\(error)")
             #expect(!error.message.contains(fixture.folder.root), "no paths in messages")
         }
         await #expect(throws: LibraryError.self) {
-            _ = try await fixture.library.catalog.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil))
+            _ = try await fixture.library.catalog.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil), owner: .first)
         }
     }
 }
@@ -278,8 +278,8 @@ import Vocabulary
         do {
             let fixture = try LibraryFixture()
             let asset = try await fixture.importCorpus("photos/exifsamples__jolla.jpg").asset
-            _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 512)
-            _ = try await fixture.library.catalog.assets(AssetQuery())
+            _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 512, owner: .first)
+            _ = try await fixture.library.catalog.assets(AssetQuery(), owner: .first)
             _ = try await fixture.library.collectGarbage()
             dropped = fixture.library
         }
@@ -299,10 +299,10 @@ import Vocabulary
         #expect(fixture.workFiles.isEmpty)
         let local = try await fixture.library.originalFile(of: asset)
         #expect(try Data(contentsOf: URL(fileURLWithPath: local)) == Data(contentsOf: URL(fileURLWithPath: file)))
-        _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256)
+        _ = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         #expect(try await fixture.library.verify().isEmpty)
-        _ = try await fixture.library.catalog.trash(asset.id)
-        #expect(try await fixture.library.ingest.emptyTrash() == 1)
+        _ = try await fixture.library.catalog.trash(asset.id, owner: .first)
+        #expect(try await fixture.library.ingest.emptyTrash(owner: .first) == 1)
         #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 0, "the delete took the blob; nothing is left over")
         await #expect(throws: LibraryError.self) { _ = try await fixture.library.originalFile(of: asset) }
     }

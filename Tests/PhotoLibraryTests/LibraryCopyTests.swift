@@ -11,7 +11,7 @@ import Testing
         var ids = [try await embedded.importCorpus("photos/exifsamples__Canon_40D.jpg", saveToCameraRoll: true).asset.id]
         ids.append(try await embedded.importCorpus("videos/androidx-media__sample.mp4").asset.id)
         let trashed = try await embedded.importCorpus("photos/exifsamples__Nikon_D70.jpg").asset
-        ids.append(try await embedded.library.catalog.trash(trashed.id).id)
+        ids.append(try await embedded.library.catalog.trash(trashed.id, owner: .first).id)
         ids.append(try await embedded.importCorpus("photos/exifsamples__DSCN0010.jpg", source: .camera).asset.id)
 
         let cluster = try await LibraryFixture(.postgreSQLAndS3)
@@ -25,17 +25,17 @@ import Testing
         #expect(try await cluster.library.ingest.copyEverything(into: back.library).assetsCopied == 4)
         for copy in [cluster.library, back.library] {
             // Every column the same: trashed, unsaved capture, Camera Roll, sizes, dates.
-            for id in ids { #expect(try await copy.catalog.asset(id) == embedded.library.catalog.asset(id)) }
-            #expect(try await copy.catalog.albums().map(\.count) == embedded.library.catalog.albums().map(\.count))
+            for id in ids { #expect(try await copy.catalog.asset(id, owner: .first) == embedded.library.catalog.asset(id, owner: .first)) }
+            #expect(try await copy.catalog.albums(owner: .first).map(\.count) == embedded.library.catalog.albums(owner: .first).map(\.count))
             // Counted again from the rows once the entries are in: the same days, none twice.
             for source in [LibrarySource.photoLibrary, .savedPhotosAlbum] {
                 #expect(
-                    try await copy.catalog.days(AssetQuery(source: source)) == embedded.library.catalog.days(AssetQuery(source: source)))
+                    try await copy.catalog.days(AssetQuery(source: source), owner: .first) == embedded.library.catalog.days(AssetQuery(source: source), owner: .first))
             }
             #expect(try await copy.verify().isEmpty)
         }
         for id in ids {
-            let asset = try await embedded.library.catalog.asset(id)
+            let asset = try await embedded.library.catalog.asset(id, owner: .first)
             let original = try Data(contentsOf: URL(fileURLWithPath: try await embedded.library.originalFile(of: asset)))
             #expect(try Data(contentsOf: URL(fileURLWithPath: try await back.library.originalFile(of: asset))) == original)
         }
@@ -54,7 +54,7 @@ import Testing
         } catch {
             #expect(error.code == .corrupt)
         }
-        #expect(try await target.library.catalog.count(.photoLibrary) == 0)
+        #expect(try await target.library.catalog.count(.photoLibrary, owner: .first) == 0)
         #expect(target.workFiles.isEmpty)
     }
 }

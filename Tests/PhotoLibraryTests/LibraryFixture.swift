@@ -60,7 +60,7 @@ final class LibraryFixture: Sendable {
     func importCorpus(_ file: String, source: AssetSource = .imported, saveToCameraRoll: Bool = false) async throws(LibraryError)
         -> ImportResult
     {
-        try await library.ingest.importFile(at: Corpus.path(file), source: source, saveToCameraRoll: saveToCameraRoll)
+        try await library.ingest.importFile(at: Corpus.path(file), source: source, saveToCameraRoll: saveToCameraRoll, owner: .first)
     }
 
     /// Files below a folder of the library's data folder, relative names.

@@ -148,23 +148,23 @@ import Testing
             folder: folder, database: database, blobs: try FileBlobStore(root: folder.blobs),
             partialUploads: try FilePartialUploads(root: folder.uploads))
 
-        let page = try await library.catalog.assets(AssetQuery(limit: 1))
+        let page = try await library.catalog.assets(AssetQuery(limit: 1), owner: .first)
         #expect(page.assets.map(\.id) == ["a2"], "an impossible capture date orders by the import")
-        let rest = try await library.catalog.assets(AssetQuery(limit: 5, cursor: page.nextCursor))
+        let rest = try await library.catalog.assets(AssetQuery(limit: 5, cursor: page.nextCursor), owner: .first)
         #expect(rest.assets.map(\.id) == ["a1"], "a cursor read back from the database pages on")
         let first = try #require(rest.assets.first)
         #expect(first.importDate == rows[0].importedAt && first.isFavorite && first.hasGPS && first.isBrowserPlayable == nil)
         #expect(page.assets.first?.importDate.prefix(19) == "2025-01-03T00:00:00")
-        #expect(try await library.catalog.days(AssetQuery()).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
+        #expect(try await library.catalog.days(AssetQuery(), owner: .first).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
         var trash = AssetQuery()
         trash.collection = .recentlyDeleted
-        #expect(try await library.catalog.assets(trash).assets.map(\.trashedDate) == [rows[2].trashedAt])
-        #expect(try await library.catalog.days(trash).map { "\($0.day) \($0.count)" } == ["2025-02-01 1"])
-        let trip = try #require(try await library.catalog.albums().first { $0.id == "trip" })
+        #expect(try await library.catalog.assets(trash, owner: .first).assets.map(\.trashedDate) == [rows[2].trashedAt])
+        #expect(try await library.catalog.days(trash, owner: .first).map { "\($0.day) \($0.count)" } == ["2025-02-01 1"])
+        let trip = try #require(try await library.catalog.albums(owner: .first).first { $0.id == "trip" })
         #expect(trip.count == 1 && !trip.isBuiltIn && trip.coverAssetID == "a1", "the entry and the cover are kept")
         var search = AssetQuery()
         search.search = "beach-a1"
-        #expect(try await library.catalog.assets(search).assets.map(\.id) == ["a1"], "the words are still found")
+        #expect(try await library.catalog.assets(search, owner: .first).assets.map(\.id) == ["a1"], "the words are still found")
         let kept = try await database.read { connection throws(StorageError) in
             (
                 try connection.query("SELECT DISTINCT owner_id FROM assets").map { row throws(StorageError) in try row.integer("owner_id")
@@ -185,7 +185,7 @@ import Testing
         await #expect(throws: StorageError.self) {
             try await database.write { connection throws(StorageError) in try connection.run(copy, ["c1", 1]) }
         }
-        #expect(try await library.catalog.days(AssetQuery()).map(\.count).reduce(0, +) == 2, "another's asset is not in one's days")
+        #expect(try await library.catalog.days(AssetQuery(), owner: .first).map(\.count).reduce(0, +) == 2, "another's asset is not in one's days")
         guard engine == .postgreSQL else { return }
         let types = try await database.read { connection throws(StorageError) in
             try connection.query(

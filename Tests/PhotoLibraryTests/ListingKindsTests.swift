@@ -25,16 +25,16 @@ import Testing
         let photo = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         let live = try await fixture.importCorpus("photos/lychee__train.jpg").asset
         try await fixture.importCorpus("videos/lychee__train.mov")
-        let marked = try await fixture.library.ingest.importFile(at: try await Self.markedScreenshot(in: directory)).asset
+        let marked = try await fixture.library.ingest.importFile(at: try await Self.markedScreenshot(in: directory), owner: .first).asset
         let named = try await fixture.library.ingest.importFile(
-            at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), originalFilename: "Screenshot_20240101-101010.jpg"
+            at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), originalFilename: "Screenshot_20240101-101010.jpg", owner: .first
         ).asset
         let slowMotion = try await fixture.importCorpus("videos/androidx-media__sample_android_slow_motion.mp4").asset
         let movie = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
 
         #expect(slowMotion.captureFrameRate == 240, "the rate the phone states it recorded at")
         #expect(try #require(movie.captureFrameRate) < 31)
-        let kind = { (id: String) async throws -> AssetKind in try await fixture.library.catalog.asset(id).kind }
+        let kind = { (id: String) async throws -> AssetKind in try await fixture.library.catalog.asset(id, owner: .first).kind }
         #expect(try await kind(live.id) == AssetKind(mediaType: .image, isLivePhoto: true, isScreenshot: false, isHighFrameRate: false))
         #expect(try await kind(marked.id).isScreenshot, "by its XMP")
         #expect(try await kind(named.id).isScreenshot, "by its name")
@@ -45,7 +45,7 @@ import Testing
         func listed(_ admits: (AssetKind) -> Bool) async throws -> Set<String> {
             var query = AssetQuery()
             query.kinds = Set(AssetKind.all.filter(admits))
-            return Set(try await fixture.library.catalog.assets(query).assets.map(\.id))
+            return Set(try await fixture.library.catalog.assets(query, owner: .first).assets.map(\.id))
         }
         #expect(try await listed { $0.isScreenshot } == [marked.id, named.id])
         #expect(try await listed { $0.isLivePhoto } == [live.id], "the still; its movie is in no listing")
@@ -73,7 +73,7 @@ import Testing
             }
         }
         let library = try Library(folder: folder)
-        #expect(try await library.catalog.asset("a").isScreenshot)
-        #expect(try await !library.catalog.asset("b").isScreenshot)
+        #expect(try await library.catalog.asset("a", owner: .first).isScreenshot)
+        #expect(try await !library.catalog.asset("b", owner: .first).isScreenshot)
     }
 }

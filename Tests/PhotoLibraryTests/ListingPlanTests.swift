@@ -18,10 +18,10 @@ import Testing
         let fixture = try await LibraryFixture(engine)
         let source = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset.id
         try await fixture.library.catalog.cloneRows(of: source, count: Self.size)
-        let album = try await fixture.library.catalog.createAlbum(title: "Holidays").id
+        let album = try await fixture.library.catalog.createAlbum(title: "Holidays", owner: .first).id
         try await fixture.library.catalog.fillAlbum(album, count: Self.size / 100)
         try await fixture.library.catalog.fillAlbum(
-            try await fixture.library.catalog.createAlbum(title: "Everything").id, count: Self.size / 5)
+            try await fixture.library.catalog.createAlbum(title: "Everything", owner: .first).id, count: Self.size / 5)
         // The statistics a running library keeps (`PRAGMA optimize` at a clean stop), or all of them.
         if optimized { try await fixture.library.flush() } else { try await fixture.library.catalog.analyze() }
         return (fixture, album)
@@ -76,21 +76,21 @@ import Testing
         ]
         for (collection, index) in views {
             // A cursor inside the view (the smallest holds 94 items).
-            let deep = try await library.catalog.assets(query(collection) { $0.limit = 40 }).nextCursor
+            let deep = try await library.catalog.assets(query(collection) { $0.limit = 40 }, owner: .first).nextCursor
             let cursor = try #require(deep.flatMap(Cursor.init), "\(collection) has more than one page")
-            let listing = try Listing(query(collection), dialect: dialect)
+            let listing = try Listing(query(collection), owner: .first, dialect: dialect)
             var statements = [
                 ("first page", listing.page(after: nil, direction: .older, limit: 61)),
                 ("deep page", listing.page(after: cursor, direction: .older, limit: 61)),
                 ("newer page", listing.page(after: cursor, direction: .newer, limit: 61)),
                 (
                     "month",
-                    try Listing(query(collection) { $0.startingAt = "2015-06" }, dialect: dialect).page(
+                    try Listing(query(collection) { $0.startingAt = "2015-06" }, owner: .first, dialect: dialect).page(
                         after: nil, direction: .older, limit: 61)
                 ),
                 (
                     "movies",
-                    try Listing(query(collection) { $0.mediaTypes = [.movie] }, dialect: dialect).page(
+                    try Listing(query(collection) { $0.mediaTypes = [.movie] }, owner: .first, dialect: dialect).page(
                         after: nil, direction: .older, limit: 61)
                 ),
             ]
@@ -128,7 +128,7 @@ import Testing
         let (fixture, _) = try await library(engine)
         let library = fixture.library
         for text in ["IMG_1234", "no such name", "canon eos"] {
-            let listing = try Listing(query(.library) { $0.search = text }, dialect: library.database.dialect)
+            let listing = try Listing(query(.library) { $0.search = text }, owner: .first, dialect: library.database.dialect)
             let lines = try await plan(library, listing.page(after: nil, direction: .older, limit: 61))
             // What matches is sorted (a few rows), never the library.
             #expect(wholeTableWork(lines, sorts: true).isEmpty, "\(engine) search \(text): \(lines)")
@@ -143,10 +143,10 @@ import Testing
         }
         var query = query(.library)
         query.search = "img_1234"
-        #expect(try await library.catalog.assets(query).assets.map(\.originalFilename).contains("IMG_1234.JPG"))
+        #expect(try await library.catalog.assets(query, owner: .first).assets.map(\.originalFilename).contains("IMG_1234.JPG"))
         query.search = "Canon EOS 40D"
-        #expect(try await library.catalog.count(.photoLibrary) > 0)
-        #expect(try await library.catalog.assets(query).assets.count == 60, "every clone has the source's camera")
+        #expect(try await library.catalog.count(.photoLibrary, owner: .first) > 0)
+        #expect(try await library.catalog.assets(query, owner: .first).assets.count == 60, "every clone has the source's camera")
     }
 }
 
@@ -163,16 +163,16 @@ import Testing
         for (name, collection) in views + albums.map({ ("album \($0)", AssetCollection.album($0)) }) {
             var query = AssetQuery(limit: AssetQuery.maxLimit)
             query.collection = collection
-            let counted = try await library.catalog.days(query)
+            let counted = try await library.catalog.days(query, owner: .first)
             // A search for nothing in particular is filtered, so its days are its rows'.
             query.search = "_"
-            let rows = try await library.catalog.days(query)
+            let rows = try await library.catalog.days(query, owner: .first)
             found.append((name, counted, rows))
             query.search = nil
             query.mediaTypes = [.movie]
-            let movies = try await library.catalog.days(query)
+            let movies = try await library.catalog.days(query, owner: .first)
             query.search = "_"
-            found.append(("\(name) movies", movies, try await library.catalog.days(query)))
+            found.append(("\(name) movies", movies, try await library.catalog.days(query, owner: .first)))
         }
         return found
     }
@@ -185,22 +185,22 @@ import Testing
             ids.append(try await fixture.importCorpus(file).asset.id)
         }
         let capture = try await fixture.importCorpus("photos/lychee__train.jpg", source: .camera).asset.id
-        let holidays = try await library.catalog.createAlbum(title: "Holidays").id
-        let gone = try await library.catalog.createAlbum(title: "Gone").id
-        _ = try await library.catalog.addToAlbum(holidays, assets: Array(ids[1...6]))
-        _ = try await library.catalog.addToAlbum(gone, assets: Array(ids[0...3]))
+        let holidays = try await library.catalog.createAlbum(title: "Holidays", owner: .first).id
+        let gone = try await library.catalog.createAlbum(title: "Gone", owner: .first).id
+        _ = try await library.catalog.addToAlbum(holidays, assets: Array(ids[1...6]), owner: .first)
+        _ = try await library.catalog.addToAlbum(gone, assets: Array(ids[0...3]), owner: .first)
         // A capture nobody saved, in its own view.
         try await fixture.importCorpus("photos/exifsamples__iphone_hdr_YES.jpg", source: .camera)
-        try await library.catalog.setFavorite(Array(ids.prefix(3)), true)
-        try await library.catalog.setTrashed(Array(ids[2...4]), true)
-        try await library.catalog.setTrashed([ids[3]], false)
-        try await library.catalog.setFavorite([ids[0]], false)
-        try await library.ingest.deleteFromTrash([ids[4]])
-        _ = try await library.catalog.saveToCameraRoll(capture)
-        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[5]])
-        _ = try await library.catalog.addToAlbum(holidays, assets: [ids[5], ids[7]])
-        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[6]])
-        try await library.catalog.deleteAlbum(gone)
+        try await library.catalog.setFavorite(Array(ids.prefix(3)), true, owner: .first)
+        try await library.catalog.setTrashed(Array(ids[2...4]), true, owner: .first)
+        try await library.catalog.setTrashed([ids[3]], false, owner: .first)
+        try await library.catalog.setFavorite([ids[0]], false, owner: .first)
+        try await library.ingest.deleteFromTrash([ids[4]], owner: .first)
+        _ = try await library.catalog.saveToCameraRoll(capture, owner: .first)
+        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[5]], owner: .first)
+        _ = try await library.catalog.addToAlbum(holidays, assets: [ids[5], ids[7]], owner: .first)
+        _ = try await library.catalog.removeFromAlbum(holidays, assets: [ids[6]], owner: .first)
+        try await library.catalog.deleteAlbum(gone, owner: .first)
         let all = try await both(library, albums: [holidays, Library.cameraRollID])
         for (name, counted, rows) in all {
             #expect(counted == rows, "\(engine) \(name)")
@@ -210,11 +210,11 @@ import Testing
             "one trashed, one deleted, one capture saved")
         #expect(all.first { $0.0 == "recentlyDeleted" }?.counted.reduce(0) { $0 + $1.count } == 1)
         #expect(all.first { $0.0 == "favorites" }?.counted.reduce(0) { $0 + $1.count } == 1, "one favourite left, one in the trash")
-        #expect(try await library.catalog.count(.photoLibrary) == ids.count - 1)
+        #expect(try await library.catalog.count(.photoLibrary, owner: .first) == ids.count - 1)
         // 1 to 6, less 5 and 6 taken out, 5 and 7 put back; 2 in the trash, 4 deleted.
         #expect(all.first { $0.0 == "album \(holidays)" }?.counted.reduce(0) { $0 + $1.count } == 4)
-        #expect(try await library.catalog.album(holidays).count == 4)
-        #expect(try await library.catalog.days(AssetQuery(source: .savedPhotosAlbum)).reduce(0) { $0 + $1.count } == 1, "the capture saved")
+        #expect(try await library.catalog.album(holidays, owner: .first).count == 4)
+        #expect(try await library.catalog.days(AssetQuery(source: .savedPhotosAlbum), owner: .first).reduce(0) { $0 + $1.count } == 1, "the capture saved")
         let left = try await library.database.read { connection throws(StorageError) in
             try connection.scalar("SELECT count(*) FROM day_counts WHERE listing = ?", ["album:" + gone])
         }

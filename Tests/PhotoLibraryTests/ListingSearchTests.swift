@@ -16,7 +16,7 @@ import Testing
             var query = AssetQuery()
             query.search = search
             query.startingAt = month
-            return try await fixture.library.catalog.assets(query).assets.map(\.id)
+            return try await fixture.library.catalog.assets(query, owner: .first).assets.map(\.id)
         }
         #expect(try await ids(search: "CANON") == [canon.id], "the camera, in any case")
         #expect(try await ids(search: "landscape_1") == [landscape.id], "the file name")
@@ -55,7 +55,7 @@ import Testing
         func ids(_ search: String) async throws -> [String] {
             var query = AssetQuery()
             query.search = search
-            return try await fixture.library.catalog.assets(query).assets.map(\.id)
+            return try await fixture.library.catalog.assets(query, owner: .first).assets.map(\.id)
         }
         #expect(try await ids("40") == [canon.id])
         #expect(try await ids("6S") == [iphone.id])

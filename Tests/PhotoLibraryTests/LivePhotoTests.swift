@@ -21,17 +21,17 @@ import Testing
             #expect(first.livePhotoMovie == nil && first.livePhotoStill == nil, "alone, a half is an ordinary asset")
             let second = try await fixture.importCorpus(stillFirst ? movieFile : stillFile, saveToCameraRoll: true).asset
             let (still, movie) = stillFirst ? (first.id, second.id) : (second.id, first.id)
-            #expect(try await fixture.library.catalog.asset(still).livePhotoMovie == movie)
-            #expect(try await fixture.library.catalog.asset(movie).livePhotoStill == still)
-            #expect(try await fixture.library.catalog.asset(movie).mediaType == .movie, "the movie stays what it is")
+            #expect(try await fixture.library.catalog.asset(still, owner: .first).livePhotoMovie == movie)
+            #expect(try await fixture.library.catalog.asset(movie, owner: .first).livePhotoStill == still)
+            #expect(try await fixture.library.catalog.asset(movie, owner: .first).mediaType == .movie, "the movie stays what it is")
         }
-        let listed = try await fixture.library.catalog.assets(AssetQuery()).assets
+        let listed = try await fixture.library.catalog.assets(AssetQuery(), owner: .first).assets
         #expect(listed.count == 3, "two Live Photos and the other photo")
         #expect(listed.allSatisfy { $0.mediaType == .image })
         #expect(Set(listed.compactMap(\.livePhotoMovie)).count == 2)
-        #expect(try await fixture.library.catalog.count(.photoLibrary) == 3)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum) == 2, "the Camera Roll counts the Live Photos once each")
-        #expect(try await fixture.library.catalog.albums().first { $0.id == "cameraRoll" }?.count == 2)
+        #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 3)
+        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 2, "the Camera Roll counts the Live Photos once each")
+        #expect(try await fixture.library.catalog.albums(owner: .first).first { $0.id == "cameraRoll" }?.count == 2)
         #expect(listed.contains { $0.id == other.id && $0.livePhotoMovie == nil })
     }
 
@@ -39,9 +39,9 @@ import Testing
         let fixture = try LibraryFixture()
         let still = try await fixture.importCorpus("photos/lychee__train.jpg").asset
         let movie = try await fixture.importCorpus("videos/pigallery2__IMG_7943_HEVC.MOV").asset
-        #expect(try await fixture.library.catalog.asset(still.id).livePhotoMovie == nil)
-        #expect(try await fixture.library.catalog.asset(movie.id).livePhotoStill == nil)
-        #expect(try await fixture.library.catalog.assets(AssetQuery()).assets.count == 2)
+        #expect(try await fixture.library.catalog.asset(still.id, owner: .first).livePhotoMovie == nil)
+        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).livePhotoStill == nil)
+        #expect(try await fixture.library.catalog.assets(AssetQuery(), owner: .first).assets.count == 2)
     }
 
     @Test func deletingTheStillDeletesItsMovie() async throws {
@@ -49,7 +49,7 @@ import Testing
         let still = try await fixture.importCorpus("photos/lychee__train.jpg").asset
         let movie = try await fixture.importCorpus("videos/lychee__train.mov").asset
         try await fixture.library.ingest.deletePermanently(still.id)
-        await #expect(throws: LibraryError.self) { try await fixture.library.catalog.asset(movie.id) }
+        await #expect(throws: LibraryError.self) { try await fixture.library.catalog.asset(movie.id, owner: .first) }
         #expect(try await fixture.library.collectGarbage(grace: 0).blobsRemoved == 0, "both originals went with their rows")
     }
 
@@ -60,15 +60,15 @@ import Testing
         let file = "photos/androidx-media__sample_MP.heic"
         let still = try await fixture.importCorpus(file).asset
         let movieID = try #require(still.livePhotoMovie)
-        let movie = try await fixture.library.catalog.asset(movieID)
+        let movie = try await fixture.library.catalog.asset(movieID, owner: .first)
         #expect(movie.mediaType == .movie && movie.livePhotoStill == still.id)
         #expect(movie.width == 80 && movie.height == 60 && movie.byteSize == 28803)
         #expect(abs((movie.duration ?? 0) - 1.23) < 0.1)
         let original = try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: still)))
         #expect(original == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file)))), "the still's original is whole")
-        #expect(try await fixture.library.catalog.assets(AssetQuery()).assets.map(\.id) == [still.id])
+        #expect(try await fixture.library.catalog.assets(AssetQuery(), owner: .first).assets.map(\.id) == [still.id])
         #expect(try await fixture.importCorpus(file).isDuplicate, "the same motion photo again is the same asset")
-        #expect(try await fixture.library.catalog.asset(still.id).livePhotoMovie == movieID)
+        #expect(try await fixture.library.catalog.asset(still.id, owner: .first).livePhotoMovie == movieID)
     }
 
     /// The older Google form, MicroVideo: a JPEG whose XMP says `GCamera:MicroVideo="1"` and
@@ -95,18 +95,18 @@ import Testing
         let read = try await Executable.run(program: "/usr/bin/exiftool", ["-s3", "-XMP-GCamera:MicroVideoOffset", file])
         #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(mp4.count)", "exiftool reads it as a MicroVideo")
 
-        let still = try await fixture.library.ingest.importFile(at: file).asset
+        let still = try await fixture.library.ingest.importFile(at: file, owner: .first).asset
         #expect(still.mediaType == .image && still.width == 100 && still.height == 68)
         let movieID = try #require(still.livePhotoMovie, "the MicroVideo's movie is its motion")
-        let movie = try await fixture.library.catalog.asset(movieID)
+        let movie = try await fixture.library.catalog.asset(movieID, owner: .first)
         #expect(movie.mediaType == .movie && movie.livePhotoStill == still.id && movie.width == 80 && movie.height == 46)
         #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: movie))) == mp4)
-        let played = try await fixture.library.mediaJobs.playableVideo(of: movieID)
+        let played = try await fixture.library.mediaJobs.playableVideo(of: movieID, owner: .first)
         let probe = try await Executable.run(
             program: "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", played.path])
         #expect(abs((Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.001) < 0.05, "\(probe.stdout)")
         #expect(abs((movie.duration ?? 0) - 1.001) < 0.05)
-        #expect(try await fixture.library.catalog.assets(AssetQuery()).assets.map(\.id) == [still.id], "one item")
+        #expect(try await fixture.library.catalog.assets(AssetQuery(), owner: .first).assets.map(\.id) == [still.id], "one item")
     }
 
     @Test func identifiersAreShortPrintableText() {

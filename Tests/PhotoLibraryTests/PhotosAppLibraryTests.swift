@@ -28,7 +28,7 @@ import Testing
     func listed(_ fixture: LibraryFixture, _ collection: AssetCollection) async throws -> [String] {
         var query = AssetQuery()
         query.collection = collection
-        return try await fixture.library.catalog.assets(query).assets.map(\.id)
+        return try await fixture.library.catalog.assets(query, owner: .first).assets.map(\.id)
     }
 
     @Test(arguments: Engine.withLocalBlobs) func pagesGoBothWaysFromAnyDay(engine: Engine) async throws {
@@ -41,7 +41,7 @@ import Testing
         var query = AssetQuery(limit: 3)
         var pages: [AssetPage] = []
         repeat {
-            let page = try await fixture.library.catalog.assets(query)
+            let page = try await fixture.library.catalog.assets(query, owner: .first)
             pages.append(page)
             query.cursor = page.nextCursor
         } while query.cursor != nil
@@ -53,7 +53,7 @@ import Testing
         var back: [String] = try #require(pages.last).assets.map(\.id)
         while let cursor = query.cursor {
             query.cursor = cursor
-            let page = try await fixture.library.catalog.assets(query)
+            let page = try await fixture.library.catalog.assets(query, owner: .first)
             back = page.assets.map(\.id) + back
             query.cursor = page.previousCursor
             #expect(page.nextCursor != nil, "a newer page has older items after it")
@@ -63,15 +63,15 @@ import Testing
         // A jump to a day starts at its newest item and can go newer from there.
         var jump = AssetQuery(limit: 2)
         jump.startingAt = "2008-10-22"
-        let landed = try await fixture.library.catalog.assets(jump)
+        let landed = try await fixture.library.catalog.assets(jump, owner: .first)
         #expect(landed.assets.map { String($0.captureDate?.prefix(10) ?? "") } == ["2008-10-22", "2008-10-22"])
         jump.startingAt = nil
         jump.direction = .newer
         let previous: String = try #require(landed.previousCursor)
         jump.cursor = previous
-        #expect(try await fixture.library.catalog.assets(jump).assets.map(\.id) == Array(newestFirst.prefix(2)))
+        #expect(try await fixture.library.catalog.assets(jump, owner: .first).assets.map(\.id) == Array(newestFirst.prefix(2)))
 
-        let days = try await fixture.library.catalog.days(AssetQuery())
+        let days = try await fixture.library.catalog.days(AssetQuery(), owner: .first)
         #expect(days.map(\.day) == Set(Self.dated.map(\.1)).sorted(by: >))
         #expect(days.first { $0.day == "2008-10-22" }?.count == 2 && days.reduce(0) { $0 + $1.count } == ids.count)
     }
@@ -79,58 +79,58 @@ import Testing
     @Test(arguments: Engine.withLocalBlobs) func albumsFavouritesAndTheTrash(engine: Engine) async throws {
         let (fixture, ids) = try await library(engine)
         let library = fixture.library
-        let trip = try await library.catalog.createAlbum(title: "  Trip to Aarhus ")
+        let trip = try await library.catalog.createAlbum(title: "  Trip to Aarhus ", owner: .first)
         #expect(trip.title == "Trip to Aarhus" && trip.count == 0 && trip.coverAssetID == nil && !trip.isBuiltIn)
-        await #expect(throws: LibraryError.self) { try await library.catalog.createAlbum(title: " \n ") }
-        var album = try await library.catalog.addToAlbum(trip.id, assets: [ids[1], ids[6], ids[3]])
+        await #expect(throws: LibraryError.self) { try await library.catalog.createAlbum(title: " \n ", owner: .first) }
+        var album = try await library.catalog.addToAlbum(trip.id, assets: [ids[1], ids[6], ids[3]], owner: .first)
         #expect(album.count == 3 && album.coverAssetID == ids[6], "the newest is the cover until one is chosen")
-        album = try await library.catalog.setAlbumCover(trip.id, to: ids[1])
+        album = try await library.catalog.setAlbumCover(trip.id, to: ids[1], owner: .first)
         #expect(album.coverAssetID == ids[1])
         await #expect(throws: LibraryError.self, "a cover is one of the album's") {
-            try await library.catalog.setAlbumCover(trip.id, to: ids[0])
+            try await library.catalog.setAlbumCover(trip.id, to: ids[0], owner: .first)
         }
-        album = try await library.catalog.removeFromAlbum(trip.id, assets: [ids[1]])
+        album = try await library.catalog.removeFromAlbum(trip.id, assets: [ids[1]], owner: .first)
         #expect(album.count == 2 && album.coverAssetID == ids[6], "a cover taken out is no cover")
         #expect(try await listed(fixture, .album(trip.id)) == [ids[6], ids[3]])
-        #expect(try await library.catalog.renameAlbum(trip.id, to: "Aarhus").title == "Aarhus")
-        let roll = try await library.catalog.album(Library.cameraRollID)
+        #expect(try await library.catalog.renameAlbum(trip.id, to: "Aarhus", owner: .first).title == "Aarhus")
+        let roll = try await library.catalog.album(Library.cameraRollID, owner: .first)
         #expect(roll.isBuiltIn)
-        await #expect(throws: LibraryError.self) { try await library.catalog.renameAlbum(Library.cameraRollID, to: "Mine") }
-        await #expect(throws: LibraryError.self) { try await library.catalog.deleteAlbum(Library.cameraRollID) }
-        await #expect(throws: LibraryError.self, "all or none") { try await library.catalog.addToAlbum(trip.id, assets: [ids[0], "nope"]) }
-        #expect(try await library.catalog.album(trip.id).count == 2)
+        await #expect(throws: LibraryError.self) { try await library.catalog.renameAlbum(Library.cameraRollID, to: "Mine", owner: .first) }
+        await #expect(throws: LibraryError.self) { try await library.catalog.deleteAlbum(Library.cameraRollID, owner: .first) }
+        await #expect(throws: LibraryError.self, "all or none") { try await library.catalog.addToAlbum(trip.id, assets: [ids[0], "nope"], owner: .first) }
+        #expect(try await library.catalog.album(trip.id, owner: .first).count == 2)
 
-        try await library.catalog.setFavorite([ids[2], ids[5]], true)
+        try await library.catalog.setFavorite([ids[2], ids[5]], true, owner: .first)
         #expect(try await listed(fixture, .favorites) == [ids[5], ids[2]])
-        try await library.catalog.setFavorite([ids[5]], false)
+        try await library.catalog.setFavorite([ids[5]], false, owner: .first)
         #expect(try await listed(fixture, .favorites) == [ids[2]])
 
         // The trash: out of every view but its own, in the order things went there.
-        try await library.catalog.setTrashed([ids[6]], true)
+        try await library.catalog.setTrashed([ids[6]], true, owner: .first)
         // Moments are kept to the millisecond: the second batch must be a later one.
         try await Task.sleep(for: .milliseconds(2))
-        try await library.catalog.setTrashed([ids[2], ids[4]], true)
+        try await library.catalog.setTrashed([ids[2], ids[4]], true, owner: .first)
         #expect(try await listed(fixture, .recentlyDeleted).first.map { [ids[2], ids[4]].contains($0) } == true)
         #expect(try await listed(fixture, .recentlyDeleted).last == ids[6])
         #expect(try await !listed(fixture, .library).contains(ids[6]))
         #expect(try await listed(fixture, .favorites).isEmpty)
-        let left = try await library.catalog.album(trip.id)
+        let left = try await library.catalog.album(trip.id, owner: .first)
         #expect(left.count == 1 && left.coverAssetID == ids[3])
-        await #expect(throws: LibraryError.self, "a trashed item is no favourite") { try await library.catalog.setFavorite([ids[6]], true) }
-        await #expect(throws: LibraryError.self, "only from the trash") { try await library.ingest.deleteFromTrash([ids[6], ids[0]]) }
-        #expect(try await library.catalog.asset(ids[6]).trashedDate != nil, "nothing was deleted")
-        try await library.catalog.setTrashed([ids[4]], false)
+        await #expect(throws: LibraryError.self, "a trashed item is no favourite") { try await library.catalog.setFavorite([ids[6]], true, owner: .first) }
+        await #expect(throws: LibraryError.self, "only from the trash") { try await library.ingest.deleteFromTrash([ids[6], ids[0]], owner: .first) }
+        #expect(try await library.catalog.asset(ids[6], owner: .first).trashedDate != nil, "nothing was deleted")
+        try await library.catalog.setTrashed([ids[4]], false, owner: .first)
         #expect(try await listed(fixture, .library).contains(ids[4]))
-        try await library.ingest.deleteFromTrash([ids[2]])
-        await #expect(throws: LibraryError.self) { try await library.catalog.asset(ids[2]) }
+        try await library.ingest.deleteFromTrash([ids[2]], owner: .first)
+        await #expect(throws: LibraryError.self) { try await library.catalog.asset(ids[2], owner: .first) }
 
         // Thirty days after, what is still in the trash goes for good.
         #expect(try await library.ingest.purgeTrash(now: Date().addingTimeInterval(29 * 24 * 3600)) == 0)
         #expect(try await library.ingest.purgeTrash(now: Date().addingTimeInterval(31 * 24 * 3600)) == 1)
-        await #expect(throws: LibraryError.self) { try await library.catalog.asset(ids[6]) }
-        try await library.catalog.deleteAlbum(trip.id)
-        #expect(try await library.catalog.asset(ids[3]).trashedDate == nil, "an album's items outlive it")
-        #expect(try await library.catalog.albums().map(\.id) == [Library.cameraRollID])
+        await #expect(throws: LibraryError.self) { try await library.catalog.asset(ids[6], owner: .first) }
+        try await library.catalog.deleteAlbum(trip.id, owner: .first)
+        #expect(try await library.catalog.asset(ids[3], owner: .first).trashedDate == nil, "an album's items outlive it")
+        #expect(try await library.catalog.albums(owner: .first).map(\.id) == [Library.cameraRollID])
     }
 
     @Test func aCaptureNobodySavedHasAViewOfItsOwnUntilItIsSaved() async throws {
@@ -140,10 +140,10 @@ import Testing
         #expect(try await listed(fixture, .unsavedCaptures) == [capture.id])
         #expect(try await listed(fixture, .library).isEmpty)
         await #expect(throws: LibraryError.self, "not in a user's album") {
-            let album = try await fixture.library.catalog.createAlbum(title: "Later")
-            _ = try await fixture.library.catalog.addToAlbum(album.id, assets: [capture.id])
+            let album = try await fixture.library.catalog.createAlbum(title: "Later", owner: .first)
+            _ = try await fixture.library.catalog.addToAlbum(album.id, assets: [capture.id], owner: .first)
         }
-        _ = try await fixture.library.catalog.addToAlbum(Library.cameraRollID, assets: [capture.id])
+        _ = try await fixture.library.catalog.addToAlbum(Library.cameraRollID, assets: [capture.id], owner: .first)
         #expect(try await listed(fixture, .unsavedCaptures).isEmpty)
         #expect(try await listed(fixture, .album(Library.cameraRollID)) == [capture.id])
     }
@@ -153,11 +153,11 @@ import Testing
         let still = try await fixture.importCorpus("photos/lychee__train.jpg").asset
         let movie = try await fixture.importCorpus("videos/lychee__train.mov").asset
         await #expect(throws: LibraryError.self, "a movie half is part of its still") {
-            try await fixture.library.catalog.setTrashed([movie.id], true)
+            try await fixture.library.catalog.setTrashed([movie.id], true, owner: .first)
         }
-        try await fixture.library.catalog.setTrashed([still.id], true)
-        #expect(try await fixture.library.catalog.asset(movie.id).trashedDate != nil)
-        try await fixture.library.catalog.setTrashed([still.id], false)
-        #expect(try await fixture.library.catalog.asset(movie.id).trashedDate == nil)
+        try await fixture.library.catalog.setTrashed([still.id], true, owner: .first)
+        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).trashedDate != nil)
+        try await fixture.library.catalog.setTrashed([still.id], false, owner: .first)
+        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).trashedDate == nil)
     }
 }

@@ -53,19 +53,19 @@ import Testing
 
     @Test func aRenditionAskedOfBothServersIsMadeOnceAndServedByBoth() async throws {
         let pair = try await Pair()
-        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported)
+        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first)
             .asset
-        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id) == .notStarted)
-        async let fromFirst = pair.first.mediaJobs.playableVideo(of: movie.id)
-        async let fromSecond = pair.second.mediaJobs.playableVideo(of: movie.id)
+        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .notStarted)
+        async let fromFirst = pair.first.mediaJobs.playableVideo(of: movie.id, owner: .first)
+        async let fromSecond = pair.second.mediaJobs.playableVideo(of: movie.id, owner: .first)
         let (a, b) = try await (fromFirst, fromSecond)
         #expect(a.mimeType == "video/mp4" && b.mimeType == "video/mp4")
         #expect(try Data(contentsOf: URL(fileURLWithPath: a.path)) == Data(contentsOf: URL(fileURLWithPath: b.path)), "one rendition")
         #expect(try await VideoProbe.duration(b.path) > 0)
         let job = try await pair.job(movie.blobHash)
         #expect(job.state == "done" && job.attempt == 1, "claimed once: one ffmpeg run for both")
-        #expect(try await pair.first.mediaJobs.renditionStatus(of: movie.id) == .ready)
-        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id) == .ready)
+        #expect(try await pair.first.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .ready)
+        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .ready)
         let objects = try await offThePool { [bucket = pair.bucket] in try bucket.list(prefix: "blobs/").count }
         #expect(objects == 2, "the original and the rendition")
         #expect(try await pair.second.collectGarbage(grace: 0).blobsRemoved == 0, "a rendition's output is not an orphan")
@@ -112,7 +112,7 @@ import Testing
     /// machine renewed too late once, and a third attempt took the job over again.
     @Test func aLibraryTakesOverTheJobADeadServerLeft() async throws {
         let pair = try await Pair()
-        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported)
+        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first)
             .asset
         _ = try await pair.first.database.write { connection throws(StorageError) in
             try connection.run(
@@ -121,8 +121,8 @@ import Testing
                 VALUES (?, ?, 'running', 1, 'a server that died', ?, ?)
                 """, [movie.blobHash, DerivativeKey.playable, Date().timeIntervalSince1970 - 1, Date().timeIntervalSince1970])
         }
-        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id) == .making(progress: 0))
-        let playable = try await pair.second.mediaJobs.playableVideo(of: movie.id)
+        #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .making(progress: 0))
+        let playable = try await pair.second.mediaJobs.playableVideo(of: movie.id, owner: .first)
         #expect(try await VideoProbe.duration(playable.path) > 0)
         let job = try await pair.job(movie.blobHash)
         #expect(job.state == "done" && job.attempt == 2)

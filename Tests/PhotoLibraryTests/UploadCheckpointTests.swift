@@ -24,10 +24,10 @@ import Testing
 
     /// Sends `pieces` from the upload's offset on, and closes the library as a stopped server does.
     func send(_ pieces: [[UInt8]], to id: String, in library: Library) async throws -> Upload {
-        var upload = try await library.uploads.upload(id)
+        var upload = try await library.uploads.upload(id, owner: .first)
         for piece in pieces {
             upload = try await library.uploads.appendToUpload(
-                id, at: upload.offset, piece: try ResumableUploadTests.piece(piece, in: library))
+                id, at: upload.offset, piece: try ResumableUploadTests.piece(piece, in: library), owner: .first)
         }
         try await library.flush()
         return upload
@@ -43,18 +43,18 @@ import Testing
         }()
 
         // Another process on the same boot: the cache kept every counted byte.
-        #expect(try await library(boot: "first").uploads.upload(id).offset == sizes[0] + sizes[1] + sizes[2])
+        #expect(try await library(boot: "first").uploads.upload(id, owner: .first).offset == sizes[0] + sizes[1] + sizes[2])
 
         // What a power cut may leave: the fsynced first piece, nothing of the two cached after it.
         #expect(truncate("\(DataFolder(directory.path).uploads)/\(id)", off_t(sizes[0])) == 0)
         let second = try library(boot: "second")
-        #expect(try await second.uploads.upload(id).offset == sizes[0], "the client is told to send from the last fsynced piece")
+        #expect(try await second.uploads.upload(id, owner: .first).offset == sizes[0], "the client is told to send from the last fsynced piece")
         let done = try await send(Array(pieces[1...]), to: id, in: second)
         guard case .done(let asset, _) = done.state else {
             Issue.record("the resent pieces leave \(done.state)")
             return
         }
-        #expect(try await second.catalog.asset(asset).blobHash == Corpus.entries()[ResumableUploadTests.photo]?.sha256)
+        #expect(try await second.catalog.asset(asset, owner: .first).blobHash == Corpus.entries()[ResumableUploadTests.photo]?.sha256)
     }
 
     @Test func aPieceIsFsyncedOnceTheCheckpointsBytesOrSecondsHaveGoneBy() async throws {
@@ -74,7 +74,7 @@ import Testing
             return try await send(Array(pieces[0..<2]), to: upload.id, in: first).id
         }()
         let second = try library(boot: "second")
-        #expect(try await second.uploads.upload(byBytes).offset == sizes[0] + sizes[1] + sizes[2])
-        #expect(try await second.uploads.upload(bySeconds).offset == sizes[0] + sizes[1])
+        #expect(try await second.uploads.upload(byBytes, owner: .first).offset == sizes[0] + sizes[1] + sizes[2])
+        #expect(try await second.uploads.upload(bySeconds, owner: .first).offset == sizes[0] + sizes[1])
     }
 }
