@@ -129,6 +129,33 @@ public struct UserAccounts: Sendable {
         }
     }
 
+    /// Who leaves and which admin receives their library, by name: refused unless both are here,
+    /// are two people, the receiver is an admin, and an admin stays.
+    public func removal(of name: String, to receiverName: String) throws(CredentialsError) -> (departing: User, receiver: User) {
+        guard let departing = try user(named: name) else { throw CredentialsError(.unknownUser, "Nobody here is called \(name).") }
+        guard let receiver = try user(named: receiverName) else {
+            throw CredentialsError(.unknownUser, "Nobody here is called \(receiverName).")
+        }
+        guard receiver.admin, receiver.id != departing.id else {
+            throw CredentialsError(.notAllowed, "\(name)'s library goes to another person who is an admin; \(receiverName) is not.")
+        }
+        return (departing, receiver)
+    }
+
+    /// Removes a person: their sessions end at their next request (they have no stamp). Their
+    /// library is handed over first (`Catalog.handOver`); their id is never given again.
+    public func remove(id: Int) async throws(CredentialsError) {
+        try await change { users, _ throws(CredentialsError) in
+            guard let index = users.firstIndex(where: { $0.id == id }) else {
+                throw CredentialsError(.unknownUser, "That person is not here any more.")
+            }
+            guard users.contains(where: { $0.admin && $0.id != id }) else {
+                throw CredentialsError(.notAllowed, "The last admin cannot be removed: make someone else an admin first.")
+            }
+            users.remove(at: index)
+        }
+    }
+
     /// Changes the list under the record's lock; the earlier owner password is adopted into it
     /// on the first change and is not read again.
     private func change<T: Sendable>(_ body: @escaping @Sendable (inout [User], _ nextID: Int) throws(CredentialsError) -> T)

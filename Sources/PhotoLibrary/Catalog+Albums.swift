@@ -43,14 +43,18 @@ extension Library {
             """, [album, asset, date, asset])
     }
 
+    /// Makes a person's Camera Roll row unless it is there: every library has the first admin's.
+    static func makeCameraRoll(of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
+        guard owner != .first else { return }
+        try connection.run(
+            "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, 'Camera Roll', TRUE, ?, ?) ON CONFLICT DO NOTHING",
+            [cameraRollID(of: owner), date, owner.id])
+    }
+
     /// Saves an asset to its owner's Camera Roll, whose row (but the first admin's, which every
     /// library has) is made with the first item saved to it.
     static func addToCameraRoll(_ id: String, of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
-        if owner != .first {
-            try connection.run(
-                "INSERT INTO albums (id, title, builtin, created_at, owner_id) VALUES (?, 'Camera Roll', TRUE, ?, ?) ON CONFLICT DO NOTHING",
-                [cameraRollID(of: owner), date, owner.id])
-        }
+        try makeCameraRoll(of: owner, connection: connection, at: date)
         try addEntry(album: cameraRollID(of: owner), asset: id, at: date, connection: connection)
         try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
     }

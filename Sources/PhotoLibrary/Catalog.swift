@@ -21,7 +21,8 @@ public final class Catalog: LibraryPart {
     }
 }
 
-/// What never changes about an asset once imported.
+/// What never changes about an asset once imported, but its owner when a person leaves
+/// (`Catalog.handOver`), which forgets it.
 struct AssetFacts: Sendable {
     var blobHash: String
     var format: AssetFormat

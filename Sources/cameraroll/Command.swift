@@ -22,7 +22,7 @@ struct Command {
             Command { arguments, context in try await MaintenanceCommand.run(name, arguments, context) }
         case "doctor": Command(run: DoctorCommand.run)
         case "passwd": Command(run: PasswordCommand.run)
-        case "users": Command(run: UsersCommand.run)
+        case "users": Command(valued: UsersCommand.valued, run: UsersCommand.run)
         case "migrate": Command(valued: MigrateCommand.valued, run: MigrateCommand.run)
         case "apps": Command(valued: AppsCommand.valued, run: AppsCommand.run)
         default: nil

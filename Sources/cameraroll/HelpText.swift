@@ -55,8 +55,11 @@ enum HelpText {
           users add NAME       Add a person, with a library of their own (the password is asked
                                as passwd asks). --admin: they may manage the others.
           users list           The people who sign in (--json). The owner is the first admin.
-          users passwd NAME    Set or change NAME's password (asked as passwd asks). With
-                               --database, the users commands change what every server reads.
+          users passwd NAME    Set or change NAME's password (asked as passwd asks).
+          users remove NAME --to ADMIN
+                               Remove NAME: their photos go to ADMIN's Recently Deleted, their
+                               albums to ADMIN titled "(from NAME)"; their devices are signed out.
+                               With --database, the users commands change what every server reads.
           apps add ORIGIN      Let a web site open the picker (CameraRoll.choose in /app/chooser.js).
                                --name NAME    what the picker calls it (default: its host)
                                --link-lifetime 1h  how long links to what it is given last

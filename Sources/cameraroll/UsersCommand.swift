@@ -1,15 +1,19 @@
+import CameraRollServer
 import Credentials
 import Foundation
 
-/// `cameraroll users add NAME [--admin]`, `users list [--json]`, `users passwd NAME`: the people
-/// who sign in, each with a library of their own. The owner of a library made before there were
+/// `cameraroll users add NAME [--admin]`, `users list [--json]`, `users passwd NAME`,
+/// `users remove NAME --to ADMIN`: the people who sign in, each with a library of their own. The owner of a library made before there were
 /// people is its first admin, named `owner`. A running server sees a change at its next request;
 /// a new password signs that person's devices out.
 enum UsersCommand {
+    static let valued: Set<String> = ["to"]
+    static let usage = "users add NAME [--admin], users list [--json], users passwd NAME or users remove NAME --to ADMIN."
+
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         let users = try await context.credentials().users
         guard let action = arguments.positional.first else {
-            throw UsageError("users add NAME [--admin], users list [--json] or users passwd NAME.")
+            throw UsageError(usage)
         }
         let rest = Array(arguments.positional.dropFirst())
         do {
@@ -58,8 +62,25 @@ enum UsersCommand {
                         })
                 else { return 1 }
                 Terminal.out("\(rest[0])'s password is set (\(users.location)). Their devices signed in with the old one are signed out.")
+            case "remove":
+                try arguments.allowOnly(["to", "json"])
+                guard rest.count == 1, let receiver = arguments.value("to") else {
+                    throw UsageError("users remove NAME --to ADMIN: NAME's library goes to ADMIN's Recently Deleted.")
+                }
+                _ = try users.removal(of: rest[0], to: receiver)
+                let outcome = try await PersonRemoval.remove(rest[0], to: receiver, users: users, library: try await context.openLibrary())
+                if arguments.flag("json") {
+                    Terminal.json(outcome)
+                } else {
+                    let handed = outcome.library
+                    Terminal.out(
+                        "\(outcome.removed.name) is removed and signed out everywhere. \(outcome.receiver.name)'s Recently Deleted holds their "
+                            + "\(handed.moved) item\(handed.moved == 1 ? "" : "s")"
+                            + (handed.merged > 0 ? " (\(handed.merged) more \(outcome.receiver.name) had already)" : "")
+                            + "; \(handed.albums) album\(handed.albums == 1 ? " is" : "s are") \(outcome.receiver.name)'s now.")
+                }
             default:
-                throw UsageError("users add NAME [--admin], users list or users passwd NAME.")
+                throw UsageError(usage)
             }
         } catch let error as CredentialsError {
             Terminal.error("cameraroll users: \(error.message)")

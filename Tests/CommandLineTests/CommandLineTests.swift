@@ -335,6 +335,27 @@ import Testing
         #expect((try JSONSerialization.jsonObject(with: mine.output) as? [Any])?.count == 0)
         let nobody = try await Executable.run(["--data", data, "list", "--user", "ben"])
         #expect(nobody.status == 2 && nobody.stderr.contains("ben"))
+
+        // Removed, her photo waits in the owner's Recently Deleted; she is not in the list.
+        let toNobody = try await Executable.run(["--data", data, "users", "remove", "anna", "--to", "ben"])
+        #expect(toNobody.status == 1 && toNobody.stderr.contains("ben"))
+        let toHerself = try await Executable.run(["--data", data, "users", "remove", "anna", "--to", "Anna"])
+        #expect(toHerself.status == 1 && toHerself.stderr.contains("admin"))
+        let unnamed = try await Executable.run(["--data", data, "users", "remove", "anna"])
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("--to"))
+        let removed = try await Executable.run(["--data", data, "users", "remove", "anna", "--to", "owner", "--json"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let outcome = try #require(try JSONSerialization.jsonObject(with: removed.output) as? [String: Any])
+        #expect((outcome["library"] as? [String: Int]) == ["moved": 1, "merged": 0, "albums": 0])
+        let left = try await Executable.run(["--data", data, "users", "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: left.output) as? [[String: Any]])?.map { $0["name"] as? String } == ["owner"])
+        let herID = try #require((try JSONSerialization.jsonObject(with: hers.output) as? [[String: Any]])?.first?["id"] as? String)
+        #expect((try JSONSerialization.jsonObject(with: try await Executable.run(["--data", data, "list", "--json"]).output) as? [Any])?.count == 0)
+        #expect(try await Executable.run(["--data", data, "restore", herID]).status == 0)
+        let restored = try await Executable.run(["--data", data, "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: restored.output) as? [[String: Any]])?.first?["id"] as? String == herID)
+        let lastAdmin = try await Executable.run(["--data", data, "users", "remove", "owner", "--to", "owner"])
+        #expect(lastAdmin.status == 1)
     }
 
     @Test func servingBeyondThisComputerNeedsAPassword() async throws {

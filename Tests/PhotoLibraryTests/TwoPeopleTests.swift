@@ -82,4 +82,66 @@ import Testing
         #expect(try await library.ingest.emptyTrash(owner: anna) == 1)
         #expect(fixture.files(in: "blobs").count == 1)
     }
+
+    /// When a person leaves, nothing of theirs is lost: their items wait in an admin's Recently
+    /// Deleted (a Live Photo whole), their albums are the admin's, an item the admin had already
+    /// stands for theirs in their album, and every count follows.
+    @Test(arguments: Engine.withLocalBlobs) func aLeavingPersonsLibraryGoesToAnAdminsTrash(engine: Engine) async throws {
+        let fixture = try await LibraryFixture(engine)
+        let (library, catalog) = (fixture.library, fixture.library.catalog)
+        let shared = "photos/exifsamples__Canon_40D.jpg"
+        let mine = try await fixture.importCorpus(shared).asset
+        let import_ = { (file: String) async throws -> Asset in
+            try await library.ingest.importFile(at: Corpus.path(file), saveToCameraRoll: true, owner: anna).asset
+        }
+        let twin = try await import_(shared)
+        let still = try await import_("photos/lychee__train.jpg")
+        let movie = try await import_("videos/lychee__train.mov").id
+        #expect(try await catalog.asset(still.id, owner: anna).livePhotoMovie == movie)
+        let trashed = try await library.ingest.importFile(at: Corpus.path("photos/exifsamples__Nikon_D70.jpg"), owner: anna).asset
+        _ = try await catalog.trash(trashed.id, owner: anna)
+        try await catalog.setFavorite([still.id], true, owner: anna)
+        let trip = try await catalog.createAlbum(title: "Trip", owner: anna)
+        _ = try await catalog.addToAlbum(trip.id, assets: [twin.id, still.id], owner: anna)
+        let blobs = fixture.files(in: "blobs").count
+
+        await #expect(throws: LibraryError.self) { _ = try await catalog.handOver(from: anna, to: anna, label: "from Anna") }
+        let handed = try await catalog.handOver(from: anna, to: .first, label: "from Anna")
+        #expect(handed == HandOver(moved: 2, merged: 1, albums: 1))
+        #expect(fixture.files(in: "blobs").count == blobs, "no bytes went")
+
+        // Nothing is hers now, and nothing is counted for her.
+        #expect(try await catalog.assets(AssetQuery(), owner: anna).assets.isEmpty)
+        #expect(try await catalog.count(.photoLibrary, owner: anna) == 0)
+        #expect(try await catalog.albums(owner: anna).map(\.count) == [0])
+        #expect(await isNotFound { _ = try await catalog.asset(still.id, owner: anna) })
+        #expect(await isNotFound { _ = try await catalog.asset(twin.id, owner: nil) }, "the admin's own stands for it")
+
+        // The admin's library is as it was; the rest waits in their Recently Deleted.
+        #expect(try await catalog.assets(AssetQuery(), owner: .first).assets.map(\.id) == [mine.id])
+        #expect(try await catalog.count(.photoLibrary, owner: .first) == 1)
+        var deleted = AssetQuery()
+        deleted.collection = .recentlyDeleted
+        let inTrash = try await catalog.assets(deleted, owner: .first).assets
+        #expect(Set(inTrash.map(\.id)) == [still.id, trashed.id])
+        #expect(try await catalog.days(deleted, owner: .first).map(\.count).reduce(0, +) == 2, "the days follow the rows")
+        let movedStill = try await catalog.asset(still.id, owner: .first)
+        #expect(movedStill.livePhotoMovie == movie && movedStill.isFavorite, "a Live Photo goes whole, as it was")
+        #expect(library.derivatives.readyThumbnail(of: still.id, size: 256, owner: anna) == nil)
+
+        // Her album is the admin's, titled whence it came, holding the admin's own item for hers.
+        let albums = try await catalog.albums(owner: .first)
+        let theirs = try #require(albums.first { $0.id == trip.id })
+        #expect(theirs.title == "Trip (from Anna)")
+        var inTrip = AssetQuery()
+        inTrip.collection = .album(trip.id)
+        #expect(try await catalog.assets(inTrip, owner: .first).assets.map(\.id) == [mine.id], "the still is in the trash")
+        // Her Camera Roll's items are in the admin's: the admin's own for hers, and hers once restored.
+        #expect(try await catalog.asset(mine.id, owner: .first).inCameraRoll)
+        #expect(try await catalog.count(.savedPhotosAlbum, owner: .first) == 1)
+        _ = try await catalog.restore(still.id, owner: .first)
+        #expect(try await catalog.asset(still.id, owner: .first).inCameraRoll)
+        #expect(try await catalog.count(.savedPhotosAlbum, owner: .first) == 2)
+        #expect(try await catalog.album(trip.id, owner: .first).count == 2)
+    }
 }
