@@ -42,6 +42,20 @@ func answering<T, Domain: ClientFacing>(_ body: () async throws(Failure<Domain>)
     }
 }
 
+/// `answering` for work whose steps fail in the people's terms and the library's
+/// (`PersonRemoval`).
+func answeringPeopleAndLibrary<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as CredentialsError {
+        if let client = ClientError(error) { throw client }
+        throw error
+    } catch let error as LibraryError {
+        if let client = ClientError(error) { throw client }
+        throw error
+    }
+}
+
 extension LibraryFailures: ClientFacing {
     static func status(of code: LibraryError.Code) -> Int? {
         switch code {
@@ -75,7 +89,8 @@ extension CredentialsFailures: ClientFacing {
         case .writeFailed: 507
         case .storageUnavailable: 503
         case .storageFailed, .cryptoFailed: nil
-        case .unreadableOwner: 409
+        case .unreadableOwner, .nameTaken, .notAllowed: 409
+        case .unknownUser: 404
         default: 400
         }
     }

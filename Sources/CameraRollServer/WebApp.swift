@@ -56,6 +56,7 @@ public struct WebApp: Sendable {
         addPageRoutes(to: &router)
         addSessionRoutes(to: &router)
         addAppRoutes(to: &router)
+        addPeopleRoutes(to: &router)
         addDownloadRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
         router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }

@@ -29,4 +29,6 @@ public struct FetchedReply: Sendable {
     public func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
 
     public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -63,3 +63,138 @@ document.querySelector("#add").addEventListener("submit", async (event) => {
 });
 
 load().catch((error) => { status.textContent = `The allowed apps could not be loaded: ${error.message}`; });
+
+// People: everyone may change their own password; admins list, add and remove people and set
+// anyone's password (/api/users, as `cameraroll users` does).
+const people = document.querySelector("#people");
+const peopleStatus = document.querySelector("#people-status");
+
+// Opens a dialog of this page and settles with the button that closed it ("cancel" for Escape).
+function ask(dialog) {
+  return new Promise((resolve) => {
+    const cancel = dialog.querySelector('button[value="cancel"]');
+    const onCancel = () => dialog.close("cancel");
+    cancel.addEventListener("click", onCancel);
+    dialog.addEventListener("close", () => {
+      cancel.removeEventListener("click", onCancel);
+      resolve(dialog.returnValue || "cancel");
+    }, { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+function personRow(person, me, admins) {
+  const item = document.createElement("li");
+  const text = document.createElement("span");
+  text.className = "app-text";
+  const name = document.createElement("strong");
+  name.textContent = person.name;
+  const badge = document.createElement("span");
+  badge.className = "person-badge";
+  badge.textContent = [person.admin ? "Admin" : "", person.id === me.id ? "you" : "", person.passwordSet ? "" : "no password yet"]
+    .filter(Boolean).join(" · ") || "Library of their own";
+  text.append(name, badge);
+  const setPassword = document.createElement("button");
+  setPassword.type = "button";
+  setPassword.className = "plain";
+  setPassword.textContent = "Password";
+  setPassword.setAttribute("aria-label", `Set ${person.name}'s password`);
+  setPassword.addEventListener("click", () => setPasswordOf(person));
+  item.append(text, setPassword);
+  // Someone's library needs an admin other than them to go to.
+  if (admins.some((admin) => admin.id !== person.id)) {
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "plain";
+    remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `Remove ${person.name}`);
+    remove.addEventListener("click", () => removePerson(person, admins.filter((admin) => admin.id !== person.id)));
+    item.append(remove);
+  }
+  return item;
+}
+
+async function setPasswordOf(person) {
+  const dialog = document.querySelector("#set-password");
+  dialog.querySelector("h2").textContent = `New password for ${person.name}`;
+  const input = dialog.querySelector("#their-password");
+  input.value = "";
+  if (await ask(dialog) !== "set") return;
+  try {
+    await sendJSON(`/api/users/${person.id}/password`, "PUT", { password: input.value });
+    peopleStatus.textContent = `${person.name}'s password is set; their devices signed in with the old one are signed out.`;
+    await loadPeople();
+  } catch (error) {
+    peopleStatus.textContent = `${person.name}'s password was not set: ${error.message}`;
+  } finally {
+    input.value = "";
+  }
+}
+
+async function removePerson(person, receivers) {
+  const dialog = document.querySelector("#remove-person");
+  dialog.querySelector("h2").textContent = `Remove ${person.name}?`;
+  dialog.querySelector("#remove-person-text").textContent =
+    `${person.name} is signed out everywhere. Their photos and videos go to the Recently Deleted of the admin you choose, ` +
+    `to keep or let go; their albums become that admin's.`;
+  const select = dialog.querySelector("#receiver");
+  select.replaceChildren(...receivers.map((admin) => new Option(admin.name, admin.id)));
+  if (await ask(dialog) !== "remove") return;
+  try {
+    const outcome = await json(`/api/users/${person.id}?to=${encodeURIComponent(select.value)}`, { method: "DELETE" });
+    const { moved, merged, albums } = outcome.library;
+    peopleStatus.textContent = `${person.name} is removed. ${outcome.receiver.name}'s Recently Deleted holds their ` +
+      `${moved} item${moved === 1 ? "" : "s"}${merged ? ` (and ${merged} ${outcome.receiver.name} had already)` : ""}; ` +
+      `${albums} album${albums === 1 ? " is" : "s are"} ${outcome.receiver.name}'s now.`;
+    await loadPeople();
+  } catch (error) {
+    peopleStatus.textContent = `${person.name} was not removed: ${error.message}`;
+  }
+}
+
+let me = null;
+
+async function loadPeople() {
+  const { users } = await json("/api/users");
+  const admins = users.filter((person) => person.admin);
+  people.replaceChildren(...users.map((person) => personRow(person, me, admins)));
+}
+
+document.querySelector("#add-person").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = document.querySelector("#person-name").value.trim();
+  try {
+    const added = await sendJSON("/api/users", "POST", {
+      name, password: document.querySelector("#person-password").value, admin: document.querySelector("#person-admin").checked,
+    });
+    peopleStatus.textContent = `${added.name} can sign in now${added.admin ? ", as an admin" : ""}, with a library of their own.`;
+    event.target.reset();
+    await loadPeople();
+  } catch (error) {
+    peopleStatus.textContent = error instanceof ApiError ? error.message : "That did not work. Try again.";
+  }
+});
+
+document.querySelector("#change-password").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.querySelector("#new-password");
+  const passwordStatus = document.querySelector("#password-status");
+  try {
+    await sendJSON(`/api/users/${me.id}/password`, "PUT", { password: input.value });
+    input.value = "";
+    passwordStatus.textContent = "Your password is changed. Sign in again with it on this and your other devices.";
+  } catch (error) {
+    passwordStatus.textContent = `Your password was not changed: ${error.message}`;
+  }
+});
+
+json("/api/session").then(async (session) => {
+  me = session.user ?? null;
+  if (!me) return;
+  document.querySelector("#me").textContent = me.name;
+  document.querySelector("#own-password").hidden = false;
+  if (!me.admin) return;
+  document.querySelector("#people-section").hidden = false;
+  await loadPeople();
+}).catch((error) => { peopleStatus.textContent = `The people could not be loaded: ${error.message}`; });

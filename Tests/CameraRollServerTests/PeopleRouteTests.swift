@@ -1,0 +1,85 @@
+import Credentials
+import Foundation
+import TestSupport
+import Testing
+
+/// The people as the Settings page manages them: admins list, add and remove people and set
+/// passwords; anyone else sets only their own. The first admin asks from this computer; Anna
+/// signs in.
+@Suite(.serialized) struct PeopleRouteTests {
+    let live: LiveServer
+
+    init() async throws {
+        live = try LiveServer()
+        let users = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
+        try await users.setFirstAdminPassword("the owner's password")
+        try await users.add("anna", admin: false, password: "anna's password")
+    }
+
+    func json(_ object: [String: Any]) throws -> Data { try JSONSerialization.data(withJSONObject: object) }
+
+    func signIn(_ user: String, _ password: String) async throws -> [String: String] {
+        let signedIn = try await live.request("POST", "/api/session", body: try json(["user": user, "password": password]))
+        #expect(signedIn.status == 200, "\(user): \(signedIn.status)")
+        return ["Cookie": try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))]
+    }
+
+    func names() async throws -> [String] {
+        let listed = try await live.get("/api/users")
+        #expect(listed.status == 200)
+        return (listed.json["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+    }
+
+    @Test func adminsManageThePeopleAndEveryoneTheirOwnPassword() async throws {
+        var anna = try await signIn("anna", "anna's password")
+        #expect(try await names() == ["owner", "anna"])
+        let listed = try await live.get("/api/users")
+        #expect(!listed.text.contains("salt") && !listed.text.contains("hash"), "never a password's hash")
+
+        // Anna is no admin: she manages nobody, and sets only her own password.
+        for (method, path, body) in [
+            ("GET", "/api/users", nil), ("POST", "/api/users", try json(["name": "ben", "password": "ben's password"])),
+            ("DELETE", "/api/users/1?to=2", nil), ("PUT", "/api/users/1/password", try json(["password": "taken over!"])),
+        ] as [(String, String, Data?)] {
+            let reply = try await live.request(method, path, body: body, headers: anna)
+            #expect(reply.status == 403 && reply.json["code"] as? String == "admins_only", "\(method) \(path): \(reply.status)")
+        }
+        let own = try await live.request("PUT", "/api/users/2/password", body: try json(["password": "anna's new password"]), headers: anna)
+        #expect(own.status == 200 && own.json["name"] as? String == "anna")
+        #expect(try await live.get("/api/session", headers: anna).json["signedIn"] as? Bool == false, "a new password ends her sessions")
+        anna = try await signIn("anna", "anna's new password")
+
+        // The admin adds people; a name taken, a bad name and a short password are refused.
+        let added = try await live.request("POST", "/api/users", body: try json(["name": "Ben", "password": "ben's password", "admin": true]))
+        #expect(added.status == 201 && added.json["admin"] as? Bool == true && added.json["passwordSet"] as? Bool == true)
+        let benID = try #require(added.json["id"] as? Int)
+        let taken = try await live.request("POST", "/api/users", body: try json(["name": "ben", "password": "another password"]))
+        #expect(taken.status == 409 && taken.json["code"] as? String == "name_taken")
+        let badName = try await live.request("POST", "/api/users", body: try json(["name": "a\u{7}b", "password": "a long password"]))
+        #expect(badName.status == 400 && badName.json["code"] as? String == "invalid_user_name")
+        let weak = try await live.request("POST", "/api/users", body: try json(["name": "cleo", "password": "short"]))
+        #expect(weak.status == 400 && weak.json["code"] as? String == "weak_password")
+        #expect(try await names() == ["owner", "anna", "Ben"])
+        let reset = try await live.request("PUT", "/api/users/\(benID)/password", body: try json(["password": "ben's second password"]))
+        #expect(reset.status == 200)
+        _ = try await signIn("ben", "ben's second password")
+
+        // Removing Anna hands her photo to Ben's Recently Deleted and signs her out.
+        let hers = try await live.upload("photos/exifsamples__Canon_40D.jpg", headers: anna)
+        let herID = try #require(hers.json["id"] as? String)
+        let toHerself = try await live.request("DELETE", "/api/users/2?to=2")
+        #expect(toHerself.status == 409 && toHerself.json["code"] as? String == "not_allowed")
+        #expect(try await live.request("DELETE", "/api/users/2?to=99").status == 404)
+        #expect(try await live.request("DELETE", "/api/users/99").status == 404)
+        let removed = try await live.request("DELETE", "/api/users/2?to=\(benID)")
+        #expect(removed.status == 200, "\(removed.text)")
+        #expect((removed.json["library"] as? [String: Int]) == ["moved": 1, "merged": 0, "albums": 0])
+        #expect((removed.json["receiver"] as? [String: Any])?["name"] as? String == "Ben")
+        #expect(try await names() == ["owner", "Ben"])
+        #expect(try await live.get("/api/session", headers: anna).json["signedIn"] as? Bool == false)
+        let ben = try await signIn("ben", "ben's second password")
+        let bens = try await live.get("/api/assets/\(herID)", headers: ben)
+        #expect(bens.status == 200 && bens.json["trashed"] as? Bool == true, "\(bens.text)")
+        #expect(try await live.get("/api/assets/\(herID)").status == 404, "Ben's, not the owner's")
+    }
+}
