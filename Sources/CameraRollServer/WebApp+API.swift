@@ -95,6 +95,7 @@ extension WebApp {
         }
         let name = request.headers["X-Filename"].map { $0.removingPercentEncoding ?? $0 }
         let owner = try owner(request)
+        try await requireRoom(for: body.size, owner: owner)
         let result = try await answering { () throws(LibraryError) in
             try await library.ingest.importUpload(
                 temporaryFile: body.path, sha256: body.sha256, originalFilename: name, source: source, saveToCameraRoll: album != nil,

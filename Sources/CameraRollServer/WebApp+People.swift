@@ -1,5 +1,6 @@
 import Credentials
 import HTTPServer
+import PhotoLibrary
 
 extension WebApp {
     /// The people, for the Settings page: admins list, add and remove them and set anyone's
@@ -9,7 +10,9 @@ extension WebApp {
         router.get("/api/users") { request in
             _ = try admin(request)
             let list = try await answering { () async throws(CredentialsError) in try access.users.all() }
-            return .json(PeopleJSON(users: list.map(\.summary)))
+            var people: [PersonJSON] = []
+            for person in list { people.append(PersonJSON(person.summary, used: try await used(by: Owner(id: person.id)))) }
+            return .json(PeopleJSON(users: people))
         }
         router.post("/api/users", body: .file(maxBytes: 4096)) { request in
             _ = try admin(request)
@@ -47,23 +50,23 @@ extension WebApp {
     }
 
     /// Who asks, by their record: the gate let only a person through.
-    private func person(_ request: Request) throws(HTTPError) -> UserAccounts.User {
+    func person(_ request: Request) throws(HTTPError) -> UserAccounts.User {
         guard let person = access.person(request) else { throw HTTPError(401, "sign_in_required", "Sign in first.") }
         return person
     }
 
-    private func admin(_ request: Request) throws(HTTPError) -> UserAccounts.User {
+    func admin(_ request: Request) throws(HTTPError) -> UserAccounts.User {
         let asker = try person(request)
         guard asker.admin else { throw HTTPError(403, "admins_only", "Only an admin manages the people here.") }
         return asker
     }
 
-    private func person(id: Int) throws(HTTPError) -> UserAccounts.User {
+    func person(id: Int) throws(HTTPError) -> UserAccounts.User {
         guard let found = access.users.user(id: id) else { throw HTTPError.notFound("Nobody here has that id.") }
         return found
     }
 }
 
 struct PeopleJSON: Encodable {
-    var users: [UserAccounts.User.Summary]
+    var users: [PersonJSON]
 }

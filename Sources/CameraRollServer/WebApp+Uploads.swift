@@ -99,6 +99,7 @@ extension WebApp {
             length: length, originalFilename: try TusHeaders.text(metadata, "filename"), source: source,
             saveToCameraRoll: album != nil, client: request.remoteAddress, owner: try owner(request))
         let piece = try piece(of: request)
+        try await requireRoom(for: length ?? request.body?.size ?? 0, owner: new.owner)
         var upload = try await answering { () async throws(LibraryError) in try await library.uploads.createUpload(new) }
         if let piece {
             upload = try await answering { () async throws(LibraryError) in
@@ -127,6 +128,9 @@ extension WebApp {
 
     private func appendPiece(_ request: Request) async throws -> Response {
         let (piece, owner) = (try pieceRequest(request), try owner(request))
+        // What the upload will be at least once this piece is in; its declared length was
+        // checked when it was made.
+        try await requireRoom(for: piece.length ?? piece.offset + (request.body?.size ?? 0), owner: owner)
         let upload = try await answering { () async throws(LibraryError) in
             try await library.uploads.appendToUpload(piece.id, at: piece.offset, piece: piece.file, length: piece.length, owner: owner)
         }

@@ -57,6 +57,7 @@ public struct WebApp: Sendable {
         addSessionRoutes(to: &router)
         addAppRoutes(to: &router)
         addPeopleRoutes(to: &router)
+        addQuotaRoutes(to: &router)
         addDownloadRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
         router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }

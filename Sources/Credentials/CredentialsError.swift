@@ -13,6 +13,7 @@ public typealias CredentialsError = Failure<CredentialsFailures>
 /// - `unknownUser`: nobody of that name.
 /// - `nameTaken`: someone has that name already.
 /// - `invalidUserName`: a name that is empty, too long or has control characters.
+/// - `invalidQuota`: a storage quota that is not a size, or is none or too large.
 /// - `notAllowed`: a change the people's rules refuse (the last admin removed, a library handed
 ///   to someone who is not an admin).
 /// - `unreadableCapabilityKey`: the key that signs capability links cannot be read or is damaged.
@@ -28,7 +29,7 @@ extension CredentialsError.Code {
     public static let writeFailed = Self("write_failed"), unreadableOwner = Self("unreadable_owner")
     public static let unreadableUsers = Self("unreadable_users"), unknownUser = Self("unknown_user")
     public static let nameTaken = Self("name_taken"), invalidUserName = Self("invalid_user_name")
-    public static let notAllowed = Self("not_allowed")
+    public static let notAllowed = Self("not_allowed"), invalidQuota = Self("invalid_quota")
     public static let unreadableCapabilityKey = Self("unreadable_capability_key"), invalidOrigin = Self("invalid_origin")
     public static let invalidAppName = Self("invalid_app_name"), invalidLinkLifetime = Self("invalid_link_lifetime")
     public static let storageUnavailable = Self("storage_unavailable"), storageFailed = Self("storage_failed")

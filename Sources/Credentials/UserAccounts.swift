@@ -18,6 +18,8 @@ public struct UserAccounts: Sendable {
         public var admin: Bool
         /// nil until one is set: nobody signs in as that person.
         public var password: PasswordHash?
+        /// The bytes their library may hold; nil for no limit.
+        public var quota: Int64?
 
         /// The person as lists and pages show them: never their password's hash.
         public struct Summary: Encodable, Sendable {
@@ -25,9 +27,10 @@ public struct UserAccounts: Sendable {
             public let name: String
             public let admin: Bool
             public let passwordSet: Bool
+            public let quota: Int64?
         }
 
-        public var summary: Summary { Summary(id: id, name: name, admin: admin, passwordSet: password != nil) }
+        public var summary: Summary { Summary(id: id, name: name, admin: admin, passwordSet: password != nil, quota: quota) }
     }
 
     /// The name the owner of an earlier version's library is given.
@@ -126,6 +129,22 @@ public struct UserAccounts: Sendable {
             let user = User(id: next, name: name, admin: admin || users.isEmpty, password: hash)
             users.append(user)
             return user
+        }
+    }
+
+    /// Sets how many bytes a person's library may hold (nil: no limit). A library above its new
+    /// quota keeps everything; it takes nothing more until it is below.
+    @discardableResult
+    public func setQuota(_ bytes: Int64?, of id: Int) async throws(CredentialsError) -> User {
+        if let bytes, !(1...StorageSize.largest).contains(bytes) {
+            throw CredentialsError(.invalidQuota, "A quota is 1 byte to 1000 TB, or none.")
+        }
+        return try await change { users, _ throws(CredentialsError) -> User in
+            guard let index = users.firstIndex(where: { $0.id == id }) else {
+                throw CredentialsError(.unknownUser, "That person is not here any more.")
+            }
+            users[index].quota = bytes
+            return users[index]
         }
     }
 

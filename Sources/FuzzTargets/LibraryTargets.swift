@@ -83,6 +83,17 @@ extension FuzzTarget {
             require(UserName.key(name) == key, "a name and how it was typed are one person")
         },
         FuzzTarget(
+            "storage-size", "a storage quota as users quota reads it",
+            examples: ["20GB", "500 MB", "1.5tb", "1073741824", "0.4", "1e9", "12..5GB", "-1GB", "1000TB", "1001TB", "nan"]
+        ) { bytes in
+            guard let size = try? StorageSize.bytes(text(bytes)) else { return }
+            require((1...StorageSize.largest).contains(size), "a quota is within its bounds")
+            require((try? StorageSize.bytes(String(size))) == size, "a count of bytes reads as itself")
+            let shown = StorageSize.text(size)
+            let back = (try? StorageSize.bytes(shown.replacingOccurrences(of: " bytes", with: "").replacingOccurrences(of: " byte", with: ""))) ?? -1
+            require(abs(Double(back - size)) <= Double(size) * 0.051, "a size shown reads back as about itself: \(shown)")
+        },
+        FuzzTarget(
             "session-token", "a sign-in session's cookie, as servers sharing a library sign them (<id>.<user>.<expiry>.<HMAC>)",
             examples: ["0123456789abcdef0123456789abcdef.1.1999999999.00ff", "0123456789abcdef0123456789abcdef.-1.0."]
         ) { bytes in

@@ -236,6 +236,7 @@ public enum LibrarySchema {
             // Whether a finished rendition names a blob, asked before each removal (`claimRemoval`).
             Migration("0016-renditions-by-output", "CREATE INDEX rendition_jobs_by_output ON rendition_jobs (output_hash)"),
             Migration("0017-owners", ownedLibraries(types.dialect), rebuildsTables: true),
+            Migration("0018-owner-usage", ownerUsage(types.dialect)),
         ]
     }
 }

@@ -56,6 +56,9 @@ enum HelpText {
                                as passwd asks). --admin: they may manage the others.
           users list           The people who sign in (--json). The owner is the first admin.
           users passwd NAME    Set or change NAME's password (asked as passwd asks).
+          users quota NAME SIZE
+                               How much NAME's library may hold (20GB, 500MB; none: no limit).
+                               Uploads past it are refused; what is there stays.
           users remove NAME --to ADMIN
                                Remove NAME: their photos go to ADMIN's Recently Deleted, their
                                albums to ADMIN titled "(from NAME)"; their devices are signed out.

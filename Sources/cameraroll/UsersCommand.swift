@@ -3,12 +3,13 @@ import Credentials
 import Foundation
 
 /// `cameraroll users add NAME [--admin]`, `users list [--json]`, `users passwd NAME`,
-/// `users remove NAME --to ADMIN`: the people who sign in, each with a library of their own. The owner of a library made before there were
+/// `users quota NAME SIZE|none`, `users remove NAME --to ADMIN`: the people who sign in, each with a library of their own. The owner of a library made before there were
 /// people is its first admin, named `owner`. A running server sees a change at its next request;
 /// a new password signs that person's devices out.
 enum UsersCommand {
     static let valued: Set<String> = ["to"]
-    static let usage = "users add NAME [--admin], users list [--json], users passwd NAME or users remove NAME --to ADMIN."
+    static let usage =
+        "users add NAME [--admin], users list [--json], users passwd NAME, users quota NAME SIZE|none or users remove NAME --to ADMIN."
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         let users = try await context.credentials().users
@@ -28,8 +29,13 @@ enum UsersCommand {
                     Terminal.out("Nobody signs in yet: cameraroll passwd sets the owner's password.")
                 } else {
                     Terminal.table(
-                        [["ID", "NAME", "ADMIN", "PASSWORD"]]
-                            + list.map { [String($0.id), $0.name, $0.admin ? "yes" : "no", $0.password == nil ? "none" : "set"] })
+                        [["ID", "NAME", "ADMIN", "PASSWORD", "QUOTA"]]
+                            + list.map {
+                                [
+                                    String($0.id), $0.name, $0.admin ? "yes" : "no", $0.password == nil ? "none" : "set",
+                                    $0.quota.map(StorageSize.text) ?? "none",
+                                ]
+                            })
                 }
             case "add":
                 try arguments.allowOnly(["admin"])
@@ -62,6 +68,17 @@ enum UsersCommand {
                         })
                 else { return 1 }
                 Terminal.out("\(rest[0])'s password is set (\(users.location)). Their devices signed in with the old one are signed out.")
+            case "quota":
+                try arguments.allowOnly([])
+                guard rest.count == 2 else { throw UsageError("users quota NAME SIZE (such as 20GB) or users quota NAME none.") }
+                guard let person = try users.user(named: rest[0]) else {
+                    throw CredentialsError(.unknownUser, "Nobody here is called \(rest[0]).")
+                }
+                let bytes = rest[1].lowercased() == "none" ? nil : try StorageSize.bytes(rest[1])
+                try await users.setQuota(bytes, of: person.id)
+                Terminal.out(
+                    bytes.map { "\(person.name)'s library may hold \(StorageSize.text($0)); uploads past it are refused." }
+                        ?? "\(person.name)'s library has no quota.")
             case "remove":
                 try arguments.allowOnly(["to", "json"])
                 guard rest.count == 1, let receiver = arguments.value("to") else {

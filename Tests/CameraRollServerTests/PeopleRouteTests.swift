@@ -82,4 +82,43 @@ import Testing
         #expect(bens.status == 200 && bens.json["trashed"] as? Bool == true, "\(bens.text)")
         #expect(try await live.get("/api/assets/\(herID)").status == 404, "Ben's, not the owner's")
     }
+
+    /// An admin gives Anna room for 5,000 bytes: what would not fit is refused with 507, as a
+    /// plain upload and as a resumable one, and what fits goes in; her usage says so.
+    @Test func aQuotaRefusesWhatWouldNotFit() async throws {
+        let anna = try await signIn("anna", "anna's password")
+        let byHer = try await live.request("PUT", "/api/users/2/quota", body: try json(["quota": 5000]), headers: anna)
+        #expect(byHer.status == 403, "her own quota is an admin's to set")
+        for refused in [0, -1, 1_000_000_000_000_001] {
+            let reply = try await live.request("PUT", "/api/users/2/quota", body: try json(["quota": refused]))
+            #expect(reply.status == 400 && reply.json["code"] as? String == "invalid_quota", "\(refused)")
+        }
+        let set = try await live.request("PUT", "/api/users/2/quota", body: try json(["quota": 5000]))
+        #expect(set.status == 200 && set.json["quota"] as? Int == 5000 && set.json["used"] as? Int == 0)
+
+        let tooBig = try await live.upload("photos/exifsamples__Canon_40D.jpg", headers: anna)
+        #expect(tooBig.status == 507 && tooBig.json["code"] as? String == "quota_exceeded", "\(tooBig.status)")
+        #expect((tooBig.json["message"] as? String)?.contains("5 KB") == true)
+        let fits = try await live.upload("photos/exifsamples__Ricoh_Caplio_RR330.jpg", headers: anna)
+        #expect(fits.status == 201)
+        let usage = try await live.get("/api/usage", headers: anna)
+        #expect(usage.json["used"] as? Int == 3662 && usage.json["quota"] as? Int == 5000)
+        let tus = ["Tus-Resumable": "1.0.0"].merging(anna) { $1 }
+        let resumable = try await live.request("POST", "/api/uploads", headers: tus.merging(["Upload-Length": "3565"]) { $1 })
+        #expect(resumable.status == 507 && resumable.header("Tus-Resumable") == "1.0.0")
+        let deferred = try await live.request("POST", "/api/uploads", headers: tus.merging(["Upload-Defer-Length": "1"]) { $1 })
+        let path = try #require(deferred.header("Location"))
+        let piece = tus.merging(["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"]) { $1 }
+        let past = try await live.request("PATCH", path, body: Data(count: 2000), headers: piece)
+        #expect(past.status == 507, "a piece that takes it past her room")
+        // The first admin has no quota.
+        #expect(try await live.upload("photos/exifsamples__Canon_40D.jpg").status == 201)
+        let listed = try await live.get("/api/users")
+        let people = try #require(listed.json["users"] as? [[String: Any]])
+        #expect(people.map { $0["used"] as? Int } == [7958, 3662])
+        #expect(people.map { $0["quota"] as? Int } == [nil, 5000])
+        let none = try await live.request("PUT", "/api/users/2/quota", body: Data(#"{"quota": null}"#.utf8))
+        #expect(none.status == 200 && none.json["quota"] == nil)
+        #expect(try await live.upload("photos/exifsamples__Canon_40D.jpg", headers: anna).status == 201)
+    }
 }

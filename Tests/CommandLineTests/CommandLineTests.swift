@@ -336,6 +336,14 @@ import Testing
         let nobody = try await Executable.run(["--data", data, "list", "--user", "ben"])
         #expect(nobody.status == 2 && nobody.stderr.contains("ben"))
 
+        // A quota as people write it; a size that does not read changes nothing.
+        #expect(try await Executable.run(["--data", data, "users", "quota", "anna", "1.5GB"]).status == 0)
+        let badQuota = try await Executable.run(["--data", data, "users", "quota", "anna", "lots"])
+        #expect(badQuota.status == 1 && badQuota.stderr.contains("20GB"))
+        let quotas = try await Executable.run(["--data", data, "users", "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: quotas.output) as? [[String: Any]])?.map { $0["quota"] as? Int } == [nil, 1_500_000_000])
+        #expect(try await Executable.run(["--data", data, "users", "list"]).stdout.contains("1.5 GB"))
+
         // Removed, her photo waits in the owner's Recently Deleted; she is not in the list.
         let toNobody = try await Executable.run(["--data", data, "users", "remove", "anna", "--to", "ben"])
         #expect(toNobody.status == 1 && toNobody.stderr.contains("ben"))

@@ -403,3 +403,25 @@ extension CapabilityTests {
         #expect(throws: CredentialsError.self) { try CapabilityKey.kept(in: folder) }
     }
 }
+
+/// Quotas as people write them for `users quota`, and sizes as the pages show them.
+@Suite struct StorageSizeTests {
+    @Test func sizesReadAsPeopleWriteThem() throws {
+        let read: [(String, Int64)] = [
+            ("20GB", 20_000_000_000), ("500 MB", 500_000_000), ("1.5tb", 1_500_000_000_000), ("1073741824", 1_073_741_824),
+            (" 2 g ", 2_000_000_000), ("10k", 10_000), ("1000TB", StorageSize.largest), ("1b", 1),
+        ]
+        for (text, bytes) in read { #expect(try StorageSize.bytes(text) == bytes, "\(text)") }
+        for refused in ["", "GB", "0", "0.4", "-1GB", "1001TB", "1e9", "12..5GB", "5 XB", "nan", "inf", "٣GB", String(repeating: "9", count: 40)] {
+            #expect(throws: CredentialsError.self, "\(refused)") { try StorageSize.bytes(refused) }
+        }
+    }
+
+    @Test func sizesShowAsPhonesShowThem() {
+        let shown: [(Int64, String)] = [
+            (1, "1 byte"), (999, "999 bytes"), (5000, "5 KB"), (3662, "3.7 KB"), (1_500_000_000_000, "1.5 TB"), (123_456_789, "123 MB"),
+            (20_000_000_000, "20 GB"),
+        ]
+        for (bytes, text) in shown { #expect(StorageSize.text(bytes) == text) }
+    }
+}

@@ -81,6 +81,10 @@ import Testing
                 "0017-owners", "cf0cf3181da748eb750fc5f15eaa752fefac31275cc9e0f966cddac98dcd539d",
                 "2880ccf1dd64f527c45ffeeb286a9c79dfcf069399da6d848799acb366718768"
             ),
+            (
+                "0018-owner-usage", "608c8b659fe4945cb60b6f7fbbfbca16bce597d3c42776049fafeb3fbf4cc14b",
+                "777c95de235d308257f9871186d31ea1967ac9e263d5e68f561aa3bde598f13c"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))
@@ -173,6 +177,7 @@ import Testing
             )
         }
         #expect(kept.0 == [1], "everything is the first admin's")
+        #expect(try await library.catalog.usage(owner: .first) == 4, "the bytes each holds are counted from the rows, the trash's too")
         #expect(kept.1 == "a1", "the movie is still its still's")
         // The same bytes may be two people's assets, not twice one person's.
         let copy = """
@@ -186,6 +191,8 @@ import Testing
             try await database.write { connection throws(StorageError) in try connection.run(copy, ["c1", 1]) }
         }
         #expect(try await library.catalog.days(AssetQuery(), owner: .first).map(\.count).reduce(0, +) == 2, "another's asset is not in one's days")
+        #expect(try await library.catalog.usage(owner: Owner(id: 2)) == 1)
+        #expect(try await library.catalog.usage(owner: .first) == 4, "the same bytes count for each who keeps them")
         guard engine == .postgreSQL else { return }
         let types = try await database.read { connection throws(StorageError) in
             try connection.query(

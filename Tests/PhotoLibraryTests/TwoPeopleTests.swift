@@ -81,6 +81,7 @@ import Testing
         #expect(fixture.files(in: "blobs").count == 2, "her asset keeps the bytes mine had")
         #expect(try await library.ingest.emptyTrash(owner: anna) == 1)
         #expect(fixture.files(in: "blobs").count == 1)
+        #expect(try await catalog.usage(owner: anna) == Int64(hers.byteSize), "what is deleted for good no longer counts")
     }
 
     /// When a person leaves, nothing of theirs is lost: their items wait in an admin's Recently
@@ -104,11 +105,16 @@ import Testing
         let trip = try await catalog.createAlbum(title: "Trip", owner: anna)
         _ = try await catalog.addToAlbum(trip.id, assets: [twin.id, still.id], owner: anna)
         let blobs = fixture.files(in: "blobs").count
+        let (myBytes, herBytes) = (try await catalog.usage(owner: .first), try await catalog.usage(owner: anna))
+        #expect(myBytes == Int64(mine.byteSize))
+        #expect(herBytes == [twin, still, trashed].map { Int64($0.byteSize) }.reduce(0, +) + Int64(try await catalog.asset(movie, owner: anna).byteSize))
 
         await #expect(throws: LibraryError.self) { _ = try await catalog.handOver(from: anna, to: anna, label: "from Anna") }
         let handed = try await catalog.handOver(from: anna, to: .first, label: "from Anna")
         #expect(handed == HandOver(moved: 2, merged: 1, albums: 1))
         #expect(fixture.files(in: "blobs").count == blobs, "no bytes went")
+        #expect(try await catalog.usage(owner: anna) == 0)
+        #expect(try await catalog.usage(owner: .first) == myBytes + herBytes - Int64(twin.byteSize), "what the admin held counts once")
 
         // Nothing is hers now, and nothing is counted for her.
         #expect(try await catalog.assets(AssetQuery(), owner: anna).assets.isEmpty)

@@ -36,6 +36,7 @@ def test_an_admin_adds_sets_a_password_and_removes_a_person(family, browser, sho
     browser.get(family.base + "/settings")
     wait(browser).until(lambda driver: people(driver) == ["owner", "anna"])
     assert browser.find_element(By.ID, "me").text == "owner"
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "my-usage").text == "Your library holds 0 bytes.")
 
     browser.find_element(By.ID, "person-name").send_keys("Ben")
     browser.find_element(By.ID, "person-password").send_keys("ben's password")
@@ -52,6 +53,18 @@ def test_an_admin_adds_sets_a_password_and_removes_a_person(family, browser, sho
     wait(browser).until(lambda driver: "anna's password is set" in driver.find_element(By.ID, "people-status").text)
     anna = [person for person in json.loads(cli(family, "users", "list", "--json")) if person["name"] == "anna"]
     assert anna and anna[0]["passwordSet"]
+
+    # Her photo counts against the storage an admin gives her.
+    row = browser.find_element(By.XPATH, "//ul[@id='people']/li[.//strong[text()='anna']]")
+    assert "Uses 8 KB" in row.text, row.text
+    browser.find_element(By.CSS_SELECTOR, "[aria-label=\"Set anna's storage\"]").click()
+    dialog = wait(browser).until(seen.visibility_of_element_located((By.ID, "set-quota")))
+    dialog.find_element(By.CSS_SELECTOR, "#quota option[value='10000000000']").click()
+    dialog.find_element(By.CSS_SELECTOR, "button[value='set']").click()
+    wait(browser).until(lambda driver: "anna's library may hold 10 GB" in driver.find_element(By.ID, "people-status").text)
+    wait(browser).until(lambda driver: "Uses 8 KB of 10 GB" in driver.find_element(
+        By.XPATH, "//ul[@id='people']/li[.//strong[text()='anna']]").text)
+    assert [person.get("quota") for person in json.loads(cli(family, "users", "list", "--json"))] == [None, 10000000000, None]
 
     browser.find_element(By.CSS_SELECTOR, "[aria-label='Remove anna']").click()
     dialog = wait(browser).until(seen.visibility_of_element_located((By.ID, "remove-person")))

@@ -84,6 +84,18 @@ function ask(dialog) {
   });
 }
 
+// A size as phones show one: decimal units, one decimal below 100.
+function sizeText(bytes) {
+  if (bytes < 1000) return `${bytes} byte${bytes === 1 ? "" : "s"}`;
+  const [unit, size] = [["TB", 1e12], ["GB", 1e9], ["MB", 1e6], ["KB", 1e3]].find(([, size]) => bytes >= size);
+  const value = bytes / size;
+  return `${value >= 100 ? Math.round(value) : Math.round(value * 10) / 10} ${unit}`;
+}
+
+function usageText(used, quota) {
+  return quota ? `Uses ${sizeText(used)} of ${sizeText(quota)}` : `Uses ${sizeText(used)}`;
+}
+
 function personRow(person, me, admins) {
   const item = document.createElement("li");
   const text = document.createElement("span");
@@ -92,8 +104,8 @@ function personRow(person, me, admins) {
   name.textContent = person.name;
   const badge = document.createElement("span");
   badge.className = "person-badge";
-  badge.textContent = [person.admin ? "Admin" : "", person.id === me.id ? "you" : "", person.passwordSet ? "" : "no password yet"]
-    .filter(Boolean).join(" · ") || "Library of their own";
+  badge.textContent = [person.admin ? "Admin" : "", person.id === me.id ? "you" : "", person.passwordSet ? "" : "no password yet",
+    usageText(person.used, person.quota)].filter(Boolean).join(" · ");
   text.append(name, badge);
   const setPassword = document.createElement("button");
   setPassword.type = "button";
@@ -101,7 +113,13 @@ function personRow(person, me, admins) {
   setPassword.textContent = "Password";
   setPassword.setAttribute("aria-label", `Set ${person.name}'s password`);
   setPassword.addEventListener("click", () => setPasswordOf(person));
-  item.append(text, setPassword);
+  const quota = document.createElement("button");
+  quota.type = "button";
+  quota.className = "plain";
+  quota.textContent = "Storage";
+  quota.setAttribute("aria-label", `Set ${person.name}'s storage`);
+  quota.addEventListener("click", () => setQuotaOf(person));
+  item.append(text, setPassword, quota);
   // Someone's library needs an admin other than them to go to.
   if (admins.some((admin) => admin.id !== person.id)) {
     const remove = document.createElement("button");
@@ -129,6 +147,28 @@ async function setPasswordOf(person) {
     peopleStatus.textContent = `${person.name}'s password was not set: ${error.message}`;
   } finally {
     input.value = "";
+  }
+}
+
+async function setQuotaOf(person) {
+  const dialog = document.querySelector("#set-quota");
+  dialog.querySelector("h2").textContent = `Storage for ${person.name}`;
+  dialog.querySelector("#set-quota-text").textContent =
+    `${usageText(person.used, person.quota)}. Uploads that would take their library past its size are refused; nothing there is removed.`;
+  const select = dialog.querySelector("#quota");
+  const current = person.quota ? String(person.quota) : "";
+  if (current && ![...select.options].some((option) => option.value === current)) {
+    select.append(new Option(sizeText(person.quota), current));
+  }
+  select.value = current;
+  if (await ask(dialog) !== "set") return;
+  try {
+    const changed = await sendJSON(`/api/users/${person.id}/quota`, "PUT", { quota: select.value ? Number(select.value) : null });
+    peopleStatus.textContent = changed.quota
+      ? `${changed.name}'s library may hold ${sizeText(changed.quota)}.` : `${changed.name}'s library may hold any amount.`;
+    await loadPeople();
+  } catch (error) {
+    peopleStatus.textContent = `${person.name}'s storage was not changed: ${error.message}`;
   }
 }
 
@@ -194,6 +234,8 @@ json("/api/session").then(async (session) => {
   if (!me) return;
   document.querySelector("#me").textContent = me.name;
   document.querySelector("#own-password").hidden = false;
+  const usage = await json("/api/usage");
+  document.querySelector("#my-usage").textContent = `${usageText(usage.used, usage.quota).replace("Uses", "Your library holds")}.`;
   if (!me.admin) return;
   document.querySelector("#people-section").hidden = false;
   await loadPeople();
