@@ -11,10 +11,14 @@ public enum PersonRemoval {
         public let library: HandOver
     }
 
-    public static func remove(_ name: String, to receiverName: String, users: UserAccounts, library: Library) async throws -> Outcome {
+    /// Their allowed sites go with them (and so the links those sites were given).
+    public static func remove(
+        _ name: String, to receiverName: String, users: UserAccounts, apps: AllowedApps, library: Library
+    ) async throws -> Outcome {
         let (departing, receiver) = try users.removal(of: name, to: receiverName)
         let handed = try await library.catalog.handOver(
             from: Owner(id: departing.id), to: Owner(id: receiver.id), label: "from \(departing.name)")
+        try await apps.removeAll(owner: departing.id)
         try await users.remove(id: departing.id)
         return Outcome(removed: departing.summary, receiver: receiver.summary, library: handed)
     }

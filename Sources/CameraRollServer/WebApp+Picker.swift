@@ -43,7 +43,7 @@ extension WebApp {
         router.post("/api/picker/sessions/:id/events", body: .file(maxBytes: 16 * 1024)) { request in
             let id = request.parameter("id")
             let body = try Self.decode(EventJSON.self, request.body)
-            let client = try await caller(request, of: id)
+            let sessionClient = try await caller(request, of: id)
             if CrossSite(request) != nil && body.event != "cancel" {
                 throw HTTPError(
                     403, "cross_origin", "A site may only cancel the pickers it opened; the user's steps come from the picker's page.")
@@ -54,6 +54,7 @@ extension WebApp {
             }
             // Another site's page (its cancel) is nobody's, even from this computer.
             let owner = CrossSite(request) == nil ? access.owner(request) : nil
+            let client = body.event == "cancel" ? sessionClient : try pickingClient(sessionClient, owner: owner)
             let event = try await event(
                 from: body, client: client, edit: body.event == "edited" ? try Self.pickedEdit(request.body) : nil,
                 configuration: configuration, owner: owner)
@@ -71,7 +72,7 @@ extension WebApp {
     /// owner's chooser page names, allowed before or now, once.
     private func client(for request: Request) async throws -> AllowedApps.App? {
         if let site = CrossSite(request) {
-            guard let origin = site.origin, let app = access.apps.app(origin: origin) else {
+            guard let origin = site.origin, let app = access.apps.anyApp(origin: origin) else {
                 throw HTTPError(
                     403, "app_not_allowed",
                     "Only sites the owner keeps among the allowed apps may open a picker themselves; others go through the chooser.")
@@ -79,7 +80,7 @@ extension WebApp {
             return app
         }
         guard let asked = try Self.decode(ClientRequestJSON.self, request.body).client else { return nil }
-        guard access.isOwner(request) else {
+        guard access.isOwner(request), let owner = access.owner(request) else {
             throw HTTPError(403, "owner_only", "Only the owner decides which sites may use the picker.")
         }
         let origin: WebOrigin
@@ -88,12 +89,13 @@ extension WebApp {
         } catch {
             throw HTTPError.badRequest(error.code.description, error.message)
         }
-        if let app = access.apps.app(origin: origin) { return app }
+        if let app = access.apps.app(origin: origin, owner: owner.id) { return app }
         guard asked.once == true else {
             throw HTTPError(403, "app_not_allowed", "\(origin.authority) is not among the sites allowed to use the picker.")
         }
         return try await answering { () async throws(CredentialsError) in
-            try await access.apps.allowOnce(origin, duration: StoredPickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime))
+            try await access.apps.allowOnce(
+                origin, duration: StoredPickerSessions.lifetime + Double(AllowedApps.defaultLinkLifetime), owner: owner.id)
         }
     }
 
@@ -103,6 +105,18 @@ extension WebApp {
         let client = try await answering { () throws(PickerError) in try await pickers.client(of: id) }
         if let site = CrossSite(request), site.origin == nil || client?.origin != site.origin { throw Self.noSession }
         return client
+    }
+
+    /// The app a person's pick gives links under (`AllowedApps.forPicker`): a site that another
+    /// person allowed is not theirs to pick for until they allow it too.
+    private func pickingClient(_ client: AllowedApps.App?, owner: Owner?) throws(HTTPError) -> AllowedApps.App? {
+        guard let client, let owner else { return client }
+        guard let app = access.apps.forPicker(client, owner: owner.id) else {
+            throw HTTPError(
+                403, "app_not_allowed",
+                "\(client.origin.authority) is not among the sites you allow to use your picker; allow it in Settings first.")
+        }
+        return app
     }
 
     private static let noSession = HTTPError(404, "not_found", "There is no picker session with that id (it may have expired).")

@@ -3,11 +3,12 @@ public import Foundation
 import Storage
 internal import Synchronization
 
-/// The web sites the owner lets open the picker (`apps.json` in the data folder, or a record of
-/// the database servers share, see `SharedCredentials`): each an origin
-/// with a name the owner gave it and how long the links to what it is given stay good. Removing
-/// a site ends its links at once. A site allowed once ("Allow once") is kept in memory only, for
-/// as long as the one pick and its links need.
+/// The web sites people let open their picker (`apps.json` in the data folder, or a record of
+/// the database servers share, see `SharedCredentials`): each an origin, the person who allowed
+/// it, the name they gave it and how long the links to what it is given stay good. Each person
+/// keeps their own: two people may allow one site, each with their name and lifetime, and
+/// removing it ends only that person's links. A site allowed once ("Allow once") is kept in
+/// memory only, for as long as the one pick and its links need.
 ///
 /// The command line changes the list while a server runs; the server sees the change at its
 /// next look (see `KeptRecord`).
@@ -20,8 +21,27 @@ public final class AllowedApps: Sendable {
         /// Seconds a link to a picked item stays good.
         public var linkLifetime: Int
         public let added: Date
-        /// When an app allowed once is forgotten; nil for the apps the owner keeps.
+        /// When an app allowed once is forgotten; nil for the apps people keep.
         public var expires: Date?
+        /// Who allowed it: a person's id (`UserAccounts`). A list from before there were people
+        /// was the first admin's.
+        public let owner: Int
+
+        init(id: String, origin: WebOrigin, name: String, linkLifetime: Int, added: Date, expires: Date? = nil, owner: Int) {
+            (self.id, self.origin, self.name, self.linkLifetime, self.added) = (id, origin, name, linkLifetime, added)
+            (self.expires, self.owner) = (expires, owner)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            origin = try container.decode(WebOrigin.self, forKey: .origin)
+            name = try container.decode(String.self, forKey: .name)
+            linkLifetime = try container.decode(Int.self, forKey: .linkLifetime)
+            added = try container.decode(Date.self, forKey: .added)
+            expires = try container.decodeIfPresent(Date.self, forKey: .expires)
+            owner = try container.decodeIfPresent(Int.self, forKey: .owner) ?? 1
+        }
     }
 
     public static let defaultLinkLifetime = 3600
@@ -52,8 +72,11 @@ public final class AllowedApps: Sendable {
     /// Where the apps are kept, in words for a person.
     public var location: String { kept.location }
 
-    /// The apps the owner keeps, in the order they were added.
-    public func list() -> [App] {
+    /// The apps `owner` keeps, in the order they were added.
+    public func list(owner: Int) -> [App] { all().filter { $0.owner == owner } }
+
+    /// Everyone's kept apps.
+    private func all() -> [App] {
         let stamp = kept.stamp()
         return cache.withLock { cache in
             if cache.stamp != stamp {
@@ -64,12 +87,23 @@ public final class AllowedApps: Sendable {
         }
     }
 
-    /// The kept app for an origin.
-    public func app(origin: WebOrigin) -> App? { list().first { $0.origin == origin } }
+    /// The app `owner` keeps for an origin.
+    public func app(origin: WebOrigin, owner: Int) -> App? { all().first { $0.origin == origin && $0.owner == owner } }
+
+    /// Someone's kept app for an origin, the first allowed: what a site's own page opens a picker
+    /// with before anyone has taken it (`forPicker`).
+    public func anyApp(origin: WebOrigin) -> App? { all().first { $0.origin == origin } }
+
+    /// The app a pick by `owner` gives links under, for a session opened for `app`: the app
+    /// itself when it is theirs or allowed once from their chooser, else their own for that
+    /// site; nil when they do not allow the site, whose picker they then may not use.
+    public func forPicker(_ app: App, owner: Int) -> App? {
+        app.owner == owner || app.expires != nil ? app : self.app(origin: app.origin, owner: owner)
+    }
 
     /// A kept app, or one allowed once that is not yet forgotten.
     public func app(id: String, now: Date = Date()) -> App? {
-        if let kept = list().first(where: { $0.id == id }) { return kept }
+        if let kept = all().first(where: { $0.id == id }) { return kept }
         return allowedOnce(now)[id]
     }
 
@@ -85,15 +119,16 @@ public final class AllowedApps: Sendable {
         }
     }
 
-    /// Whether the origin may use the picker now: kept, or allowed once and not yet forgotten.
+    /// Whether the origin may use the picker now: kept by someone, or allowed once and not yet
+    /// forgotten.
     public func allows(_ origin: WebOrigin, now: Date = Date()) -> Bool {
-        app(origin: origin) != nil || allowedOnce(now).values.contains { $0.origin == origin }
+        anyApp(origin: origin) != nil || allowedOnce(now).values.contains { $0.origin == origin }
     }
 
-    /// Keeps an app, or changes the name and link lifetime of the one kept for the origin (its
-    /// links stay good).
+    /// Keeps an app for `owner`, or changes the name and link lifetime of the one they keep for
+    /// the origin (its links stay good).
     @discardableResult
-    public func add(_ origin: WebOrigin, name: String, linkLifetime: Int = defaultLinkLifetime, now: Date = Date())
+    public func add(_ origin: WebOrigin, name: String, linkLifetime: Int = defaultLinkLifetime, owner: Int, now: Date = Date())
         async throws(CredentialsError) -> App
     {
         let name = try Self.checked(name: name)
@@ -101,40 +136,53 @@ public final class AllowedApps: Sendable {
             throw CredentialsError(.invalidLinkLifetime, "A link lifetime is between 1 second and 30 days.")
         }
         return try await change(kept) { apps in
-            if let index = apps.firstIndex(where: { $0.origin == origin }) {
+            if let index = apps.firstIndex(where: { $0.origin == origin && $0.owner == owner }) {
                 apps[index].name = name
                 apps[index].linkLifetime = linkLifetime
                 return apps[index]
             }
             // Whole seconds, as the file keeps them.
             let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-            let app = App(id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: name, linkLifetime: linkLifetime, added: added)
+            let app = App(
+                id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: name, linkLifetime: linkLifetime, added: added, owner: owner)
             apps.append(app)
             return app
         }
     }
 
-    /// Forgets the app with this id or origin, and so every link it was given; nil when there
-    /// was none.
+    /// Forgets `owner`'s app with this id or origin, and so every link it was given; nil when
+    /// they keep none (another's is not there).
     @discardableResult
-    public func remove(_ key: String) async throws(CredentialsError) -> App? {
+    public func remove(_ key: String, owner: Int) async throws(CredentialsError) -> App? {
         let origin = try? WebOrigin(key)
         return try await change(kept) { apps in
-            guard let index = apps.firstIndex(where: { $0.id == key || $0.origin == origin }) else { return nil }
+            guard let index = apps.firstIndex(where: { ($0.id == key || $0.origin == origin) && $0.owner == owner }) else { return nil }
             return apps.remove(at: index)
         }
     }
 
-    /// Lets an origin that is not kept use the picker for one pick: the app lives `duration`
-    /// seconds (the pick and its links), in this process only, or, when servers share a library,
-    /// in its database. Never among the kept apps.
-    public func allowOnce(_ origin: WebOrigin, duration: TimeInterval, now: Date = Date()) async throws(CredentialsError) -> App {
+    /// Forgets every app a person kept, as they leave; how many there were.
+    @discardableResult
+    public func removeAll(owner: Int) async throws(CredentialsError) -> Int {
+        try await change(kept) { apps in
+            let before = apps.count
+            apps.removeAll { $0.owner == owner }
+            return before - apps.count
+        }
+    }
+
+    /// Lets an origin that `owner` does not keep use their picker for one pick: the app lives
+    /// `duration` seconds (the pick and its links), in this process only, or, when servers share
+    /// a library, in its database. Never among the kept apps.
+    public func allowOnce(_ origin: WebOrigin, duration: TimeInterval, owner: Int, now: Date = Date())
+        async throws(CredentialsError) -> App
+    {
         // Whole seconds, as a record keeps them.
         let added = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let app = App(
             id: Hex.text(Crypto.randomBytes(12)), origin: origin, name: origin.authority, linkLifetime: Self.defaultLinkLifetime,
             added: added,
-            expires: added.addingTimeInterval(duration.rounded(.up)))
+            expires: added.addingTimeInterval(duration.rounded(.up)), owner: owner)
         guard let once else {
             cache.withLock { cache in
                 cache.once = cache.once.filter { ($0.value.expires ?? now) > now }

@@ -2,10 +2,10 @@ import Credentials
 import Foundation
 
 /// `cameraroll apps add ORIGIN [--name NAME] [--link-lifetime DURATION]`, `apps list [--json]`,
-/// `apps remove ID|ORIGIN`: the web sites allowed to open the picker, as the settings page
-/// shows them. A running server sees a change at once; removing a site ends its links.
+/// `apps remove ID|ORIGIN`, each with `--user NAME` (by default the first admin): the web sites
+/// a person allows to open their picker, as their settings page shows them. A running server sees a change at once; removing a site ends its links.
 enum AppsCommand {
-    static let valued: Set<String> = ["name", "link-lifetime"]
+    static let valued: Set<String> = ["name", "link-lifetime", "user"]
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
         let apps = try await context.credentials().apps
@@ -13,20 +13,21 @@ enum AppsCommand {
             throw UsageError("apps add ORIGIN [--name NAME] [--link-lifetime 1h], apps list [--json] or apps remove ID|ORIGIN.")
         }
         let rest = Array(arguments.positional.dropFirst())
+        let owner = try await context.owner(named: arguments.value("user")).id
         do {
             switch action {
             case "add":
-                try arguments.allowOnly(["name", "link-lifetime"])
+                try arguments.allowOnly(["name", "link-lifetime", "user"])
                 guard rest.count == 1 else { throw UsageError("apps add takes one origin, such as https://blog.example.") }
                 let origin = try WebOrigin(rest[0])
                 let lifetime = try arguments.value("link-lifetime").map(duration) ?? AllowedApps.defaultLinkLifetime
-                let app = try await apps.add(origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime)
+                let app = try await apps.add(origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime, owner: owner)
                 Terminal.out(
                     "\(app.name) (\(app.origin)) may use the picker; links to what it is given last \(describe(app.linkLifetime)).")
             case "list":
-                try arguments.allowOnly(["json"])
+                try arguments.allowOnly(["json", "user"])
                 guard rest.isEmpty else { throw UsageError("apps list takes no arguments.") }
-                let list = apps.list()
+                let list = apps.list(owner: owner)
                 if arguments.flag("json") {
                     Terminal.json(list)
                 } else if list.isEmpty {
@@ -37,9 +38,9 @@ enum AppsCommand {
                             + list.map { [$0.id, $0.origin.description, $0.name, describe($0.linkLifetime)] })
                 }
             case "remove":
-                try arguments.allowOnly([])
+                try arguments.allowOnly(["user"])
                 guard rest.count == 1 else { throw UsageError("apps remove takes one app id or origin.") }
-                guard let removed = try await apps.remove(rest[0]) else {
+                guard let removed = try await apps.remove(rest[0], owner: owner) else {
                     Terminal.error("cameraroll apps: no allowed app has the id or origin \(rest[0]).")
                     return 1
                 }

@@ -70,6 +70,7 @@ enum HelpText {
           apps list            The sites allowed to use the picker (--json). With --database, the
                                apps commands change the list every server sharing it reads.
           apps remove ID|ORIGIN  Forget a site; the links it was given stop working.
+                               Each person allows their own sites: --user NAME (default: the owner).
           migrate --to URL     Copy the data folder's library into PostgreSQL (URL) and, with
                                --to-storage s3://BUCKET, its originals into S3; --from URL
                                [--from-storage s3://BUCKET] copies one back. Each original is

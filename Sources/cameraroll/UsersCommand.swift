@@ -12,7 +12,7 @@ enum UsersCommand {
         "users add NAME [--admin], users list [--json], users passwd NAME, users quota NAME SIZE|none or users remove NAME --to ADMIN."
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
-        let users = try await context.credentials().users
+        let (users, apps) = try await context.credentials()
         guard let action = arguments.positional.first else {
             throw UsageError(usage)
         }
@@ -85,7 +85,7 @@ enum UsersCommand {
                     throw UsageError("users remove NAME --to ADMIN: NAME's library goes to ADMIN's Recently Deleted.")
                 }
                 _ = try users.removal(of: rest[0], to: receiver)
-                let outcome = try await PersonRemoval.remove(rest[0], to: receiver, users: users, library: try await context.openLibrary())
+                let outcome = try await PersonRemoval.remove(rest[0], to: receiver, users: users, apps: apps, library: try await context.openLibrary())
                 if arguments.flag("json") {
                     Terminal.json(outcome)
                 } else {

@@ -242,7 +242,7 @@ import Testing
             try gate("GET", "/", from: "127.0.0.1", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")]) == nil)
 
         try await AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(
-            try WebOrigin("https://blog.example"), name: "Blog")
+            try WebOrigin("https://blog.example"), name: "Blog", owner: 1)
         let blog = [("Origin", "https://blog.example")]
         #expect(try gate("OPTIONS", "/api/picker/sessions", headers: blog) == nil)
         #expect(try gate("POST", "/api/picker/sessions", headers: blog) == nil)
@@ -257,7 +257,7 @@ import Testing
     @Test func onlyTheOriginABrowserWritesIsTheAllowedSite() async throws {
         let live = try LiveServer(live.directory, library: live.library, transport: .socket)
         try await AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path)).add(
-            try WebOrigin("https://blog.example"), name: "Blog")
+            try WebOrigin("https://blog.example"), name: "Blog", owner: 1)
         func create(_ origins: [String]) async throws -> (Int, String?) {
             var head = "POST /api/picker/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n"
             for origin in origins { head += "Origin: \(origin)\r\n" }
@@ -277,7 +277,7 @@ import Testing
     @Test func anAllowedSitesPickerOverTheWire() async throws {
         let photo = try #require(try await live.upload("photos/exifsamples__jolla.jpg").json["id"] as? String)
         let apps = AllowedApps(dataFolder: URL(fileURLWithPath: live.directory.path))
-        let app = try await apps.add(try WebOrigin("https://blog.example"), name: "My blog", linkLifetime: 120)
+        let app = try await apps.add(try WebOrigin("https://blog.example"), name: "My blog", linkLifetime: 120, owner: 1)
         let blog = ["Origin": "https://blog.example"]
         let preflight = try await live.request(
             "OPTIONS", "/api/picker/sessions", headers: blog.merging(["Access-Control-Request-Method": "POST"]) { $1 })
@@ -294,7 +294,7 @@ import Testing
         let id = try #require(created.json["id"] as? String)
         let other = try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://evil.example"])
         #expect(other.status == 403, "another site is refused before it can ask")
-        try await apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        try await apps.add(try WebOrigin("https://shop.example"), name: "Shop", owner: 1)
         #expect(
             try await live.get("/api/picker/sessions/\(id)", headers: ["Origin": "https://shop.example"]).status == 404, "not its session")
         let choose = try JSONEncoder().encode(["event": "choose", "assetID": photo])
@@ -319,7 +319,7 @@ import Testing
         #expect(bytes.header("Cross-Origin-Resource-Policy") == "cross-origin" && bytes.header("Cache-Control") == "private, no-cache")
         #expect(try await live.get(link, headers: ["Origin": "https://shop.example"]).status == 403, "another app's page")
 
-        try await apps.remove(app.id)
+        try await apps.remove(app.id, owner: 1)
         let revoked = try await live.get(link, headers: blog)
         #expect(revoked.status == 403 && revoked.header("Access-Control-Allow-Origin") == nil)
         #expect(try await live.get(link).status == 200, "the owner, on this computer, still sees the photo")

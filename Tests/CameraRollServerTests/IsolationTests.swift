@@ -136,4 +136,39 @@ import Testing
         #expect(try await live.get("/media/\(movieID)/stream", headers: anna).status == 200)
         #expect(try await live.get("/media/\(movieID)/trimmed", headers: anna).status == 200)
     }
+
+    /// The sites each allows are their own: another's are not listed and cannot be removed, and
+    /// a picker a site opened is not one's to pick for until one allows the site too; then the
+    /// links are given under one's own app, with one's own lifetime.
+    @Test func eachPersonAllowsTheirOwnSites() async throws {
+        let site = ["Origin": "https://blog.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"]
+        let refused = try await live.request("POST", "/api/picker/sessions", body: try json(["sourceType": "photoLibrary"]), headers: site)
+        #expect(refused.status == 403, "nobody allows it yet")
+        let mine = try await live.request(
+            "POST", "/api/apps", body: try json(["origin": "https://blog.example", "name": "Owner's blog", "linkLifetime": 60]))
+        let myApp = try #require(mine.json["id"] as? String)
+        #expect((try await live.get("/api/apps", headers: anna).json["apps"] as? [Any])?.isEmpty == true)
+        #expect(try await live.request("DELETE", "/api/apps/\(myApp)", headers: anna).status == 404)
+        #expect(try await live.request("DELETE", "/api/apps/https%3A%2F%2Fblog.example", headers: anna).status == 404)
+
+        let hers = try await live.upload("photos/exifsamples__Canon_40D.jpg", headers: anna)
+        let herID = try #require(hers.json["id"] as? String)
+        let opened = try await live.request("POST", "/api/picker/sessions", body: try json(["sourceType": "photoLibrary"]), headers: site)
+        #expect(opened.status == 201, "the owner allows it")
+        let pickerID = try #require(opened.json["id"] as? String)
+        let events = "/api/picker/sessions/\(pickerID)/events"
+        let notHers = try await live.request("POST", events, body: try json(["event": "open"]), headers: anna)
+        #expect(notHers.status == 403 && notHers.json["code"] as? String == "app_not_allowed")
+
+        let allowed = try await live.request(
+            "POST", "/api/apps", body: try json(["origin": "https://blog.example", "name": "Anna's blog", "linkLifetime": 600]), headers: anna)
+        let herApp = try #require(allowed.json["id"] as? String)
+        #expect(herApp != myApp)
+        #expect(try await live.request("POST", events, body: try json(["event": "open"]), headers: anna).status == 200)
+        let chosen = try await live.request("POST", events, body: try json(["event": "choose", "assetID": herID]), headers: anna)
+        #expect(chosen.status == 200)
+        let picked = String(decoding: chosen.body, as: UTF8.self)
+        #expect(picked.contains("app=\(herApp)") && !picked.contains(myApp), "her links are her app's")
+        #expect((try await live.get("/api/apps").json["apps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Owner's blog"])
+    }
 }

@@ -325,41 +325,66 @@ extension CapabilityTests {
     @Test func appsAreKeptChangedAndRemovedByIdOrOrigin() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
-        #expect(apps.list().isEmpty && !apps.allows(blog))
-        let added = try await apps.add(blog, name: "  My blog ", linkLifetime: 60)
+        #expect(apps.list(owner: 1).isEmpty && !apps.allows(blog))
+        let added = try await apps.add(blog, name: "  My blog ", linkLifetime: 60, owner: 1)
         #expect(added.name == "My blog" && added.linkLifetime == 60 && apps.allows(blog))
-        let changed = try await apps.add(blog, name: "Blog", linkLifetime: 120)
+        let changed = try await apps.add(blog, name: "Blog", linkLifetime: 120, owner: 1)
         #expect(changed.id == added.id, "a change keeps its links good")
-        #expect(AllowedApps(dataFolder: folder).list() == [changed], "kept in the file")
-        let shop = try await apps.add(try WebOrigin("https://shop.example"), name: "Shop")
+        #expect(AllowedApps(dataFolder: folder).list(owner: 1) == [changed], "kept in the file")
+        let shop = try await apps.add(try WebOrigin("https://shop.example"), name: "Shop", owner: 1)
         #expect(shop.linkLifetime == AllowedApps.defaultLinkLifetime)
-        #expect(try await apps.remove("https://blog.example/")?.id == added.id)
-        #expect(try await apps.remove(shop.id)?.name == "Shop")
-        #expect(try await apps.remove(shop.id) == nil)
-        #expect(apps.list().isEmpty && apps.app(id: added.id) == nil)
+        #expect(try await apps.remove("https://blog.example/", owner: 1)?.id == added.id)
+        #expect(try await apps.remove(shop.id, owner: 1)?.name == "Shop")
+        #expect(try await apps.remove(shop.id, owner: 1) == nil)
+        #expect(apps.list(owner: 1).isEmpty && apps.app(id: added.id) == nil)
         var info = stat()
         #expect(stat(apps.location, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
+    /// Each person keeps their own: two may allow one site, each with their name and lifetime;
+    /// one's removal leaves the other's; a pick for a site another allowed uses one's own app.
+    @Test func eachPersonKeepsTheirOwnSites() async throws {
+        let apps = AllowedApps(dataFolder: folder)
+        let blog = try WebOrigin("https://blog.example")
+        let mine = try await apps.add(blog, name: "My blog", linkLifetime: 60, owner: 1)
+        #expect(apps.allows(blog) && apps.list(owner: 2).isEmpty && apps.app(origin: blog, owner: 2) == nil)
+        #expect(apps.forPicker(mine, owner: 2) == nil, "not hers to pick for")
+        let hers = try await apps.add(blog, name: "Anna's blog", linkLifetime: 600, owner: 2)
+        #expect(hers.id != mine.id && apps.list(owner: 1) == [mine] && apps.list(owner: 2) == [hers])
+        #expect(apps.forPicker(mine, owner: 2) == hers && apps.forPicker(mine, owner: 1) == mine)
+        let once = try await apps.allowOnce(try WebOrigin("https://once.example"), duration: 60, owner: 2)
+        #expect(apps.forPicker(once, owner: 2) == once)
+        #expect(try await apps.remove(mine.id, owner: 2) == nil, "another's is not there")
+        #expect(try await apps.remove("https://blog.example", owner: 2)?.id == hers.id)
+        #expect(apps.list(owner: 1) == [mine])
+        _ = try await apps.add(try WebOrigin("https://shop.example"), name: "Shop", owner: 2)
+        #expect(try await apps.removeAll(owner: 2) == 1)
+        #expect(apps.list(owner: 1) == [mine] && apps.list(owner: 2).isEmpty)
+        // A list from before there were people is the first admin's.
+        try Data(#"[{"id":"ab","origin":"https://old.example","name":"Old","linkLifetime":60,"added":"2026-01-01T00:00:00Z"}]"#.utf8)
+            .write(to: folder.appendingPathComponent("apps.json"))
+        #expect(AllowedApps(dataFolder: folder).list(owner: 1).map(\.name) == ["Old"])
     }
 
     @Test func badNamesAndLifetimesAreRefused() async throws {
         let apps = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
         await #expect(throws: CredentialsError(.invalidAppName, "An app's name is 1 to 100 characters, without control characters.")) {
-            try await apps.add(blog, name: "  ")
+            try await apps.add(blog, name: "  ", owner: 1)
         }
-        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "a\u{7}b") }
-        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 0) }
-        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 31 * 86400) }
-        #expect(apps.list().isEmpty)
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "a\u{7}b", owner: 1) }
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 0, owner: 1) }
+        await #expect(throws: CredentialsError.self) { try await apps.add(blog, name: "Blog", linkLifetime: 31 * 86400, owner: 1) }
+        #expect(apps.list(owner: 1).isEmpty)
     }
 
     @Test func anotherProcessesChangeIsSeenAtTheNextLook() async throws {
         let server = AllowedApps(dataFolder: folder)
         let blog = try WebOrigin("https://blog.example")
         #expect(!server.allows(blog))
-        let app = try await AllowedApps(dataFolder: folder).add(blog, name: "Blog")
+        let app = try await AllowedApps(dataFolder: folder).add(blog, name: "Blog", owner: 1)
         #expect(server.app(id: app.id) == app)
-        try await AllowedApps(dataFolder: folder).remove(app.id)
+        try await AllowedApps(dataFolder: folder).remove(app.id, owner: 1)
         #expect(server.app(id: app.id) == nil && !server.allows(blog))
     }
 
@@ -367,10 +392,10 @@ extension CapabilityTests {
         let apps = AllowedApps(dataFolder: folder)
         let now = Date()
         let site = try WebOrigin("http://127.0.0.1:9090")
-        let once = try await apps.allowOnce(site, duration: 60, now: now)
+        let once = try await apps.allowOnce(site, duration: 60, owner: 1, now: now)
         #expect(once.name == "127.0.0.1:9090" && once.expires != nil)
         #expect(apps.allows(site, now: now.addingTimeInterval(59)) && apps.app(id: once.id, now: now.addingTimeInterval(59)) == once)
-        #expect(apps.app(origin: site) == nil, "not among the kept apps")
+        #expect(apps.app(origin: site, owner: 1) == nil, "not among the kept apps")
         #expect(!apps.allows(site, now: now.addingTimeInterval(61)) && apps.app(id: once.id, now: now.addingTimeInterval(61)) == nil)
         #expect(!FileManager.default.fileExists(atPath: apps.location))
     }
