@@ -12,6 +12,8 @@ struct AssetJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         var json = JSONFields(encoder)
         try json.put("id", asset.id)
+        // Whose it is: in a shared album, who added it (a person adds only their own).
+        try json.put("owner", asset.owner.id)
         try json.put("mediaType", asset.mediaType.rawValue)
         try json.put("width", asset.width)
         try json.put("height", asset.height)

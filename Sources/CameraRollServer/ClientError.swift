@@ -69,6 +69,7 @@ extension LibraryFailures: ClientFacing {
         case .noSpace: 507
         case .storageUnavailable: 503
         case .uploadConflict, .notAllowed: 409
+        case .notYours: 403
         // tus' checksum extension names this status.
         case .checksumMismatch: 460
         case .tooManyUploads: 429

@@ -11,7 +11,7 @@ extension WebApp {
         router.get("/api/assets/:id") { request in
             let owner = try owner(request)
             return try await answering { () throws(LibraryError) in
-                .json(AssetJSON(try await library.catalog.asset(request.parameter("id"), owner: owner)))
+                .json(AssetJSON(try await library.catalog.visibleAsset(request.parameter("id"), to: owner)))
             }
         }
         router.post("/api/assets", body: .file(maxBytes: library.options.maxFileBytes, sha256: true)) { request in try await upload(request)

@@ -107,7 +107,7 @@ extension WebApp {
         }
         let owner = try owner(request)
         let asset = try await answering { () throws(LibraryError) in
-            let asset = try await library.catalog.asset(request.parameter("id"), owner: owner)
+            let asset = try await library.catalog.visibleAsset(request.parameter("id"), to: owner)
             try edit.validate(for: asset)
             return asset
         }
@@ -115,11 +115,12 @@ extension WebApp {
     }
 
     /// The asset a capability for this kind of media shows, or (for the owner, whom the gate let
-    /// through without one) the asset the path names, trashed or not.
+    /// through without one) the asset the path names, their own trashed or not, or one shared with
+    /// them.
     private func heldOrOwnedAsset(_ request: Request, kind: String) async throws -> Asset {
         if let held = try await capability(request, kind: kind) { return held.asset }
         let owner = try owner(request)
-        return try await answering { () throws(LibraryError) in try await library.catalog.asset(request.parameter("id"), owner: owner) }
+        return try await answering { () throws(LibraryError) in try await library.catalog.visibleAsset(request.parameter("id"), to: owner) }
     }
 
     private static let badEdit = HTTPError.badRequest(

@@ -63,18 +63,18 @@ extension WebApp {
         router.get("/api/albums") { request in
             let owner = try owner(request)
             let albums = try await answering { () throws(LibraryError) in try await library.catalog.albums(owner: owner) }
-            return .json(["albums": albums.map(AlbumJSON.init)])
+            return .json(["albums": albums.map(albumJSON)])
         }
         router.post("/api/albums", body: .file(maxBytes: 4096)) { request in
             let (title, owner) = (try Self.decode(AlbumChange.self, request.body).title ?? "", try owner(request))
             let album = try await answering { () throws(LibraryError) in try await library.catalog.createAlbum(title: title, owner: owner) }
-            var response = Response.json(AlbumJSON(album), status: 201)
+            var response = Response.json(albumJSON(album), status: 201)
             response.headers["Location"] = "/api/albums/\(album.id)"
             return response
         }
         router.get("/api/albums/:id") { request in
             let (id, owner) = (request.parameter("id"), try owner(request))
-            return .json(AlbumJSON(try await answering { () throws(LibraryError) in try await library.catalog.album(id, owner: owner) }))
+            return .json(albumJSON(try await answering { () throws(LibraryError) in try await library.catalog.album(id, owner: owner) }))
         }
         router.add("PATCH", "/api/albums/:id", body: .file(maxBytes: 4096)) { request in
             let id = request.parameter("id")
@@ -83,7 +83,7 @@ extension WebApp {
                 var album = try await library.catalog.album(id, owner: owner)
                 if let title = change.title { album = try await library.catalog.renameAlbum(id, to: title, owner: owner) }
                 if let cover = change.coverAssetID { album = try await library.catalog.setAlbumCover(id, to: cover, owner: owner) }
-                return .json(AlbumJSON(album))
+                return .json(albumJSON(album))
             }
         }
         router.delete("/api/albums/:id") { request in
@@ -100,7 +100,7 @@ extension WebApp {
                         ? try await library.catalog.addToAlbum(id, assets: ids, owner: owner)
                         : try await library.catalog.removeFromAlbum(id, assets: ids, owner: owner)
                 }
-                return .json(AlbumJSON(album))
+                return .json(albumJSON(album))
             }
         }
     }
@@ -150,13 +150,24 @@ struct AlbumJSON: Encodable {
     var coverAssetID: String?
     /// The cover's thumbnail; nil for an empty album.
     var cover: String?
+    var owner: PersonNameJSON
+    /// `owner`, `editor` or `viewer`: what the asker may do with it.
+    var role: String
 
-    init(_ album: Album) {
+    init(_ album: Album, ownerName: String) {
         id = album.id
         title = album.title
         count = album.count
         builtIn = album.isBuiltIn
         coverAssetID = album.coverAssetID
         cover = album.coverAssetID.map { "/media/\($0)/thumbnail?size=256" }
+        owner = PersonNameJSON(id: album.owner.id, name: ownerName)
+        role = album.role.rawValue
     }
+}
+
+/// A person as a shared album names them.
+struct PersonNameJSON: Encodable {
+    var id: Int
+    var name: String
 }

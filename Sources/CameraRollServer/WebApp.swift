@@ -58,6 +58,7 @@ public struct WebApp: Sendable {
         addAppRoutes(to: &router)
         addPeopleRoutes(to: &router)
         addQuotaRoutes(to: &router)
+        addSharedAlbumRoutes(to: &router)
         addDownloadRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
         router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }

@@ -6,10 +6,20 @@ public struct Album: Sendable, Equatable, Codable {
     public var id: String
     public var title: String
     public var count: Int
-    /// The Camera Roll is built in: it cannot be renamed or deleted.
+    /// The Camera Roll is built in: it cannot be renamed, deleted or shared.
     public var isBuiltIn: Bool
     /// The asset chosen as its cover, else its newest; nil when it is empty.
     public var coverAssetID: String?
+    /// Whose album it is.
+    public var owner: Owner
+    /// What the person who asked may do with it: theirs, or shared with them.
+    public var role: AlbumRole
+}
+
+/// What a person may do with an album: its owner everything; an editor adds their own items
+/// and takes out what they added; a viewer sees it.
+public enum AlbumRole: String, Sendable, Codable, CaseIterable {
+    case owner, editor, viewer
 }
 
 extension Library {
@@ -35,12 +45,15 @@ extension Library {
 
     /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
     /// order the album is listed in from its own index (`album_assets_in_order`).
-    static func addEntry(album: String, asset: String, at date: String, connection: any SQLConnection) throws(StorageError) {
+    /// `addedBy`: who put it there, when it is not the album's owner's Camera Roll.
+    static func addEntry(
+        album: String, asset: String, at date: String, addedBy: Owner? = nil, connection: any SQLConnection
+    ) throws(StorageError) {
         try connection.run(
             """
-            INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
-                VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?)) ON CONFLICT DO NOTHING
-            """, [album, asset, date, asset])
+            INSERT INTO album_assets (album_id, asset_id, added_at, sort_date, added_by)
+                VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?), ?) ON CONFLICT DO NOTHING
+            """, [album, asset, date, asset, addedBy?.id])
     }
 
     /// Makes a person's Camera Roll row unless it is there: every library has the first admin's.
@@ -74,32 +87,53 @@ extension Catalog {
     /// Camera Roll first, then by title.
     public func albums(owner: Owner) async throws(LibraryError) -> [Album] {
         let albums = try await read { connection throws(StorageError) in
-            try connection.query("\(Self.albumColumns) WHERE al.owner_id = ? ORDER BY al.builtin DESC, al.title", [owner.id])
-                .map(Self.album)
+            try connection.query(
+                "\(Self.albumColumns(for: owner)) WHERE al.owner_id = ? OR am.role IS NOT NULL ORDER BY al.builtin DESC, al.title",
+                [owner.id]
+            ).map { row throws(StorageError) in try Self.album(row, for: owner) }
         }
-        return albums.contains(where: \.isBuiltIn) ? albums : [Self.emptyCameraRoll] + albums
+        return albums.contains(where: \.isBuiltIn) ? albums : [Self.emptyCameraRoll(of: owner)] + albums
     }
 
-    /// One of `owner`'s albums (`cameraRoll`: their Camera Roll); another's is not there.
+    /// An album `owner` may see: one of theirs (`cameraRoll`: their Camera Roll), or one shared
+    /// with them; any other is not there.
     public func album(_ id: String, owner: Owner) async throws(LibraryError) -> Album {
         let found = try await read { connection throws(StorageError) in
-            try connection.query("\(Self.albumColumns) WHERE al.id = ? AND al.owner_id = ?", [Library.albumRow(id, of: owner), owner.id])
-                .first.map(Self.album)
+            try connection.query(
+                "\(Self.albumColumns(for: owner)) WHERE al.id = ? AND (al.owner_id = ? OR am.role IS NOT NULL)",
+                [Library.albumRow(id, of: owner), owner.id]
+            ).first.map { row throws(StorageError) in try Self.album(row, for: owner) }
         }
         if let found { return found }
         guard id == Library.cameraRollID else { throw LibraryError(.notFound, "There is no album with that id.") }
-        return Self.emptyCameraRoll
+        return Self.emptyCameraRoll(of: owner)
+    }
+
+    /// One of `owner`'s own albums, for what only its owner does (rename, cover, delete, share):
+    /// one shared with them is refused, another's is not there.
+    func ownAlbum(_ id: String, owner: Owner) async throws(LibraryError) -> Album {
+        let album = try await album(id, owner: owner)
+        guard album.role == .owner else { throw LibraryError(.notYours, "Only the album's owner may do that.") }
+        return album
     }
 
     /// A person's Camera Roll before its row is made (by the first item saved to it): it is
     /// everyone's from the start, and reading it writes nothing.
-    private static let emptyCameraRoll = Album(id: Library.cameraRollID, title: "Camera Roll", count: 0, isBuiltIn: true, coverAssetID: nil)
+    private static func emptyCameraRoll(of owner: Owner) -> Album {
+        Album(id: Library.cameraRollID, title: "Camera Roll", count: 0, isBuiltIn: true, coverAssetID: nil, owner: owner, role: .owner)
+    }
 
-    /// Refuses an album that is not `owner`'s, by its key alone: what a listing of one asks first.
+    /// Refuses an album that `owner` may not see, by its keys alone: what a listing of one asks
+    /// first.
     func requireAlbum(_ id: String, owner: Owner) async throws(LibraryError) {
         guard id != Library.cameraRollID else { return }
         let found = try await read { connection throws(StorageError) in
-            try !connection.query("SELECT 1 FROM albums WHERE id = ? AND owner_id = ?", [id, owner.id]).isEmpty
+            try !connection.query(
+                """
+                SELECT 1 FROM albums WHERE id = ? AND (owner_id = ?
+                    OR EXISTS (SELECT 1 FROM album_members WHERE album_id = ? AND member_id = ?))
+                """, [id, owner.id, id, owner.id]
+            ).isEmpty
         }
         guard found else { throw LibraryError(.notFound, "There is no album with that id.") }
     }
@@ -116,7 +150,7 @@ extension Catalog {
     }
 
     public func renameAlbum(_ id: String, to title: String, owner: Owner) async throws(LibraryError) -> Album {
-        guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
+        guard try await !ownAlbum(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll keeps its name.") }
         let title = try Self.albumTitle(title)
         try await write { connection throws(StorageError) in try connection.run("UPDATE albums SET title = ? WHERE id = ?", [title, id]) }
         return try await album(id, owner: owner)
@@ -124,7 +158,7 @@ extension Catalog {
 
     /// Shows one of the album's assets as its cover; nil: its newest again.
     public func setAlbumCover(_ id: String, to asset: String?, owner: Owner) async throws(LibraryError) -> Album {
-        let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
+        let row = Library.albumRow(try await ownAlbum(id, owner: owner).id, of: owner)
         if let asset {
             let isMember = try await read { connection throws(StorageError) in
                 try !connection.query("SELECT 1 FROM album_assets WHERE album_id = ? AND asset_id = ?", [row, asset]).isEmpty
@@ -139,18 +173,19 @@ extension Catalog {
 
     /// Deletes an album; its assets stay in the library.
     public func deleteAlbum(_ id: String, owner: Owner) async throws(LibraryError) {
-        guard try await !album(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
+        guard try await !ownAlbum(id, owner: owner).isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll cannot be deleted.") }
         try await write { connection throws(StorageError) in
             try connection.run("DELETE FROM album_assets WHERE album_id = ?", [id])
             try connection.run("DELETE FROM albums WHERE id = ?", [id])
         }
     }
 
-    /// Puts assets of `owner`'s in their album (those already there stay as they are); all or
-    /// none, and never a trashed one or an unsaved capture. Adding to the Camera Roll saves a
-    /// capture, as the book does.
+    /// Puts assets of `owner`'s in their album, or in one shared with them as its editor (those
+    /// already there stay as they are); all or none, and never a trashed one or an unsaved
+    /// capture. Adding to the Camera Roll saves a capture, as the book does.
     public func addToAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
         let album = try await album(id, owner: owner)
+        guard album.role != .viewer else { throw LibraryError(.notYours, "Only the album's owner and its editors add to it.") }
         try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary, owner: owner)
         let now = Library.timestamp()
         try await write { connection throws(StorageError) in
@@ -158,7 +193,7 @@ extension Catalog {
                 if album.isBuiltIn {
                     try Library.addToCameraRoll(asset, of: owner, connection: connection, at: now)
                 } else {
-                    try Library.addEntry(album: id, asset: asset, at: now, connection: connection)
+                    try Library.addEntry(album: id, asset: asset, at: now, addedBy: owner, connection: connection)
                 }
             }
         }
@@ -166,21 +201,32 @@ extension Catalog {
     }
 
     /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.
+    /// Its owner takes out anything; an editor what they put in; a viewer nothing.
     public func removeFromAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
-        let row = Library.albumRow(try await album(id, owner: owner).id, of: owner)
+        let album = try await album(id, owner: owner)
+        guard album.role != .viewer else { throw LibraryError(.notYours, "Only the album's owner and its editors change it.") }
+        let row = Library.albumRow(album.id, of: owner)
         try Library.requireBatch(ids)
+        // An editor's own entries only: the owner's and other editors' stay.
+        let (mine, arguments): (String, [any SQLBindable]) = album.role == .owner ? ("", []) : (" AND added_by = ?", [owner.id])
         try await write { connection throws(StorageError) in
             let list = Library.placeholders(ids.count)
-            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))", [row] + ids)
-            try connection.run("UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))", [row] + ids)
+            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))\(mine)", [row] + ids + arguments)
+            try connection.run(
+                """
+                UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))
+                    AND NOT EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = albums.id AND m.asset_id = albums.cover_asset_id)
+                """, [row] + ids)
         }
-        return try await album(id, owner: owner)
+        return try await self.album(id, owner: owner)
     }
 
     /// An album's row with its count (the sum of its days, `day_counts`, not a walk through its
     /// entries) and cover: the chosen one while it is still shown, else the newest asset it shows.
-    private static let albumColumns = """
-        SELECT al.id, al.title, al.builtin,
+    /// `role`: what `asker` is among its members, if one (their id is a number, written in).
+    private static func albumColumns(for asker: Owner) -> String {
+        """
+        SELECT al.id, al.title, al.builtin, al.owner_id, am.role,
             (SELECT coalesce(sum(d.items), 0) FROM day_counts d
                 WHERE d.owner_id = \(Owner.albums) AND d.listing = \(LibrarySchema.albumListing("al.id"))) AS count,
             coalesce(
@@ -188,15 +234,18 @@ extension Catalog {
                 (SELECT n.id FROM album_assets nm JOIN assets n ON n.id = nm.asset_id
                     WHERE nm.album_id = al.id AND n.trashed_at IS NULL AND n.live_photo_of IS NULL
                     ORDER BY nm.sort_date DESC, nm.asset_id DESC LIMIT 1)) AS cover
-        FROM albums al
+        FROM albums al LEFT JOIN album_members am ON am.album_id = al.id AND am.member_id = \(asker.id)
         """
+    }
 
-    /// An album as its owner names it: every Camera Roll is `cameraRoll` to its own.
-    private static func album(_ row: Row) throws(StorageError) -> Album {
+    /// An album as `asker` names it: every Camera Roll is `cameraRoll` to its own.
+    private static func album(_ row: Row, for asker: Owner) throws(StorageError) -> Album {
         let isBuiltIn = try row.flag("builtin")
+        let owner = Owner(id: try row.integer("owner_id"))
+        let role = owner == asker ? .owner : try row.optionalText("role").flatMap(AlbumRole.init(rawValue:)) ?? .viewer
         return Album(
             id: isBuiltIn ? Library.cameraRollID : try row.text("id"), title: try row.text("title"), count: try row.integer("count"),
-            isBuiltIn: isBuiltIn, coverAssetID: try row.optionalText("cover"))
+            isBuiltIn: isBuiltIn, coverAssetID: try row.optionalText("cover"), owner: owner, role: role)
     }
 
     /// A title as people type it: trimmed, 1 to 100 characters, no control characters.

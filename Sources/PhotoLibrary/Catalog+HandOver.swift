@@ -23,7 +23,8 @@ extension Catalog {
     /// Camera Roll, where a restore brings them back. An item whose bytes the receiver already
     /// holds is one asset per person's bytes (`assets_by_blob`), so the departing row goes and the
     /// receiver's stands for it, in its albums; a Live Photo's movie whose still went so stands
-    /// alone. Unfinished uploads, downloads and picker sessions are theirs alone and end.
+    /// alone. They leave the albums others shared with them. Unfinished uploads, downloads and
+    /// picker sessions are theirs alone and end.
     public func handOver(from departing: Owner, to receiver: Owner, label: String) async throws(LibraryError) -> HandOver {
         guard departing != receiver else { throw LibraryError(.notAllowed, "A library cannot be handed to its own owner.") }
         let (from, to) = (departing.id, receiver.id)
@@ -39,8 +40,8 @@ extension Catalog {
                 INSERT INTO album_assets (album_id, asset_id, added_at, sort_date)
                     SELECT m.album_id, t.id, m.added_at, t.sort_date FROM album_assets m
                     JOIN assets d ON d.id = m.asset_id JOIN assets t ON t.blob_hash = d.blob_hash AND t.owner_id = ?
-                    WHERE d.owner_id = ? ON CONFLICT DO NOTHING
-                """, [to, from])
+                    WHERE d.owner_id = ? AND m.album_id IN (SELECT id FROM albums WHERE owner_id = ?) ON CONFLICT DO NOTHING
+                """, [to, from, from])
             try connection.run(
                 "UPDATE assets SET live_photo_of = NULL WHERE owner_id = ? AND live_photo_of IN (SELECT d.id FROM assets d WHERE d.owner_id = ? AND EXISTS (\(twin)))",
                 [from, from, to])
@@ -56,6 +57,16 @@ extension Catalog {
                     SELECT ?, asset_id, added_at, sort_date FROM album_assets WHERE album_id = ? ON CONFLICT DO NOTHING
                 """, [receivingRoll, departingRoll])
             try connection.run("DELETE FROM albums WHERE id = ?", [departingRoll])
+            // They leave the albums shared with them, taking what they put there, as a member
+            // who leaves does; theirs stay shared with the others, and the receiver, owning
+            // them now, is no member of them.
+            try connection.run(
+                "DELETE FROM album_assets WHERE added_by = ? AND album_id IN (SELECT album_id FROM album_members WHERE member_id = ?)",
+                [from, from])
+            try connection.run("DELETE FROM album_members WHERE member_id = ?", [from])
+            try connection.run(
+                "DELETE FROM album_members WHERE member_id = ? AND album_id IN (SELECT id FROM albums WHERE owner_id = ?)", [to, from])
+            try connection.run("UPDATE album_assets SET added_by = ? WHERE added_by = ?", [to, from])
             let albums = try connection.run("UPDATE albums SET owner_id = ?, title = title || ? WHERE owner_id = ?", [to, " (\(label))", from])
             let moved = try connection.run(
                 "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ? AND live_photo_of IS NULL",

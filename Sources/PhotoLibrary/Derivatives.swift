@@ -55,7 +55,7 @@ public final class Derivatives: FileWorking {
     /// A thumbnail fitting a `size`×`size` box (256 or 512), made at import and remade if the
     /// cache lost it; of the photo as `edit` makes it (nil: as it is), whatever edit the asset
     /// has stored now, so that a URL naming an edit always shows the same picture. Of `owner`'s
-    /// asset (`Catalog.asset(_:owner:)`).
+    /// asset, or one shared with them (`Catalog.visibleAsset(_:to:)`).
     public func thumbnail(of id: String, size: Int, edit: ImageEdit? = nil, owner: Owner?) async throws(LibraryError)
         -> Derivative
     {
@@ -66,7 +66,7 @@ public final class Derivatives: FileWorking {
         if let facts = known, let made = await lane.run({ [cache] in cache.lookup(facts.blobHash, recipe.key) }) {
             return Self.derivative(made, facts, recipe)
         }
-        let asset = try await catalog.asset(id, owner: owner)
+        let asset = try await catalog.visibleAsset(id, to: owner)
         try edit.map { edit throws(LibraryError) in try Edit.image(edit).validate(for: asset) }
         // Facts unknown are rare (a listing remembers them): such a photo's thumbnail looks in
         // the cache in its render's hop, which may wait behind renders, rather than in a hop of
@@ -91,7 +91,7 @@ public final class Derivatives: FileWorking {
     public func display(of id: String, box: PixelSize, fit: Fit = .contain, edited: Bool = false, owner: Owner?)
         async throws(LibraryError) -> Derivative
     {
-        let asset = try await catalog.asset(id, owner: owner)
+        let asset = try await catalog.visibleAsset(id, to: owner)
         var edit: ImageEdit?
         if edited, case .image(let stored) = asset.edit { edit = stored }
         return try await render(asset, try displayRecipe(format: asset.format, box: box, fit: fit, edit: edit))
@@ -116,7 +116,7 @@ public final class Derivatives: FileWorking {
 
     /// A movie's upright first frame, full size.
     public func poster(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
-        let asset = try await catalog.asset(id, owner: owner)
+        let asset = try await catalog.visibleAsset(id, to: owner)
         guard asset.mediaType == .movie else { throw LibraryError(.invalidRequest, "Only movies have posters.") }
         let file = try await posterFile(asset)
         return Derivative(path: file.path, mimeType: "image/jpeg", size: asset.size, etag: file.etag)

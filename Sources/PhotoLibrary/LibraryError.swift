@@ -15,6 +15,8 @@ public typealias LibraryError = Failure<LibraryFailures>
 /// - `corrupt`: the decoder refused the data.
 /// - `empty`: a zero-byte file.
 /// - `notFound`: no such asset, or the file to import does not exist.
+/// - `notYours`: a change to a shared album that the asker's role does not allow (a viewer adding,
+///   an editor renaming, anyone but its owner sharing it).
 /// - `notAllowed`: a change the item's state does not allow (renaming the Camera Roll, deleting for
 ///   good what is not in the trash).
 /// - `invalidEdit`: an edit that does not fit its asset.
@@ -38,6 +40,7 @@ extension LibraryError.Code {
     public static let unsupportedType = Self("unsupported_type"), tooLarge = Self("too_large"), truncated = Self("truncated")
     public static let corrupt = Self("corrupt"), empty = Self("empty"), notFound = Self("not_found")
     public static let notAllowed = Self("not_allowed"), invalidEdit = Self("invalid_edit")
+    public static let notYours = Self("not_yours")
     public static let invalidRequest = Self("invalid_request"), noSpace = Self("no_space"), io = Self("io")
     public static let database = Self("database"), toolMissing = Self("tool_missing"), timeout = Self("timeout")
     public static let storageUnavailable = Self("storage_unavailable"), uploadConflict = Self("upload_conflict")

@@ -81,7 +81,7 @@ public final class MediaJobs: FileWorking {
 
     /// The movie cut to its stored trim range, as an H.264/AAC MP4; the original when untrimmed.
     public func trimmedVideo(of id: String, owner: Owner?) async throws(LibraryError) -> Derivative {
-        let asset = try await catalog.asset(id, owner: owner)
+        let asset = try await catalog.visibleAsset(id, to: owner)
         guard case .trim(let start, let end) = asset.edit else { return try await playableVideo(of: id, owner: nil) }
         return try await trimmedVideo(of: asset, start: start, end: end)
     }
@@ -136,7 +136,7 @@ public final class MediaJobs: FileWorking {
     }
 
     func movie(_ id: String, owner: Owner?) async throws(LibraryError) -> Asset {
-        let asset = try await catalog.asset(id, owner: owner)
+        let asset = try await catalog.visibleAsset(id, to: owner)
         _ = try Library.container(of: asset)
         return asset
     }

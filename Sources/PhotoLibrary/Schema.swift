@@ -237,6 +237,7 @@ public enum LibrarySchema {
             Migration("0016-renditions-by-output", "CREATE INDEX rendition_jobs_by_output ON rendition_jobs (output_hash)"),
             Migration("0017-owners", ownedLibraries(types.dialect), rebuildsTables: true),
             Migration("0018-owner-usage", ownerUsage(types.dialect)),
+            Migration("0019-shared-albums", sharedAlbums),
         ]
     }
 }

@@ -171,4 +171,54 @@ import Testing
         #expect(picked.contains("app=\(herApp)") && !picked.contains(myApp), "her links are her app's")
         #expect((try await live.get("/api/apps").json["apps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Owner's blog"])
     }
+
+    /// An album the owner shares with Anna: as a viewer she lists it (with its owner's name), its
+    /// items and their media, and changes nothing; as an editor she adds her own; taken out, she
+    /// reaches none of it again.
+    @Test func aSharedAlbumIsSeenByItsMembersAlone() async throws {
+        let mine = try await live.upload("photos/exifsamples__Canon_40D.jpg")
+        let myID = try #require(mine.json["id"] as? String)
+        let album = try await live.request("POST", "/api/albums", body: try json(["title": "Summer"]))
+        let albumID = try #require(album.json["id"] as? String)
+        _ = try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [myID]]))
+        #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 404, "not shared yet")
+
+        let unknown = try await live.request("POST", "/api/albums/\(albumID)/members", body: try json(["user": "zed", "role": "viewer"]))
+        #expect(unknown.status == 404 && unknown.json["code"] as? String == "unknown_user")
+        let badRole = try await live.request("POST", "/api/albums/\(albumID)/members", body: try json(["user": "anna", "role": "owner"]))
+        #expect(badRole.status == 400)
+        let shared = try await live.request("POST", "/api/albums/\(albumID)/members", body: try json(["user": "Anna", "role": "viewer"]))
+        #expect(shared.status == 200)
+        let members = try #require(shared.json["members"] as? [[String: Any]])
+        #expect(members.map { $0["role"] as? String } == ["owner", "viewer"])
+        #expect(members.map { ($0["user"] as? [String: Any])?["name"] as? String } == ["owner", "anna"])
+
+        let hers = try #require(try await live.get("/api/albums", headers: anna).json["albums"] as? [[String: Any]])
+        let summer = try #require(hers.first { $0["id"] as? String == albumID })
+        #expect(summer["role"] as? String == "viewer" && (summer["owner"] as? [String: Any])?["name"] as? String == "owner")
+        let listed = try await live.get("/api/assets?album=\(albumID)", headers: anna)
+        #expect((listed.json["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [myID])
+        #expect((listed.json["assets"] as? [[String: Any]])?.first?["owner"] as? Int == 1, "whose each item is: who added it")
+        for path in ["/media/\(myID)/thumbnail", "/media/\(myID)/display?w=100&h=100", "/media/\(myID)/original", "/api/assets/\(myID)"] {
+            #expect(try await live.get(path, headers: anna).status == 200, "\(path)")
+        }
+        let hersToo = try await live.upload("photos/lychee__train.jpg", headers: anna)
+        let herID = try #require(hersToo.json["id"] as? String)
+        let viewerAdds = try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [herID]]), headers: anna)
+        #expect(viewerAdds.status == 403 && viewerAdds.json["code"] as? String == "not_yours")
+        let renames = try await live.request("PATCH", "/api/albums/\(albumID)", body: try json(["title": "Hers"]), headers: anna)
+        #expect(renames.status == 403)
+        #expect(try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [myID], "favorite": true]), headers: anna).status == 404)
+
+        _ = try await live.request("POST", "/api/albums/\(albumID)/members", body: try json(["user": "anna", "role": "editor"]))
+        let editorAdds = try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [herID]]), headers: anna)
+        #expect(editorAdds.status == 200 && editorAdds.json["count"] as? Int == 2)
+        #expect(try await live.get("/media/\(herID)/thumbnail").status == 200, "the owner sees what she added")
+
+        #expect(try await live.request("DELETE", "/api/albums/\(albumID)/members/2").status == 204)
+        #expect(try await live.get("/api/albums/\(albumID)", headers: anna).status == 404)
+        #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 404)
+        #expect(try await live.get("/media/\(herID)/thumbnail").status == 404, "what she added left with her")
+        #expect(try await live.get("/media/\(herID)/thumbnail", headers: anna).status == 200, "and is hers still")
+    }
 }

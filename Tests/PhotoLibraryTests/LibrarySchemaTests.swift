@@ -85,6 +85,10 @@ import Testing
                 "0018-owner-usage", "608c8b659fe4945cb60b6f7fbbfbca16bce597d3c42776049fafeb3fbf4cc14b",
                 "777c95de235d308257f9871186d31ea1967ac9e263d5e68f561aa3bde598f13c"
             ),
+            (
+                "0019-shared-albums", "7c0152537274574772efc90513ce6d08375f1a1627d8f8af10f262e2a61b0f39",
+                "7c0152537274574772efc90513ce6d08375f1a1627d8f8af10f262e2a61b0f39"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))

@@ -1,0 +1,87 @@
+import Storage
+
+/// A person an album is shared with, and what they may do with it.
+public struct AlbumMember: Sendable, Equatable, Codable {
+    public var member: Owner
+    public var role: AlbumRole
+
+    public init(member: Owner, role: AlbumRole) {
+        (self.member, self.role) = (member, role)
+    }
+}
+
+extension Catalog {
+    /// Who an album is shared with, its owner first: for anyone who may see it.
+    public func members(of id: String, owner: Owner) async throws(LibraryError) -> [AlbumMember] {
+        let album = try await album(id, owner: owner)
+        let members = try await read { connection throws(StorageError) in
+            try connection.query("SELECT member_id, role FROM album_members WHERE album_id = ? ORDER BY member_id", [album.id])
+                .map { row throws(StorageError) in
+                    AlbumMember(
+                        member: Owner(id: try row.integer("member_id")), role: AlbumRole(rawValue: try row.text("role")) ?? .viewer)
+                }
+        }
+        return [AlbumMember(member: album.owner, role: .owner)] + members
+    }
+
+    /// Shares one of `owner`'s albums with another person as a viewer or an editor, or changes
+    /// their role; the Camera Roll is never shared.
+    public func share(_ id: String, with member: Owner, as role: AlbumRole, owner: Owner) async throws(LibraryError) -> [AlbumMember] {
+        let album = try await ownAlbum(id, owner: owner)
+        guard !album.isBuiltIn else { throw LibraryError(.notAllowed, "The Camera Roll is not shared; share an album.") }
+        guard role != .owner, member != owner else {
+            throw LibraryError(.invalidRequest, "role: viewer or editor, for someone other than the album's owner.")
+        }
+        try await write { connection throws(StorageError) in
+            try connection.run(
+                """
+                INSERT INTO album_members (album_id, member_id, role) VALUES (?, ?, ?)
+                    ON CONFLICT (album_id, member_id) DO UPDATE SET role = excluded.role
+                """, [album.id, member.id, role.rawValue])
+        }
+        return try await members(of: id, owner: owner)
+    }
+
+    /// Ends an album's sharing with a person: its owner ends anyone's, a member their own (they
+    /// leave it). What they put in it leaves with them; it stays in their library.
+    public func unshare(_ id: String, from member: Owner, owner: Owner) async throws(LibraryError) {
+        let album = try await album(id, owner: owner)
+        guard album.role == .owner || member == owner else {
+            throw LibraryError(.notYours, "Only the album's owner takes others out of it.")
+        }
+        let removed = try await write { connection throws(StorageError) -> Int in
+            let removed = try connection.run("DELETE FROM album_members WHERE album_id = ? AND member_id = ?", [album.id, member.id])
+            guard removed > 0 else { return 0 }
+            try connection.run("DELETE FROM album_assets WHERE album_id = ? AND added_by = ?", [album.id, member.id])
+            try connection.run(
+                """
+                UPDATE albums SET cover_asset_id = NULL WHERE id = ?
+                    AND NOT EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = albums.id AND m.asset_id = albums.cover_asset_id)
+                """, [album.id])
+            return removed
+        }
+        guard removed > 0 else { throw LibraryError(.notFound, "The album is not shared with that person.") }
+    }
+
+    /// One asset `owner` may see: their own, whatever its state, or one in an album of theirs or
+    /// shared with them while it is not in its owner's trash (a Live Photo's movie by its still's
+    /// entry). nil asks for anyone's, as
+    /// `asset(_:owner:)`. What the media routes serve; changes ask `asset(_:owner:)`.
+    public func visibleAsset(_ id: String, to owner: Owner?) async throws(LibraryError) -> Asset {
+        let found = try await read { connection throws(StorageError) -> Asset? in
+            guard let asset = try Catalog.asset(id, connection) else { return nil }
+            guard let owner, owner != asset.owner else { return asset }
+            guard asset.trashedDate == nil else { return nil }
+            let shared = try !connection.query(
+                """
+                SELECT 1 FROM album_assets m JOIN albums al ON al.id = m.album_id
+                WHERE m.asset_id = ? AND (al.owner_id = ? OR EXISTS (
+                    SELECT 1 FROM album_members am WHERE am.album_id = al.id AND am.member_id = ?)) LIMIT 1
+                """, [asset.livePhotoStill ?? id, owner.id, owner.id]
+            ).isEmpty
+            return shared ? asset : nil
+        }
+        guard let found else { throw LibraryError(.notFound, "There is no asset with that id.") }
+        return found
+    }
+}
