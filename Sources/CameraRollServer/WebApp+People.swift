@@ -44,7 +44,8 @@ extension WebApp {
             let receiver = try person(id: try request.integer("to") ?? asker.id)
             return .json(
                 try await answeringPeopleAndLibrary {
-                    try await PersonRemoval.remove(leaving.name, to: receiver.name, users: access.users, apps: access.apps, library: library)
+                    try await PersonRemoval.remove(
+                        leaving.name, to: receiver.name, users: access.users, apps: access.apps, library: library)
                 })
         }
     }

@@ -17,7 +17,9 @@ extension WebApp {
             let whose = try person(id: try request.integer("id") ?? 0)
             struct Body: Decodable { var quota: Int64? }
             let body = try Self.decode(Body.self, request.body)
-            let changed = try await answering { () async throws(CredentialsError) in try await access.users.setQuota(body.quota, of: whose.id) }
+            let changed = try await answering { () async throws(CredentialsError) in
+                try await access.users.setQuota(body.quota, of: whose.id)
+            }
             return .json(PersonJSON(changed.summary, used: try await used(by: Owner(id: changed.id))))
         }
     }

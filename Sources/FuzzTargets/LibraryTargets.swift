@@ -90,7 +90,9 @@ extension FuzzTarget {
             require((1...StorageSize.largest).contains(size), "a quota is within its bounds")
             require((try? StorageSize.bytes(String(size))) == size, "a count of bytes reads as itself")
             let shown = StorageSize.text(size)
-            let back = (try? StorageSize.bytes(shown.replacingOccurrences(of: " bytes", with: "").replacingOccurrences(of: " byte", with: ""))) ?? -1
+            let back =
+                (try? StorageSize.bytes(shown.replacingOccurrences(of: " bytes", with: "").replacingOccurrences(of: " byte", with: "")))
+                ?? -1
             require(abs(Double(back - size)) <= Double(size) * 0.051, "a size shown reads back as about itself: \(shown)")
         },
         FuzzTarget(

@@ -47,9 +47,11 @@ extension Catalog {
                 [from, from, to])
             let merged =
                 try connection.query(
-                    "SELECT count(*) AS count FROM assets d WHERE d.owner_id = ? AND d.live_photo_of IS NULL AND EXISTS (\(twin))", [from, to]
+                    "SELECT count(*) AS count FROM assets d WHERE d.owner_id = ? AND d.live_photo_of IS NULL AND EXISTS (\(twin))",
+                    [from, to]
                 ).first?.integer("count") ?? 0
-            try connection.run("DELETE FROM assets WHERE id IN (SELECT d.id FROM assets d WHERE d.owner_id = ? AND EXISTS (\(twin)))", [from, to])
+            try connection.run(
+                "DELETE FROM assets WHERE id IN (SELECT d.id FROM assets d WHERE d.owner_id = ? AND EXISTS (\(twin)))", [from, to])
             try Library.makeCameraRoll(of: receiver, connection: connection, at: now)
             try connection.run(
                 """
@@ -67,11 +69,13 @@ extension Catalog {
             try connection.run(
                 "DELETE FROM album_members WHERE member_id = ? AND album_id IN (SELECT id FROM albums WHERE owner_id = ?)", [to, from])
             try connection.run("UPDATE album_assets SET added_by = ? WHERE added_by = ?", [to, from])
-            let albums = try connection.run("UPDATE albums SET owner_id = ?, title = title || ? WHERE owner_id = ?", [to, " (\(label))", from])
+            let albums = try connection.run(
+                "UPDATE albums SET owner_id = ?, title = title || ? WHERE owner_id = ?", [to, " (\(label))", from])
             let moved = try connection.run(
                 "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ? AND live_photo_of IS NULL",
                 [to, now, from])
-            try connection.run("UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ?", [to, now, from])
+            try connection.run(
+                "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ?", [to, now, from])
             for table in ["uploads", "downloads", "picker_sessions"] {
                 try connection.run("DELETE FROM \(table) WHERE owner_id = ?", [from])
             }

@@ -37,8 +37,7 @@ extension MediaJobs {
 
     /// That part of segment `index` (`FragmentedMP4`): a range of the cached segment, found by
     /// reading its boxes' headers, and sent from the file.
-    public func streamSegment(of id: String, index: Int, part: StreamPart, owner: Owner?) async throws(LibraryError) -> Derivative
-    {
+    public func streamSegment(of id: String, index: Int, part: StreamPart, owner: Owner?) async throws(LibraryError) -> Derivative {
         let segment = try await streamSegment(of: id, index: index, owner: owner)
         guard let (offset, size) = await lane.run({ FragmentedMP4.firstFragmentOffset(ofFileAt: segment.path) }) else {
             throw LibraryError(.io, "A part of the video's stream is damaged.")

@@ -21,7 +21,8 @@ enum AppsCommand {
                 guard rest.count == 1 else { throw UsageError("apps add takes one origin, such as https://blog.example.") }
                 let origin = try WebOrigin(rest[0])
                 let lifetime = try arguments.value("link-lifetime").map(duration) ?? AllowedApps.defaultLinkLifetime
-                let app = try await apps.add(origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime, owner: owner)
+                let app = try await apps.add(
+                    origin, name: arguments.value("name") ?? origin.authority, linkLifetime: lifetime, owner: owner)
                 Terminal.out(
                     "\(app.name) (\(app.origin)) may use the picker; links to what it is given last \(describe(app.linkLifetime)).")
             case "list":

@@ -85,7 +85,8 @@ enum UsersCommand {
                     throw UsageError("users remove NAME --to ADMIN: NAME's library goes to ADMIN's Recently Deleted.")
                 }
                 _ = try users.removal(of: rest[0], to: receiver)
-                let outcome = try await PersonRemoval.remove(rest[0], to: receiver, users: users, apps: apps, library: try await context.openLibrary())
+                let outcome = try await PersonRemoval.remove(
+                    rest[0], to: receiver, users: users, apps: apps, library: try await context.openLibrary())
                 if arguments.flag("json") {
                     Terminal.json(outcome)
                 } else {

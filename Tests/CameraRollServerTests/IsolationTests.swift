@@ -161,7 +161,8 @@ import Testing
         #expect(notHers.status == 403 && notHers.json["code"] as? String == "app_not_allowed")
 
         let allowed = try await live.request(
-            "POST", "/api/apps", body: try json(["origin": "https://blog.example", "name": "Anna's blog", "linkLifetime": 600]), headers: anna)
+            "POST", "/api/apps", body: try json(["origin": "https://blog.example", "name": "Anna's blog", "linkLifetime": 600]),
+            headers: anna)
         let herApp = try #require(allowed.json["id"] as? String)
         #expect(herApp != myApp)
         #expect(try await live.request("POST", events, body: try json(["event": "open"]), headers: anna).status == 200)
@@ -208,7 +209,9 @@ import Testing
         #expect(viewerAdds.status == 403 && viewerAdds.json["code"] as? String == "not_yours")
         let renames = try await live.request("PATCH", "/api/albums/\(albumID)", body: try json(["title": "Hers"]), headers: anna)
         #expect(renames.status == 403)
-        #expect(try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [myID], "favorite": true]), headers: anna).status == 404)
+        #expect(
+            try await live.request("POST", "/api/assets/favorite", body: try json(["ids": [myID], "favorite": true]), headers: anna).status
+                == 404)
 
         _ = try await live.request("POST", "/api/albums/\(albumID)/members", body: try json(["user": "anna", "role": "editor"]))
         let editorAdds = try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [herID]]), headers: anna)

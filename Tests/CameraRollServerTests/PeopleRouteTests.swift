@@ -50,7 +50,8 @@ import Testing
         anna = try await signIn("anna", "anna's new password")
 
         // The admin adds people; a name taken, a bad name and a short password are refused.
-        let added = try await live.request("POST", "/api/users", body: try json(["name": "Ben", "password": "ben's password", "admin": true]))
+        let added = try await live.request(
+            "POST", "/api/users", body: try json(["name": "Ben", "password": "ben's password", "admin": true]))
         #expect(added.status == 201 && added.json["admin"] as? Bool == true && added.json["passwordSet"] as? Bool == true)
         let benID = try #require(added.json["id"] as? Int)
         let taken = try await live.request("POST", "/api/users", body: try json(["name": "ben", "password": "another password"]))

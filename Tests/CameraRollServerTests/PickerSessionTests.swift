@@ -490,7 +490,8 @@ import Testing
         }
         #expect(strangers == [201: 290, 429: 110], "the strangers' pool is full")
 
-        try await AllowedApps(dataFolder: URL(fileURLWithPath: directory.path)).add(try WebOrigin("https://blog.example"), name: "Blog", owner: 1)
+        try await AllowedApps(dataFolder: URL(fileURLWithPath: directory.path)).add(
+            try WebOrigin("https://blog.example"), name: "Blog", owner: 1)
         let blog = ["Origin": "https://blog.example"]
         #expect(try await create(from: "198.51.100.7", blog) == 201, "an allowed site's visitor")
         #expect(try await create(from: "198.51.100.8") == 429, "another stranger")

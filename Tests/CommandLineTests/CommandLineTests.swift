@@ -341,7 +341,10 @@ import Testing
         let badQuota = try await Executable.run(["--data", data, "users", "quota", "anna", "lots"])
         #expect(badQuota.status == 1 && badQuota.stderr.contains("20GB"))
         let quotas = try await Executable.run(["--data", data, "users", "list", "--json"])
-        #expect((try JSONSerialization.jsonObject(with: quotas.output) as? [[String: Any]])?.map { $0["quota"] as? Int } == [nil, 1_500_000_000])
+        #expect(
+            (try JSONSerialization.jsonObject(with: quotas.output) as? [[String: Any]])?.map { $0["quota"] as? Int } == [
+                nil, 1_500_000_000,
+            ])
         #expect(try await Executable.run(["--data", data, "users", "list"]).stdout.contains("1.5 GB"))
 
         // Removed, her photo waits in the owner's Recently Deleted; she is not in the list.
@@ -358,7 +361,9 @@ import Testing
         let left = try await Executable.run(["--data", data, "users", "list", "--json"])
         #expect((try JSONSerialization.jsonObject(with: left.output) as? [[String: Any]])?.map { $0["name"] as? String } == ["owner"])
         let herID = try #require((try JSONSerialization.jsonObject(with: hers.output) as? [[String: Any]])?.first?["id"] as? String)
-        #expect((try JSONSerialization.jsonObject(with: try await Executable.run(["--data", data, "list", "--json"]).output) as? [Any])?.count == 0)
+        #expect(
+            (try JSONSerialization.jsonObject(with: try await Executable.run(["--data", data, "list", "--json"]).output) as? [Any])?.count
+                == 0)
         #expect(try await Executable.run(["--data", data, "restore", herID]).status == 0)
         let restored = try await Executable.run(["--data", data, "list", "--json"])
         #expect((try JSONSerialization.jsonObject(with: restored.output) as? [[String: Any]])?.first?["id"] as? String == herID)

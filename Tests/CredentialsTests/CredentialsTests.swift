@@ -437,7 +437,9 @@ extension CapabilityTests {
             (" 2 g ", 2_000_000_000), ("10k", 10_000), ("1000TB", StorageSize.largest), ("1b", 1),
         ]
         for (text, bytes) in read { #expect(try StorageSize.bytes(text) == bytes, "\(text)") }
-        for refused in ["", "GB", "0", "0.4", "-1GB", "1001TB", "1e9", "12..5GB", "5 XB", "nan", "inf", "٣GB", String(repeating: "9", count: 40)] {
+        for refused in [
+            "", "GB", "0", "0.4", "-1GB", "1001TB", "1e9", "12..5GB", "5 XB", "nan", "inf", "٣GB", String(repeating: "9", count: 40),
+        ] {
             #expect(throws: CredentialsError.self, "\(refused)") { try StorageSize.bytes(refused) }
         }
     }

@@ -103,7 +103,9 @@ import Testing
         let start = Date()
         let token = try await library.downloads.createDownload(of: ids, owner: .first, now: start).token
         #expect(try await library.downloads.download(token, owner: .first, now: start.addingTimeInterval(3599)).fileCount == 1)
-        await #expect(throws: LibraryError.self) { try await library.downloads.download(token, owner: .first, now: start.addingTimeInterval(3600)) }
+        await #expect(throws: LibraryError.self) {
+            try await library.downloads.download(token, owner: .first, now: start.addingTimeInterval(3600))
+        }
         #expect(try await library.collectGarbage(now: start.addingTimeInterval(3599)).expiredDownloads == 0)
         #expect(try await library.collectGarbage(now: start.addingTimeInterval(3600)).expiredDownloads == 1)
         #expect(try await Self.downloadRows(library) == 0)

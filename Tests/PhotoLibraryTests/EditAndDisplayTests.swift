@@ -38,7 +38,8 @@ import Vocabulary
         #expect(edited.edit == .crop(crop))
         #expect(try await fixture.library.catalog.asset(asset.id, owner: .first).edit == .crop(crop))
 
-        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 400, height: 400), edited: true, owner: .first)
+        let display = try await fixture.library.derivatives.display(
+            of: asset.id, box: PixelSize(width: 400, height: 400), edited: true, owner: .first)
         #expect(display.size == PixelSize(width: 400, height: 400))
         let imaging = try Imaging()
         let rendered = try imaging.pixels(of: display.path, fittedTo: PixelSize(width: 40, height: 40))
@@ -85,7 +86,9 @@ import Vocabulary
                 _ = try await fixture.library.catalog.setEdit(.trim(start: start, end: end), for: movie.id, owner: .first)
             }
         }
-        await #expect(throws: LibraryError.self) { _ = try await fixture.library.catalog.setEdit(.trim(start: 0, end: 1), for: photo.id, owner: .first) }
+        await #expect(throws: LibraryError.self) {
+            _ = try await fixture.library.catalog.setEdit(.trim(start: 0, end: 1), for: photo.id, owner: .first)
+        }
         await #expect(throws: LibraryError.self) {
             _ = try await fixture.library.catalog.setEdit(.crop(PixelRect(x: 0, y: 0, width: 10, height: 10)), for: movie.id, owner: .first)
         }
@@ -127,7 +130,8 @@ import Vocabulary
         #expect(try await fixture.library.catalog.setEdit(.image(edit), for: asset.id, owner: .first).edit == .image(edit))
 
         let imaging = try Imaging()
-        let display = try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first)
+        let display = try await fixture.library.derivatives.display(
+            of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first)
         #expect(display.size == PixelSize(width: 500, height: 350))
         let expected = try imaging.render(
             Corpus.path("photos/recurser__Landscape_1.jpg"),
@@ -140,7 +144,8 @@ import Vocabulary
         #expect(zip(rendered.rgb, reference.rgb).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / rendered.rgb.count < 10)
 
         let plain = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
-        let thumbnail = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)
+        let thumbnail = try await fixture.library.derivatives.thumbnail(
+            of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)
         #expect(plain.size == PixelSize(width: 256, height: 171) && thumbnail.size == PixelSize(width: 171, height: 256))
         #expect(try imaging.probe(thumbnail.path).size == PixelSize(width: 171, height: 256), "the file is what the size says")
         #expect(thumbnail.etag != plain.etag)
@@ -150,12 +155,15 @@ import Vocabulary
             fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: turned), owner: .first)?.etag
                 == thumbnail.etag)
         #expect(
-            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, edit: ImageEdit(reorientation: .none, crop: nil), owner: .first)?.etag
+            fixture.library.derivatives.readyThumbnail(
+                of: asset.id, size: 256, edit: ImageEdit(reorientation: .none, crop: nil), owner: .first)?.etag
                 != thumbnail.etag)
         #expect(try Data(contentsOf: URL(fileURLWithPath: try await fixture.library.originalFile(of: asset))) == original)
         _ = try await fixture.library.catalog.setEdit(nil, for: asset.id, owner: .first)
         #expect(
-            try await fixture.library.derivatives.display(of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first).size
+            try await fixture.library.derivatives.display(
+                of: asset.id, box: PixelSize(width: 500, height: 500), edited: true, owner: .first
+            ).size
                 == PixelSize(width: 500, height: 333), "reverted")
     }
 
@@ -212,7 +220,9 @@ enum VideoProbe {
             of: a, edit: ImageEdit(reorientation: Reorientation(quarterTurns: 1, mirrored: false)), box: box)
         #expect(turned.etag != displays.0.etag && turned.etag != cropped.etag, "a turn is another edit")
         let other = try await first.importCorpus("photos/lychee__train.jpg").asset
-        #expect(try await first.library.derivatives.thumbnail(of: other.id, size: 256, owner: .first).etag != thumbnails.0.etag, "another photo")
+        #expect(
+            try await first.library.derivatives.thumbnail(of: other.id, size: 256, owner: .first).etag != thumbnails.0.etag, "another photo"
+        )
         // Made again by a process that starts after the cache was lost: the same validator, so
         // clients keep their copy.
         try FileManager.default.removeItem(atPath: first.folder.derived)
@@ -269,7 +279,9 @@ enum VideoProbe {
         for id in ids {
             made += try Data(
                 contentsOf: URL(
-                    fileURLWithPath: try await fixture.library.derivatives.display(of: id, box: PixelSize(width: 1200, height: 1200), owner: .first).path)
+                    fileURLWithPath: try await fixture.library.derivatives.display(
+                        of: id, box: PixelSize(width: 1200, height: 1200), owner: .first
+                    ).path)
             ).count
         }
         #expect(made > 400_000, "more than the limit was made")

@@ -159,7 +159,8 @@ import Vocabulary
     @Test func readyThumbnailsCarryTheFileBytesUntilTheAssetGoes() async throws {
         let fixture = try LibraryFixture()
         let asset = try await fixture.importCorpus("photos/exifsamples__Canon_40D.jpg").asset
-        let ready = try #require(fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, owner: .first), "made by the import's decode")
+        let ready = try #require(
+            fixture.library.derivatives.readyThumbnail(of: asset.id, size: 256, owner: .first), "made by the import's decode")
         let served = try await fixture.library.derivatives.thumbnail(of: asset.id, size: 256, owner: .first)
         #expect(ready.kept?.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: ready.path))))
         #expect(ready.etag == served.etag && ready.path == served.path)
@@ -235,7 +236,8 @@ import Vocabulary
             #expect(!error.message.contains(fixture.folder.root), "no paths in messages")
         }
         await #expect(throws: LibraryError.self) {
-            _ = try await fixture.library.catalog.assets(AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil), owner: .first)
+            _ = try await fixture.library.catalog.assets(
+                AssetQuery(source: .photoLibrary, mediaTypes: [.image], limit: 10, cursor: nil), owner: .first)
         }
     }
 }

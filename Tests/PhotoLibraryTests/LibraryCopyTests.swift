@@ -26,11 +26,13 @@ import Testing
         for copy in [cluster.library, back.library] {
             // Every column the same: trashed, unsaved capture, Camera Roll, sizes, dates.
             for id in ids { #expect(try await copy.catalog.asset(id, owner: .first) == embedded.library.catalog.asset(id, owner: .first)) }
-            #expect(try await copy.catalog.albums(owner: .first).map(\.count) == embedded.library.catalog.albums(owner: .first).map(\.count))
+            #expect(
+                try await copy.catalog.albums(owner: .first).map(\.count) == embedded.library.catalog.albums(owner: .first).map(\.count))
             // Counted again from the rows once the entries are in: the same days, none twice.
             for source in [LibrarySource.photoLibrary, .savedPhotosAlbum] {
                 #expect(
-                    try await copy.catalog.days(AssetQuery(source: source), owner: .first) == embedded.library.catalog.days(AssetQuery(source: source), owner: .first))
+                    try await copy.catalog.days(AssetQuery(source: source), owner: .first)
+                        == embedded.library.catalog.days(AssetQuery(source: source), owner: .first))
             }
             #expect(try await copy.verify().isEmpty)
         }

@@ -163,7 +163,8 @@ import Testing
         let first = try #require(rest.assets.first)
         #expect(first.importDate == rows[0].importedAt && first.isFavorite && first.hasGPS && first.isBrowserPlayable == nil)
         #expect(page.assets.first?.importDate.prefix(19) == "2025-01-03T00:00:00")
-        #expect(try await library.catalog.days(AssetQuery(), owner: .first).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
+        #expect(
+            try await library.catalog.days(AssetQuery(), owner: .first).map { "\($0.day) \($0.count)" } == ["2025-01-03 1", "2024-05-01 1"])
         var trash = AssetQuery()
         trash.collection = .recentlyDeleted
         #expect(try await library.catalog.assets(trash, owner: .first).assets.map(\.trashedDate) == [rows[2].trashedAt])
@@ -194,7 +195,9 @@ import Testing
         await #expect(throws: StorageError.self) {
             try await database.write { connection throws(StorageError) in try connection.run(copy, ["c1", 1]) }
         }
-        #expect(try await library.catalog.days(AssetQuery(), owner: .first).map(\.count).reduce(0, +) == 2, "another's asset is not in one's days")
+        #expect(
+            try await library.catalog.days(AssetQuery(), owner: .first).map(\.count).reduce(0, +) == 2,
+            "another's asset is not in one's days")
         #expect(try await library.catalog.usage(owner: Owner(id: 2)) == 1)
         #expect(try await library.catalog.usage(owner: .first) == 4, "the same bytes count for each who keeps them")
         guard engine == .postgreSQL else { return }

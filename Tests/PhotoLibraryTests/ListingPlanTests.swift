@@ -214,7 +214,9 @@ import Testing
         // 1 to 6, less 5 and 6 taken out, 5 and 7 put back; 2 in the trash, 4 deleted.
         #expect(all.first { $0.0 == "album \(holidays)" }?.counted.reduce(0) { $0 + $1.count } == 4)
         #expect(try await library.catalog.album(holidays, owner: .first).count == 4)
-        #expect(try await library.catalog.days(AssetQuery(source: .savedPhotosAlbum), owner: .first).reduce(0) { $0 + $1.count } == 1, "the capture saved")
+        #expect(
+            try await library.catalog.days(AssetQuery(source: .savedPhotosAlbum), owner: .first).reduce(0) { $0 + $1.count } == 1,
+            "the capture saved")
         let left = try await library.database.read { connection throws(StorageError) in
             try connection.scalar("SELECT count(*) FROM day_counts WHERE listing = ?", ["album:" + gone])
         }

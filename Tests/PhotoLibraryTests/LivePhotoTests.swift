@@ -30,7 +30,9 @@ import Testing
         #expect(listed.allSatisfy { $0.mediaType == .image })
         #expect(Set(listed.compactMap(\.livePhotoMovie)).count == 2)
         #expect(try await fixture.library.catalog.count(.photoLibrary, owner: .first) == 3)
-        #expect(try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 2, "the Camera Roll counts the Live Photos once each")
+        #expect(
+            try await fixture.library.catalog.count(.savedPhotosAlbum, owner: .first) == 2,
+            "the Camera Roll counts the Live Photos once each")
         #expect(try await fixture.library.catalog.albums(owner: .first).first { $0.id == "cameraRoll" }?.count == 2)
         #expect(listed.contains { $0.id == other.id && $0.livePhotoMovie == nil })
     }

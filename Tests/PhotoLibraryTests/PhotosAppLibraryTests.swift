@@ -97,7 +97,9 @@ import Testing
         #expect(roll.isBuiltIn)
         await #expect(throws: LibraryError.self) { try await library.catalog.renameAlbum(Library.cameraRollID, to: "Mine", owner: .first) }
         await #expect(throws: LibraryError.self) { try await library.catalog.deleteAlbum(Library.cameraRollID, owner: .first) }
-        await #expect(throws: LibraryError.self, "all or none") { try await library.catalog.addToAlbum(trip.id, assets: [ids[0], "nope"], owner: .first) }
+        await #expect(throws: LibraryError.self, "all or none") {
+            try await library.catalog.addToAlbum(trip.id, assets: [ids[0], "nope"], owner: .first)
+        }
         #expect(try await library.catalog.album(trip.id, owner: .first).count == 2)
 
         try await library.catalog.setFavorite([ids[2], ids[5]], true, owner: .first)
@@ -116,8 +118,12 @@ import Testing
         #expect(try await listed(fixture, .favorites).isEmpty)
         let left = try await library.catalog.album(trip.id, owner: .first)
         #expect(left.count == 1 && left.coverAssetID == ids[3])
-        await #expect(throws: LibraryError.self, "a trashed item is no favourite") { try await library.catalog.setFavorite([ids[6]], true, owner: .first) }
-        await #expect(throws: LibraryError.self, "only from the trash") { try await library.ingest.deleteFromTrash([ids[6], ids[0]], owner: .first) }
+        await #expect(throws: LibraryError.self, "a trashed item is no favourite") {
+            try await library.catalog.setFavorite([ids[6]], true, owner: .first)
+        }
+        await #expect(throws: LibraryError.self, "only from the trash") {
+            try await library.ingest.deleteFromTrash([ids[6], ids[0]], owner: .first)
+        }
         #expect(try await library.catalog.asset(ids[6], owner: .first).trashedDate != nil, "nothing was deleted")
         try await library.catalog.setTrashed([ids[4]], false, owner: .first)
         #expect(try await listed(fixture, .library).contains(ids[4]))

@@ -53,8 +53,10 @@ import Testing
 
     @Test func aRenditionAskedOfBothServersIsMadeOnceAndServedByBoth() async throws {
         let pair = try await Pair()
-        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first)
-            .asset
+        let movie = try await pair.first.ingest.importFile(
+            at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first
+        )
+        .asset
         #expect(try await pair.second.mediaJobs.renditionStatus(of: movie.id, owner: .first) == .notStarted)
         async let fromFirst = pair.first.mediaJobs.playableVideo(of: movie.id, owner: .first)
         async let fromSecond = pair.second.mediaJobs.playableVideo(of: movie.id, owner: .first)
@@ -112,8 +114,10 @@ import Testing
     /// machine renewed too late once, and a third attempt took the job over again.
     @Test func aLibraryTakesOverTheJobADeadServerLeft() async throws {
         let pair = try await Pair()
-        let movie = try await pair.first.ingest.importFile(at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first)
-            .asset
+        let movie = try await pair.first.ingest.importFile(
+            at: Corpus.path("videos/photoprism__quicktime-hvc1.mov"), source: .imported, owner: .first
+        )
+        .asset
         _ = try await pair.first.database.write { connection throws(StorageError) in
             try connection.run(
                 """

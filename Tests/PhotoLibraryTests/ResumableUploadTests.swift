@@ -30,7 +30,8 @@ import Testing
 
     static func open(_ library: Library, length: Int?, client: String = "127.0.0.1", source: AssetSource = .upload) async throws -> Upload {
         try await library.uploads.createUpload(
-            NewUpload(length: length, originalFilename: "IMG_0001.JPG", source: source, saveToCameraRoll: true, client: client, owner: .first))
+            NewUpload(
+                length: length, originalFilename: "IMG_0001.JPG", source: source, saveToCameraRoll: true, client: client, owner: .first))
     }
 
     /// Everything the library's partial-upload store holds.
@@ -48,7 +49,8 @@ import Testing
             let file = try Self.piece(piece, in: library)
             let digest = try FileDigest.sha256(ofPartsOf: file.path, size: piece.count, partSize: piece.count).whole
             upload = try await library.uploads.appendToUpload(
-                upload.id, at: upload.offset, piece: UploadPieceFile(path: file.path, checksum: .sha256(Hex.bytes(Array(digest.utf8))!)), owner: .first)
+                upload.id, at: upload.offset, piece: UploadPieceFile(path: file.path, checksum: .sha256(Hex.bytes(Array(digest.utf8))!)),
+                owner: .first)
         }
         guard case .done(let id, let duplicate) = upload.state else {
             Issue.record("the last piece leaves \(upload.state)")
@@ -82,7 +84,8 @@ import Testing
             }
         }
         do {
-            _ = try await library.uploads.appendToUpload(upload.id, at: first.offset, piece: try Self.piece(pieces[1] + [0], in: library), owner: .first)
+            _ = try await library.uploads.appendToUpload(
+                upload.id, at: first.offset, piece: try Self.piece(pieces[1] + [0], in: library), owner: .first)
             Issue.record("a piece past the length was kept")
         } catch let error as LibraryError {
             #expect(error.code == .tooLarge)
@@ -93,7 +96,8 @@ import Testing
         let checked = try Self.piece(pieces[1], in: library)
         let digest = try FileDigest.sha1(of: checked.path)
         let done = try await library.uploads.appendToUpload(
-            upload.id, at: first.offset, piece: UploadPieceFile(path: checked.path, checksum: .sha1(Hex.bytes(Array(digest.utf8))!)), owner: .first)
+            upload.id, at: first.offset, piece: UploadPieceFile(path: checked.path, checksum: .sha1(Hex.bytes(Array(digest.utf8))!)),
+            owner: .first)
         guard case .done(let id, _) = done.state else {
             Issue.record("the checked last piece leaves \(done.state)")
             return
@@ -120,7 +124,8 @@ import Testing
         let reopened = try Library(folder: DataFolder(directory.path))
         let upload = try await reopened.uploads.upload(id, owner: .first)
         #expect(upload.offset == pieces[0].count)
-        let done = try await reopened.uploads.appendToUpload(id, at: upload.offset, piece: try Self.piece(pieces[1], in: reopened), owner: .first)
+        let done = try await reopened.uploads.appendToUpload(
+            id, at: upload.offset, piece: try Self.piece(pieces[1], in: reopened), owner: .first)
         guard case .done(let asset, _) = done.state else {
             Issue.record("the last piece after a restart leaves \(done.state)")
             return
@@ -133,7 +138,8 @@ import Testing
         let existing = try await fixture.importCorpus(Self.photo).asset
         let whole = try Self.pieces(of: Self.photo, count: 1)[0]
         let upload = try await Self.open(fixture.library, length: whole.count)
-        let done = try await fixture.library.uploads.appendToUpload(upload.id, at: 0, piece: try Self.piece(whole, in: fixture.library), owner: .first)
+        let done = try await fixture.library.uploads.appendToUpload(
+            upload.id, at: 0, piece: try Self.piece(whole, in: fixture.library), owner: .first)
         #expect(done.state == .done(assetID: existing.id, duplicate: true))
     }
 
@@ -160,7 +166,8 @@ import Testing
         _ = try await library.uploads.appendToUpload(cancelled.id, at: 0, piece: try Self.piece(pieces[0], in: library), owner: .first)
         let opened = try await Self.open(library, length: pieces[0].count + pieces[1].count)
         // Its last piece moves its expiry on: that is the one that counts.
-        let abandoned = try await library.uploads.appendToUpload(opened.id, at: 0, piece: try Self.piece(pieces[0], in: library), owner: .first)
+        let abandoned = try await library.uploads.appendToUpload(
+            opened.id, at: 0, piece: try Self.piece(pieces[0], in: library), owner: .first)
         #expect(abandoned.expires >= opened.expires)
         #expect(try await Self.storedUploads(library).count == 2)
 
@@ -215,13 +222,15 @@ import Testing
         let pair = try await RenditionQueueTests.Pair()
         let pieces = try Self.pieces(of: Self.photo, count: 2)
         let upload = try await Self.open(pair.first, length: pieces[0].count + pieces[1].count)
-        let half = try await pair.first.uploads.appendToUpload(upload.id, at: 0, piece: try Self.piece(pieces[0], in: pair.first), owner: .first)
+        let half = try await pair.first.uploads.appendToUpload(
+            upload.id, at: 0, piece: try Self.piece(pieces[0], in: pair.first), owner: .first)
         #expect(try await pair.second.uploads.upload(upload.id, owner: .first).offset == half.offset)
         // The same offset again, on the first server, after the second took it: a conflict.
         let done = try await pair.second.uploads.appendToUpload(
             upload.id, at: half.offset, piece: try Self.piece(pieces[1], in: pair.second), owner: .first)
         await #expect(throws: LibraryError.self) {
-            try await pair.first.uploads.appendToUpload(upload.id, at: half.offset, piece: try Self.piece(pieces[1], in: pair.first), owner: .first)
+            try await pair.first.uploads.appendToUpload(
+                upload.id, at: half.offset, piece: try Self.piece(pieces[1], in: pair.first), owner: .first)
         }
         guard case .done(let id, _) = done.state else {
             Issue.record("the last piece on the other server leaves \(done.state)")
@@ -240,7 +249,8 @@ import Testing
         var upload = try await Self.open(library, length: nil, source: .camera)
         #expect(upload.length == nil)
         for piece in pieces {
-            upload = try await library.uploads.appendToUpload(upload.id, at: upload.offset, piece: try Self.piece(piece, in: library), owner: .first)
+            upload = try await library.uploads.appendToUpload(
+                upload.id, at: upload.offset, piece: try Self.piece(piece, in: library), owner: .first)
         }
         #expect(upload.state == .receiving && upload.length == nil)
         let total = pieces.map(\.count).reduce(0, +)
@@ -267,7 +277,8 @@ import Testing
         let library = fixture.library
         let pieces = try Self.pieces(of: Self.recording, count: 2)
         let stream = try await Self.open(library, length: nil, source: .camera)
-        _ = try await library.uploads.appendToUpload(stream.id, at: 0, piece: try Self.piece(pieces[0] + pieces[1], in: library), owner: .first)
+        _ = try await library.uploads.appendToUpload(
+            stream.id, at: 0, piece: try Self.piece(pieces[0] + pieces[1], in: library), owner: .first)
         let file = try await Self.open(library, length: pieces[0].count + pieces[1].count)
         _ = try await library.uploads.appendToUpload(file.id, at: 0, piece: try Self.piece(pieces[0], in: library), owner: .first)
 

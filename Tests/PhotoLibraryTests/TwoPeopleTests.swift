@@ -92,12 +92,12 @@ import Testing
         let (library, catalog) = (fixture.library, fixture.library.catalog)
         let shared = "photos/exifsamples__Canon_40D.jpg"
         let mine = try await fixture.importCorpus(shared).asset
-        let import_ = { (file: String) async throws -> Asset in
+        let importHers = { (file: String) async throws -> Asset in
             try await library.ingest.importFile(at: Corpus.path(file), saveToCameraRoll: true, owner: anna).asset
         }
-        let twin = try await import_(shared)
-        let still = try await import_("photos/lychee__train.jpg")
-        let movie = try await import_("videos/lychee__train.mov").id
+        let twin = try await importHers(shared)
+        let still = try await importHers("photos/lychee__train.jpg")
+        let movie = try await importHers("videos/lychee__train.mov").id
         #expect(try await catalog.asset(still.id, owner: anna).livePhotoMovie == movie)
         let trashed = try await library.ingest.importFile(at: Corpus.path("photos/exifsamples__Nikon_D70.jpg"), owner: anna).asset
         _ = try await catalog.trash(trashed.id, owner: anna)
@@ -107,7 +107,9 @@ import Testing
         let blobs = fixture.files(in: "blobs").count
         let (myBytes, herBytes) = (try await catalog.usage(owner: .first), try await catalog.usage(owner: anna))
         #expect(myBytes == Int64(mine.byteSize))
-        #expect(herBytes == [twin, still, trashed].map { Int64($0.byteSize) }.reduce(0, +) + Int64(try await catalog.asset(movie, owner: anna).byteSize))
+        #expect(
+            herBytes == [twin, still, trashed].map { Int64($0.byteSize) }.reduce(0, +)
+                + Int64(try await catalog.asset(movie, owner: anna).byteSize))
 
         await #expect(throws: LibraryError.self) { _ = try await catalog.handOver(from: anna, to: anna, label: "from Anna") }
         let handed = try await catalog.handOver(from: anna, to: .first, label: "from Anna")

@@ -48,7 +48,8 @@ import Testing
         // What a power cut may leave: the fsynced first piece, nothing of the two cached after it.
         #expect(truncate("\(DataFolder(directory.path).uploads)/\(id)", off_t(sizes[0])) == 0)
         let second = try library(boot: "second")
-        #expect(try await second.uploads.upload(id, owner: .first).offset == sizes[0], "the client is told to send from the last fsynced piece")
+        #expect(
+            try await second.uploads.upload(id, owner: .first).offset == sizes[0], "the client is told to send from the last fsynced piece")
         let done = try await send(Array(pieces[1...]), to: id, in: second)
         guard case .done(let asset, _) = done.state else {
             Issue.record("the resent pieces leave \(done.state)")

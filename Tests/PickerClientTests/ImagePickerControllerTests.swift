@@ -24,9 +24,13 @@ import Testing
     func theResultsLinksAreAbsoluteAndTheDelegateHearsThem(ending: Ending) async throws {
         let directory = TemporaryDirectory("cameraroll-client")
         let library = try Library(folder: DataFolder(directory.path))
-        let movie = try await library.ingest.importFile(at: Corpus.path("videos/lychee__train.mov"), source: .imported, owner: .first).asset.id
-        let still = try await library.ingest.importFile(at: Corpus.path("photos/lychee__train.jpg"), source: .imported, owner: .first).asset.id
-        let photo = try await library.ingest.importFile(at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), source: .imported, owner: .first).asset.id
+        let movie = try await library.ingest.importFile(at: Corpus.path("videos/lychee__train.mov"), source: .imported, owner: .first).asset
+            .id
+        let still = try await library.ingest.importFile(at: Corpus.path("photos/lychee__train.jpg"), source: .imported, owner: .first).asset
+            .id
+        let photo = try await library.ingest.importFile(
+            at: Corpus.path("photos/exifsamples__Canon_40D.jpg"), source: .imported, owner: .first
+        ).asset.id
         var settings = Configuration(bodyDirectory: library.temporaryFolder)
         settings.port = 0
         let server = Server(configuration: settings, router: try WebApp(library: library).router)
