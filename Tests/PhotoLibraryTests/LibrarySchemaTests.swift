@@ -83,7 +83,7 @@ import Testing
             ),
             (
                 "0018-owner-usage", "608c8b659fe4945cb60b6f7fbbfbca16bce597d3c42776049fafeb3fbf4cc14b",
-                "777c95de235d308257f9871186d31ea1967ac9e263d5e68f561aa3bde598f13c"
+                "691394344e4a2a13e15ad0adffecc91385b917da92ddc8140e229c8ae06b2597"
             ),
             (
                 "0019-shared-albums", "7c0152537274574772efc90513ce6d08375f1a1627d8f8af10f262e2a61b0f39",
