@@ -45,17 +45,20 @@ struct UsageJSON: Encodable {
     var quota: Int64?
 }
 
-/// A person as the Settings page lists them: with the bytes their library holds.
+/// A person as the Settings page lists them: their summary with the bytes their library holds.
 struct PersonJSON: Encodable {
-    var id: Int
-    var name: String
-    var admin: Bool
-    var passwordSet: Bool
-    var quota: Int64?
-    var used: Int64
+    let summary: UserAccounts.User.Summary
+    let used: Int64
 
     init(_ summary: UserAccounts.User.Summary, used: Int64) {
-        (id, name, admin, passwordSet, quota) = (summary.id, summary.name, summary.admin, summary.passwordSet, summary.quota)
-        self.used = used
+        (self.summary, self.used) = (summary, used)
+    }
+
+    private enum Keys: String, CodingKey { case used }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(used, forKey: .used)
     }
 }

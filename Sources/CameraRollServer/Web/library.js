@@ -3,6 +3,7 @@
 // the actions each view allows, on many items at once; a viewer (viewer.js); albums; and the
 // uploader (upload-panel.js). Views are addressed by the URL's hash, so Back and a reload work.
 import { json, sendJSON } from "./api.js";
+import { plainButton } from "./elements.js";
 import { offerSignOut } from "./sign-out.js";
 import { monthName, Timeline } from "./timeline.js";
 import { startUploads } from "./upload-panel.js";
@@ -40,9 +41,14 @@ const views = {
 
 let view = null;
 
+// What each role may do with an album's items: a viewer looks, an editor takes out what they
+// added, its owner does everything.
+const memberActions = { viewer: [], editor: ["remove"] };
+
 function albumView(album) {
+  const owned = album.builtIn ? ["album", "favorite", "download", "remove", "trash"] : ["album", "favorite", "cover", "download", "remove", "trash"];
   return { title: album.title, album, query: { album: album.id },
-    actions: album.builtIn ? ["album", "favorite", "download", "remove", "trash"] : ["album", "favorite", "cover", "download", "remove", "trash"],
+    actions: memberActions[album.role] ?? owned,
     empty: ["No Photos or Videos", album.builtIn ? "Photos and videos saved to the Camera Roll appear here." : "Add items to this album with Select and Add to Album."] };
 }
 
@@ -88,7 +94,7 @@ async function showView(next) {
   albumList.hidden = true;
   frame.hidden = false;
   selectButton.hidden = false;
-  document.querySelector("#album-bar").hidden = !next.album || next.album.builtIn;
+  showAlbumBar(next.album);
   const note = document.querySelector("#view-note");
   note.textContent = next.note ?? "";
   note.hidden = !next.note;
@@ -251,8 +257,9 @@ async function showAlbums() {
     name.textContent = album.title;
     const size = document.createElement("span");
     size.className = "album-count";
-    size.textContent = album.count.toLocaleString();
-    link.setAttribute("aria-label", `${album.title}, ${album.count.toLocaleString()} ${album.count === 1 ? "item" : "items"}`);
+    const sharedBy = album.role === "owner" ? "" : ` · Shared by ${album.owner.name}`;
+    size.textContent = album.count.toLocaleString() + sharedBy;
+    link.setAttribute("aria-label", `${album.title}, ${album.count.toLocaleString()} ${album.count === 1 ? "item" : "items"}${sharedBy ? `, shared by ${album.owner.name}` : ""}`);
     link.append(cover, name, size);
     item.append(link);
     return item;
@@ -300,7 +307,7 @@ document.querySelector("#album-chooser input").addEventListener("keydown", (even
 async function chooseAlbum(ids) {
   const dialog = document.querySelector("#album-chooser");
   const { albums } = await json("/api/albums");
-  const choices = albums.filter((album) => album.id !== view.album?.id).map((album) => {
+  const choices = albums.filter((album) => album.id !== view.album?.id && album.role !== "viewer").map((album) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "submit";
@@ -329,12 +336,100 @@ async function chooseAlbum(ids) {
   await refresh(`Added ${count(ids)} to ${filled.title}.`);
 }
 
+// The album's own actions: its owner's (share, rename, delete), or a member's (who shared it,
+// leave); none for the Camera Roll.
+function showAlbumBar(album) {
+  const bar = document.querySelector("#album-bar");
+  bar.hidden = !album || album.builtIn;
+  if (bar.hidden) return;
+  const owned = album.role === "owner";
+  bar.querySelectorAll("[data-role]").forEach((control) => { control.hidden = (control.dataset.role === "owner") !== owned; });
+  document.querySelector("#album-shared-by").textContent = owned ? "" :
+    `Shared by ${album.owner.name}${album.role === "viewer" ? " · you can view" : " · you can add your own"}`;
+}
+
+function memberRow(albumID, member, refresh) {
+  const item = document.createElement("li");
+  const name = document.createElement("span");
+  name.className = "member-name";
+  name.textContent = member.user.name;
+  item.append(name);
+  if (member.role === "owner") {
+    const role = document.createElement("span");
+    role.className = "member-role";
+    role.textContent = "Owner";
+    item.append(role);
+    return item;
+  }
+  const role = document.createElement("select");
+  role.setAttribute("aria-label", `What ${member.user.name} can do`);
+  role.append(new Option("View", "viewer"), new Option("Add and view", "editor"));
+  role.value = member.role;
+  role.addEventListener("change", () => refresh(sendJSON(`/api/albums/${albumID}/members`, "POST", { user: member.user.name, role: role.value }),
+    `${member.user.name} can ${role.value === "editor" ? "add and view" : "view"} now.`));
+  const remove = plainButton("Remove", `Stop sharing with ${member.user.name}`,
+    () => refresh(json(`/api/albums/${albumID}/members/${member.user.id}`, { method: "DELETE" }), `${member.user.name} no longer sees this album.`),
+    "plain danger");
+  item.append(role, remove);
+  return item;
+}
+
+document.querySelector("#share-album").addEventListener("click", async () => {
+  const dialog = document.querySelector("#album-share");
+  const albumID = view.album.id;
+  const said = dialog.querySelector(".share-status");
+  dialog.querySelector("h2").textContent = `Share “${view.album.title}”`;
+  said.textContent = "";
+  // Runs a change, then shows the members as they are after it.
+  const refresh = async (change, done) => {
+    try {
+      if (change) await change;
+      const { members } = await json(`/api/albums/${albumID}/members`);
+      dialog.querySelector(".album-members").replaceChildren(...members.map((member) => memberRow(albumID, member, refresh)));
+      if (done) said.textContent = done;
+    } catch (error) {
+      said.textContent = error.message;
+    }
+  };
+  await refresh(null, "");
+  const name = dialog.querySelector("#share-name");
+  name.value = "";
+  dialog.returnValue = "";
+  dialog.showModal();
+  // Share keeps the sheet open for the next person; Done or Escape closes it.
+  dialog.querySelector("form").onsubmit = async (event) => {
+    if (event.submitter?.value !== "share") return;
+    event.preventDefault();
+    const user = name.value.trim();
+    if (!user) {
+      said.textContent = "Type the name of someone here to share with.";
+      return;
+    }
+    const role = dialog.querySelector("#share-role").value;
+    await refresh(sendJSON(`/api/albums/${albumID}/members`, "POST", { user, role }),
+      `${user} can ${role === "editor" ? "add and view" : "view"} this album.`);
+    name.value = "";
+  };
+});
+
+document.querySelector("#leave-album").addEventListener("click", async () => {
+  if (!confirm(`Leave “${view.album.title}”? What you added to it leaves with you; it stays in your library.`)) return;
+  try {
+    const { user } = await json("/api/session");
+    await json(`/api/albums/${view.album.id}/members/${user.id}`, { method: "DELETE" });
+    location.hash = "#/albums";
+  } catch (error) {
+    status.textContent = `You could not leave the album: ${error.message}`;
+  }
+});
+
 document.querySelector("#rename-album").addEventListener("click", async () => {
   const name = await askTitle("Rename Album", view.album.title);
   if (!name) return;
   try {
     const album = await sendJSON(`/api/albums/${view.album.id}`, "PATCH", { title: name });
     view.album = album;
+    showAlbumBar(album);
     title.textContent = album.title;
     document.title = album.title;
   } catch (error) {

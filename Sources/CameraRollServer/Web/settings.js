@@ -1,6 +1,7 @@
 // The settings page: the sites allowed to open the picker (/api/apps), as `cameraroll apps`
 // lists, adds and removes them.
 import { ApiError, json, sendJSON } from "./api.js";
+import { namedRow, plainButton } from "./elements.js";
 
 const list = document.querySelector("#apps");
 const status = document.querySelector("#status");
@@ -13,21 +14,8 @@ function lifetimeText(seconds) {
 }
 
 function row(app) {
-  const item = document.createElement("li");
-  const text = document.createElement("span");
-  text.className = "app-text";
-  const name = document.createElement("strong");
-  name.textContent = app.name;
-  const origin = document.createElement("span");
-  origin.className = "app-origin";
-  origin.textContent = `${app.origin} · links last ${lifetimeText(app.linkLifetime)}`;
-  text.append(name, origin);
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.className = "plain";
-  remove.textContent = "Remove";
-  remove.setAttribute("aria-label", `Remove ${app.name}`);
-  remove.addEventListener("click", async () => {
+  const item = namedRow(app.name, `${app.origin} · links last ${lifetimeText(app.linkLifetime)}`, "app-origin");
+  item.append(plainButton("Remove", `Remove ${app.name}`, async () => {
     try {
       await json(`/api/apps/${app.id}`, { method: "DELETE" });
       status.textContent = `${app.name} may no longer use your picker; its links no longer work.`;
@@ -35,8 +23,7 @@ function row(app) {
     } catch (error) {
       status.textContent = `${app.name} could not be removed: ${error.message}`;
     }
-  });
-  item.append(text, remove);
+  }));
   return item;
 }
 
@@ -97,39 +84,15 @@ function usageText(used, quota) {
 }
 
 function personRow(person, me, admins) {
-  const item = document.createElement("li");
-  const text = document.createElement("span");
-  text.className = "app-text";
-  const name = document.createElement("strong");
-  name.textContent = person.name;
-  const badge = document.createElement("span");
-  badge.className = "person-badge";
-  badge.textContent = [person.admin ? "Admin" : "", person.id === me.id ? "you" : "", person.passwordSet ? "" : "no password yet",
+  const detail = [person.admin ? "Admin" : "", person.id === me.id ? "you" : "", person.passwordSet ? "" : "no password yet",
     usageText(person.used, person.quota)].filter(Boolean).join(" · ");
-  text.append(name, badge);
-  const setPassword = document.createElement("button");
-  setPassword.type = "button";
-  setPassword.className = "plain";
-  setPassword.textContent = "Password";
-  setPassword.setAttribute("aria-label", `Set ${person.name}'s password`);
-  setPassword.addEventListener("click", () => setPasswordOf(person));
-  const quota = document.createElement("button");
-  quota.type = "button";
-  quota.className = "plain";
-  quota.textContent = "Storage";
-  quota.setAttribute("aria-label", `Set ${person.name}'s storage`);
-  quota.addEventListener("click", () => setQuotaOf(person));
-  item.append(text, setPassword, quota);
+  const item = namedRow(person.name, detail, "person-badge");
+  item.append(
+    plainButton("Password", `Set ${person.name}'s password`, () => setPasswordOf(person)),
+    plainButton("Storage", `Set ${person.name}'s storage`, () => setQuotaOf(person)));
   // Someone's library needs an admin other than them to go to.
-  if (admins.some((admin) => admin.id !== person.id)) {
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "plain";
-    remove.textContent = "Remove";
-    remove.setAttribute("aria-label", `Remove ${person.name}`);
-    remove.addEventListener("click", () => removePerson(person, admins.filter((admin) => admin.id !== person.id)));
-    item.append(remove);
-  }
+  const receivers = admins.filter((admin) => admin.id !== person.id);
+  if (receivers.length) item.append(plainButton("Remove", `Remove ${person.name}`, () => removePerson(person, receivers)));
   return item;
 }
 

@@ -1,0 +1,83 @@
+"""An album shared in the Photos app: the owner (this computer) shares it with Anna as an editor,
+then makes her a viewer, then stops sharing; Anna, signed in in a browser of her own, sees it
+among her albums as shared by the owner, with what her role lets her do."""
+import json
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as seen
+
+from conftest import BINARY, Server, make_browser, open_library, tiles
+from pages import wait
+
+
+@pytest.fixture
+def family():
+    running = Server(password="the owner's password")
+    subprocess.run([str(BINARY), "--data", str(running.data / "data"), "users", "add", "anna"], input="anna's password\n",
+                   text=True, check=True, capture_output=True)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def annas_browser():
+    driver = make_browser(camera=False)
+    yield driver
+    driver.quit()
+
+
+def sign_in_as_anna(browser, base):
+    browser.get(base + "/signin?next=/library")
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "user"))).send_keys("anna")
+    browser.find_element(By.ID, "password").send_keys("anna's password", Keys.ENTER)
+    wait(browser).until(lambda driver: "/library" in driver.current_url and "/signin" not in driver.current_url)
+
+
+def album_cards(browser):
+    return browser.execute_script("return [...document.querySelectorAll('#albums .album-card:not(.new)')]"
+                                  ".map((card) => card.getAttribute('aria-label'))")
+
+
+def test_an_album_shared_with_an_editor_then_a_viewer(family, browser, annas_browser, shot):
+    photo = family.upload("photos/exifsamples__Canon_40D.jpg")
+    album = family.call("POST", "/api/albums", body=json.dumps({"title": "Summer"}).encode(),
+                        headers={"Content-Type": "application/json"})
+    family.call("POST", f"/api/albums/{album['id']}/assets", body=json.dumps({"ids": [photo["id"]]}).encode(),
+                headers={"Content-Type": "application/json"})
+
+    open_library(browser, family, f"#/album/{album['id']}")
+    wait(browser).until(seen.element_to_be_clickable((By.ID, "share-album"))).click()
+    sheet = wait(browser).until(seen.visibility_of_element_located((By.ID, "album-share")))
+    sheet.find_element(By.ID, "share-name").send_keys("anna")
+    sheet.find_element(By.CSS_SELECTOR, "#share-role option[value='editor']").click()
+    sheet.find_element(By.CSS_SELECTOR, "button[value='share']").click()
+    wait(browser).until(lambda driver: "anna can add and view" in sheet.find_element(By.CLASS_NAME, "share-status").text)
+    names = [row.text.splitlines()[0] for row in sheet.find_elements(By.CSS_SELECTOR, ".album-members li")]
+    assert names == ["owner", "anna"]
+    shot("shared")
+
+    sign_in_as_anna(annas_browser, family.base)
+    open_library(annas_browser, family, "#/albums")
+    wait(annas_browser).until(lambda driver: "Summer, 1 item, shared by owner" in album_cards(driver))
+    open_library(annas_browser, family, f"#/album/{album['id']}")
+    wait(annas_browser).until(lambda driver: [tile["id"] for tile in tiles(driver)] == [photo["id"]])
+    said = wait(annas_browser).until(seen.visibility_of_element_located((By.ID, "album-shared-by"))).text
+    assert said == "Shared by owner · you can add your own"
+    for owners_only in ("share-album", "rename-album", "delete-album"):
+        assert not annas_browser.find_element(By.ID, owners_only).is_displayed()
+
+    # A viewer now: she is told so.
+    sheet.find_element(By.CSS_SELECTOR, "select[aria-label='What anna can do'] option[value='viewer']").click()
+    wait(browser).until(lambda driver: "anna can view now" in sheet.find_element(By.CLASS_NAME, "share-status").text)
+    annas_browser.refresh()
+    wait(annas_browser).until(lambda driver: driver.find_element(By.ID, "album-shared-by").text == "Shared by owner · you can view")
+
+    # No longer shared: the album is gone from her albums.
+    sheet.find_element(By.CSS_SELECTOR, "[aria-label='Stop sharing with anna']").click()
+    wait(browser).until(lambda driver: len(sheet.find_elements(By.CSS_SELECTOR, ".album-members li")) == 1)
+    sheet.send_keys(Keys.ESCAPE)
+    open_library(annas_browser, family, "#/albums")
+    wait(annas_browser).until(lambda driver: album_cards(driver) == ["Camera Roll, 0 items"])
