@@ -71,8 +71,11 @@ extension WebApp {
     }
 
     private func listAssets(_ request: Request) async throws -> Response {
-        let (query, owner) = (try AssetQuery(request), try owner(request))
-        let page = try await answering { () throws(LibraryError) in try await library.catalog.assets(query, owner: owner) }
+        let (query, owner, partner) = (try AssetQuery(request), try owner(request), try partner(request))
+        let page = try await answering { () throws(LibraryError) in
+            if let partner { return try await library.catalog.partnerAssets(query, of: partner, for: owner) }
+            return try await library.catalog.assets(query, owner: owner)
+        }
         return .json(
             AssetsPage(
                 assets: page.assets.map(AssetJSON.init), nextCursor: page.nextCursor, previousCursor: page.previousCursor, days: page.days))

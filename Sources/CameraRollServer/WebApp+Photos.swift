@@ -9,8 +9,11 @@ import PhotoLibrary
 extension WebApp {
     func addPhotosRoutes(to router: inout Router) {
         router.get("/api/timeline") { request in
-            let (query, owner) = (try AssetQuery(request), try owner(request))
-            let days = try await answering { () throws(LibraryError) in try await library.catalog.days(query, owner: owner) }
+            let (query, owner, partner) = (try AssetQuery(request), try owner(request), try partner(request))
+            let days = try await answering { () throws(LibraryError) in
+                if let partner { return try await library.catalog.partnerDays(query, of: partner, for: owner) }
+                return try await library.catalog.days(query, owner: owner)
+            }
             return .json(TimelineJSON(days: days, count: days.reduce(0) { $0 + $1.count }))
         }
         router.post("/api/assets/favorite", body: Self.changeBody) { request in

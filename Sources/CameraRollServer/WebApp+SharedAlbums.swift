@@ -47,7 +47,7 @@ extension WebApp {
     }
 
     /// A person's name, or how a person no longer here is shown.
-    private func name(of owner: Owner) -> String { access.users.user(id: owner.id)?.name ?? "someone no longer here" }
+    func name(of owner: Owner) -> String { access.users.user(id: owner.id)?.name ?? "someone no longer here" }
 }
 
 struct MemberJSON: Encodable {

@@ -59,6 +59,7 @@ public struct WebApp: Sendable {
         addPeopleRoutes(to: &router)
         addQuotaRoutes(to: &router)
         addSharedAlbumRoutes(to: &router)
+        addPartnerRoutes(to: &router)
         addDownloadRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
         router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }

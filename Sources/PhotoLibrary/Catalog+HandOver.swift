@@ -23,8 +23,8 @@ extension Catalog {
     /// Camera Roll, where a restore brings them back. An item whose bytes the receiver already
     /// holds is one asset per person's bytes (`assets_by_blob`), so the departing row goes and the
     /// receiver's stands for it, in its albums; a Live Photo's movie whose still went so stands
-    /// alone. They leave the albums others shared with them. Unfinished uploads, downloads and
-    /// picker sessions are theirs alone and end.
+    /// alone. They leave the albums others shared with them, and partner sharing with them ends
+    /// both ways. Unfinished uploads, downloads and picker sessions are theirs alone and end.
     public func handOver(from departing: Owner, to receiver: Owner, label: String) async throws(LibraryError) -> HandOver {
         guard departing != receiver else { throw LibraryError(.notAllowed, "A library cannot be handed to its own owner.") }
         let (from, to) = (departing.id, receiver.id)
@@ -66,6 +66,7 @@ extension Catalog {
                 "DELETE FROM album_assets WHERE added_by = ? AND album_id IN (SELECT album_id FROM album_members WHERE member_id = ?)",
                 [from, from])
             try connection.run("DELETE FROM album_members WHERE member_id = ?", [from])
+            try connection.run("DELETE FROM partners WHERE owner_id = ? OR partner_id = ?", [from, from])
             try connection.run(
                 "DELETE FROM album_members WHERE member_id = ? AND album_id IN (SELECT id FROM albums WHERE owner_id = ?)", [to, from])
             try connection.run("UPDATE album_assets SET added_by = ? WHERE added_by = ?", [to, from])

@@ -63,9 +63,9 @@ extension Catalog {
         guard removed > 0 else { throw LibraryError(.notFound, "The album is not shared with that person.") }
     }
 
-    /// One asset `owner` may see: their own, whatever its state, or one in an album of theirs or
-    /// shared with them while it is not in its owner's trash (a Live Photo's movie by its still's
-    /// entry). nil asks for anyone's, as
+    /// One asset `owner` may see: their own, whatever its state, or, while it is not in its
+    /// owner's trash, one in an album of theirs or shared with them (a Live Photo's movie by its
+    /// still's entry), or one of the library a partner shares with them (not an unsaved capture). nil asks for anyone's, as
     /// `asset(_:owner:)`. What the media routes serve; changes ask `asset(_:owner:)`.
     public func visibleAsset(_ id: String, to owner: Owner?) async throws(LibraryError) -> Asset {
         let found = try await read { connection throws(StorageError) -> Asset? in
@@ -79,7 +79,13 @@ extension Catalog {
                     SELECT 1 FROM album_members am WHERE am.album_id = al.id AND am.member_id = ?)) LIMIT 1
                 """, [asset.livePhotoStill ?? id, owner.id, owner.id]
             ).isEmpty
-            return shared ? asset : nil
+            if shared { return asset }
+            // A partner sees the library proper: not its unsaved captures.
+            guard !asset.isUnsaved else { return nil }
+            let partner = try !connection.query(
+                "SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [asset.owner.id, owner.id]
+            ).isEmpty
+            return partner ? asset : nil
         }
         guard let found else { throw LibraryError(.notFound, "There is no asset with that id.") }
         return found

@@ -13,3 +13,16 @@ extension LibrarySchema {
         ALTER TABLE album_assets ADD COLUMN added_by INTEGER;
         """
 }
+
+extension LibrarySchema {
+    /// Partners: a person who shares their whole library (`owner_id`) with another
+    /// (`partner_id`), who sees it apart. Found by the partner, for what is shared with them.
+    static let partners = """
+        CREATE TABLE partners (
+            owner_id INTEGER NOT NULL CHECK (owner_id > 0),
+            partner_id INTEGER NOT NULL CHECK (partner_id > 0 AND partner_id <> owner_id),
+            PRIMARY KEY (owner_id, partner_id)
+        );
+        CREATE INDEX partners_by_partner ON partners (partner_id, owner_id);
+        """
+}

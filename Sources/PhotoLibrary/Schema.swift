@@ -238,6 +238,7 @@ public enum LibrarySchema {
             Migration("0017-owners", ownedLibraries(types.dialect), rebuildsTables: true),
             Migration("0018-owner-usage", ownerUsage(types.dialect)),
             Migration("0019-shared-albums", sharedAlbums),
+            Migration("0020-partners", partners),
         ]
     }
 }

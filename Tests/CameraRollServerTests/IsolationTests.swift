@@ -224,4 +224,31 @@ import Testing
         #expect(try await live.get("/media/\(herID)/thumbnail").status == 404, "what she added left with her")
         #expect(try await live.get("/media/\(herID)/thumbnail", headers: anna).status == 200, "and is hers still")
     }
+
+    /// The owner shares their library with Anna: she lists it apart and sees its media; her own
+    /// listing stays hers; it ends when the owner says.
+    @Test func aPartnerListsTheSharedLibraryApart() async throws {
+        let mine = try await live.upload("photos/exifsamples__Canon_40D.jpg")
+        let myID = try #require(mine.json["id"] as? String)
+        #expect(try await live.get("/api/assets?partner=1", headers: anna).status == 404, "not shared yet")
+        let unknown = try await live.request("POST", "/api/partners", body: try json(["user": "zed"]))
+        #expect(unknown.status == 404)
+        let shared = try await live.request("POST", "/api/partners", body: try json(["user": "anna"]))
+        #expect((shared.json["sharingWith"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["anna"])
+        let hers = try await live.get("/api/partners", headers: anna)
+        #expect((hers.json["sharedWithMe"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["owner"])
+
+        let listed = try await live.get("/api/assets?partner=1", headers: anna)
+        #expect((listed.json["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [myID])
+        #expect(try await live.get("/api/timeline?partner=1", headers: anna).json["count"] as? Int == 1)
+        #expect(try await live.get("/api/assets?partner=1&collection=favorites", headers: anna).status == 400)
+        #expect(try await live.get("/api/assets?partner=x", headers: anna).status == 400)
+        #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 200)
+        #expect((try await live.get("/api/assets", headers: anna).json["assets"] as? [Any])?.isEmpty == true)
+        #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [myID]]), headers: anna).status == 404)
+
+        #expect(try await live.request("DELETE", "/api/partners/2").status == 200)
+        #expect(try await live.get("/api/assets?partner=1", headers: anna).status == 404)
+        #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 404)
+    }
 }

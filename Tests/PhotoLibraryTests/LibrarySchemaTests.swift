@@ -89,6 +89,10 @@ import Testing
                 "0019-shared-albums", "7c0152537274574772efc90513ce6d08375f1a1627d8f8af10f262e2a61b0f39",
                 "7c0152537274574772efc90513ce6d08375f1a1627d8f8af10f262e2a61b0f39"
             ),
+            (
+                "0020-partners", "b0b0009f9665b846f33184797a9713b2669b719e707d21d3cc69c79b7017e238",
+                "b0b0009f9665b846f33184797a9713b2669b719e707d21d3cc69c79b7017e238"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))
