@@ -11,6 +11,14 @@ public struct AlbumMember: Sendable, Equatable, Codable {
 }
 
 extension Catalog {
+    /// Whether an album entry (`?`, an asset's id) is in an album of a person's (`?`) or one
+    /// they are a member of (`?`): through the entries of that asset alone.
+    package static let sharedEntry = """
+        SELECT 1 FROM album_assets m JOIN albums al ON al.id = m.album_id
+        WHERE m.asset_id = ? AND (al.owner_id = ? OR EXISTS (
+            SELECT 1 FROM album_members am WHERE am.album_id = al.id AND am.member_id = ?)) LIMIT 1
+        """
+
     /// Who an album is shared with, its owner first: for anyone who may see it.
     public func members(of id: String, owner: Owner) async throws(LibraryError) -> [AlbumMember] {
         let album = try await album(id, owner: owner)
@@ -72,13 +80,7 @@ extension Catalog {
             guard let asset = try Catalog.asset(id, connection) else { return nil }
             guard let owner, owner != asset.owner else { return asset }
             guard asset.trashedDate == nil else { return nil }
-            let shared = try !connection.query(
-                """
-                SELECT 1 FROM album_assets m JOIN albums al ON al.id = m.album_id
-                WHERE m.asset_id = ? AND (al.owner_id = ? OR EXISTS (
-                    SELECT 1 FROM album_members am WHERE am.album_id = al.id AND am.member_id = ?)) LIMIT 1
-                """, [asset.livePhotoStill ?? id, owner.id, owner.id]
-            ).isEmpty
+            let shared = try !connection.query(Self.sharedEntry, [asset.livePhotoStill ?? id, owner.id, owner.id]).isEmpty
             if shared { return asset }
             // A partner sees the library proper: not its unsaved captures.
             guard !asset.isUnsaved else { return nil }

@@ -148,6 +148,17 @@ import Testing
         #expect(try await library.catalog.count(.photoLibrary, owner: .first) > 0)
         #expect(try await library.catalog.assets(query, owner: .first).assets.count == 60, "every clone has the source's camera")
     }
+
+    /// Whether a person sees an item through an album reads that item's entries alone, on both
+    /// engines, whatever the size of the albums.
+    @Test(arguments: [Engine.sqlite, .postgreSQL]) func aSharedItemIsLookedUpByItsEntries(engine: Engine) async throws {
+        let (fixture, album) = try await library(engine)
+        let entry = try #require(
+            try await fixture.library.catalog.assets(query(.album(album)), owner: .first).assets.first?.id)
+        let lines = try await queryPlan(fixture.library, Catalog.sharedEntry, [entry, 2, 2])
+        #expect(wholeTableWork(lines, sorts: true).isEmpty, "\(lines)")
+        #expect(lines.contains { $0.contains("album_assets_by_asset") || $0.contains("album_assets_by") }, "\(lines)")
+    }
 }
 
 /// The days each view counts as items come and go are the days its rows have, whatever was done
