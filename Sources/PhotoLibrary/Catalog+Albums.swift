@@ -88,8 +88,11 @@ extension Catalog {
     public func albums(owner: Owner) async throws(LibraryError) -> [Album] {
         let albums = try await read { connection throws(StorageError) in
             try connection.query(
-                "\(Self.albumColumns(for: owner)) WHERE al.owner_id = ? OR am.role IS NOT NULL ORDER BY al.builtin DESC, al.title",
-                [owner.id]
+                """
+                \(Self.albumColumns(for: owner))
+                WHERE al.owner_id = ? OR al.id IN (SELECT album_id FROM album_members WHERE member_id = ?)
+                ORDER BY al.builtin DESC, al.title
+                """, [owner.id, owner.id]
             ).map { row throws(StorageError) in try Self.album(row, for: owner) }
         }
         return albums.contains(where: \.isBuiltIn) ? albums : [Self.emptyCameraRoll(of: owner)] + albums
