@@ -81,3 +81,30 @@ def test_an_album_shared_with_an_editor_then_a_viewer(family, browser, annas_bro
     sheet.send_keys(Keys.ESCAPE)
     open_library(annas_browser, family, "#/albums")
     wait(annas_browser).until(lambda driver: album_cards(driver) == ["Camera Roll, 0 items"])
+
+
+def test_a_library_shared_with_a_partner(family, browser, annas_browser):
+    photo = family.upload("photos/exifsamples__Canon_40D.jpg")
+    browser.get(family.base + "/settings")
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "partner-name"))).send_keys("anna", Keys.ENTER)
+    wait(browser).until(lambda driver: "anna sees your library now." in driver.find_element(By.ID, "partners-status").text)
+
+    sign_in_as_anna(annas_browser, family.base)
+    annas_browser.get(family.base + "/settings")
+    link = wait(annas_browser).until(seen.element_to_be_clickable((By.LINK_TEXT, "Open owner's Library")))
+    link.click()
+    wait(annas_browser).until(lambda driver: [tile["id"] for tile in tiles(driver)] == [photo["id"]])
+    views = annas_browser.find_element(By.ID, "views")
+    assert views.find_element(By.CSS_SELECTOR, "[aria-current='page']").text == "owner's Library"
+    # Seen, never changed: the viewer offers no favourite, edit or delete of the owner's photo.
+    annas_browser.find_element(By.CSS_SELECTOR, f"#grid [data-asset='{photo['id']}']").click()
+    viewer = wait(annas_browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    for control in (".favorite-button", ".edit-button", ".delete-button"):
+        assert not viewer.find_element(By.CSS_SELECTOR, control).is_displayed(), control
+    assert viewer.find_element(By.CSS_SELECTOR, ".download-button").is_displayed()
+
+    # Stopped, it is gone from her views.
+    browser.find_element(By.CSS_SELECTOR, "[aria-label='Stop sharing your library with anna']").click()
+    wait(browser).until(lambda driver: "anna no longer sees your library." in driver.find_element(By.ID, "partners-status").text)
+    open_library(annas_browser, family)
+    assert not annas_browser.find_elements(By.CSS_SELECTOR, "#views [data-partner]")

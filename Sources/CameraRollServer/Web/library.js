@@ -52,15 +52,39 @@ function albumView(album) {
     empty: ["No Photos or Videos", album.builtIn ? "Photos and videos saved to the Camera Roll appear here." : "Add items to this album with Select and Add to Album."] };
 }
 
+// A library a partner shares: seen whole, changed never.
+function partnerView(partner) {
+  return { title: `${partner.name}'s Library`, query: { partner: partner.id }, actions: [],
+    empty: ["No Photos or Videos", `${partner.name} shares their library with you; it has nothing in it yet.`] };
+}
+
+// The libraries shared with one, as views of their own beside one's albums.
+async function showPartnerLinks() {
+  const { sharedWithMe } = await json("/api/partners");
+  const nav = document.querySelector("#views");
+  nav.querySelectorAll("[data-partner]").forEach((link) => link.remove());
+  const albums = nav.querySelector('[data-view="albums"]');
+  albums.after(...sharedWithMe.map((partner) => {
+    const link = document.createElement("a");
+    link.href = `#/partner/${partner.id}`;
+    link.dataset.view = `partner/${partner.id}`;
+    link.dataset.partner = partner.name;
+    link.textContent = `${partner.name}'s Library`;
+    return link;
+  }));
+  return sharedWithMe;
+}
+
 // The view the URL's hash names: #/library, #/recent, #/favorites, #/albums, #/album/<id>,
-// #/unsaved, #/deleted. Anything else (a skip link's #grid) leaves the view as it is.
+// #/partner/<id>, #/unsaved, #/deleted. Anything else (a skip link's #grid) leaves the view
+// as it is.
 async function route() {
   const hash = location.hash || "#/library";
   if (!hash.startsWith("#/")) return;
   const [name, id] = hash.slice(2).split("/");
   setSelecting(false);
   document.querySelectorAll("#views a").forEach((link) => {
-    const current = link.dataset.view === name || (name === "album" && link.dataset.view === "albums");
+    const current = link.dataset.view === name || link.dataset.view === hash.slice(2) || (name === "album" && link.dataset.view === "albums");
     if (current) {
       link.setAttribute("aria-current", "page");
       revealInRow(link);
@@ -71,6 +95,11 @@ async function route() {
   try {
     if (name === "albums") return await showAlbums();
     if (name === "album") return await showView(albumView(await json(`/api/albums/${encodeURIComponent(id)}`)));
+    if (name === "partner") {
+      const partner = (await partnersShown).find((shared) => String(shared.id) === id);
+      if (!partner) throw new Error("That library is not shared with you.");
+      return await showView(partnerView(partner));
+    }
     await showView(views[name] ?? views.library);
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
@@ -167,7 +196,11 @@ document.addEventListener("keydown", (event) => {
 });
 
 // What the buttons do, for the selection bar and the viewer alike.
+// Who is looking (GET /api/session's user): their own items are theirs to change.
+let me = null;
+
 const actions = {
+  owns: (asset) => !me || asset.owner === me.id,
   favorite: (ids, favorite) => sendJSON("/api/assets/favorite", "POST", { ids, favorite }),
   remove: (ids) => sendJSON("/api/assets/trash", "POST", { ids }).then(() => refresh(`Moved ${count(ids)} to Recently Deleted.`)),
 };
@@ -527,6 +560,9 @@ viewer.addEventListener("closed", ({ detail }) => {
 
 offerSignOut(document.querySelector("#sign-out"));
 
+// Who looks, and the libraries shared with them, before the first view.
+const partnersShown = showPartnerLinks().catch(() => []);
+me = (await json("/api/session").catch(() => ({}))).user ?? null;
 window.addEventListener("hashchange", route);
 await route();
 

@@ -164,6 +164,47 @@ async function loadPeople() {
   people.replaceChildren(...users.map((person) => personRow(person, me, admins)));
 }
 
+// Partners: whom one shares one's whole library with, and whose libraries one may see.
+const partnersStatus = document.querySelector("#partners-status");
+
+async function loadPartners(partners) {
+  const { sharingWith, sharedWithMe } = partners ?? await json("/api/partners");
+  document.querySelector("#partners").replaceChildren(...sharingWith.map((person) => {
+    const item = namedRow(person.name, "Sees your library", "app-origin");
+    item.append(plainButton("Stop", `Stop sharing your library with ${person.name}`, async () => {
+      try {
+        await loadPartners(await json(`/api/partners/${person.id}`, { method: "DELETE" }));
+        partnersStatus.textContent = `${person.name} no longer sees your library.`;
+      } catch (error) {
+        partnersStatus.textContent = `That did not work: ${error.message}`;
+      }
+    }));
+    return item;
+  }));
+  document.querySelector("#shared-with-me").replaceChildren(...sharedWithMe.map((person) => {
+    const item = namedRow(person.name, "Shares their library with you", "app-origin");
+    const link = document.createElement("a");
+    link.className = "plain-link";
+    link.href = `/library#/partner/${person.id}`;
+    link.textContent = `Open ${person.name}'s Library`;
+    item.append(link);
+    return item;
+  }));
+  document.querySelector("#none-shared").hidden = sharedWithMe.length > 0;
+}
+
+document.querySelector("#add-partner").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const user = document.querySelector("#partner-name").value.trim();
+  try {
+    await loadPartners(await sendJSON("/api/partners", "POST", { user }));
+    partnersStatus.textContent = `${user} sees your library now.`;
+    event.target.reset();
+  } catch (error) {
+    partnersStatus.textContent = error instanceof ApiError ? error.message : "That did not work. Try again.";
+  }
+});
+
 document.querySelector("#add-person").addEventListener("submit", async (event) => {
   event.preventDefault();
   const name = document.querySelector("#person-name").value.trim();
@@ -197,6 +238,8 @@ json("/api/session").then(async (session) => {
   if (!me) return;
   document.querySelector("#me").textContent = me.name;
   document.querySelector("#own-password").hidden = false;
+  document.querySelector("#partners-section").hidden = false;
+  await loadPartners();
   const usage = await json("/api/usage");
   document.querySelector("#my-usage").textContent = `${usageText(usage.used, usage.quota).replace("Uses", "Your library holds")}.`;
   if (!me.admin) return;

@@ -63,7 +63,8 @@ export function details(asset) {
 
 export class Viewer extends EventTarget {
   // `timeline`: where the items come from (assetAt(index), count); `actions`: what the
-  // buttons do to an item (favorite, remove), supplied by the page.
+  // buttons do to an item (favorite, remove), supplied by the page, and whether an item is the
+  // viewer's own to change (owns): another's, in a shared album or library, is only seen.
   constructor(dialog, timeline, actions) {
     super();
     this.dialog = dialog;
@@ -142,7 +143,10 @@ export class Viewer extends EventTarget {
     this.dialog.querySelector(".next-button").disabled = alone || this.index >= this.timeline.count - 1;
     this.favorite.setAttribute("aria-pressed", String(Boolean(asset.favorite)));
     this.favorite.textContent = asset.favorite ? "♥ Favourite" : "♡ Favourite";
-    this.editButton.hidden = asset.mediaType === "public.movie";
+    const mine = this.actions.owns(asset);
+    this.favorite.hidden = !mine;
+    this.dialog.querySelector(".delete-button").hidden = !mine;
+    this.editButton.hidden = !mine || asset.mediaType === "public.movie";
     this.download.href = asset.urls.original;
     this.download.download = asset.originalFilename ?? "";
     const list = document.createElement("dl");
