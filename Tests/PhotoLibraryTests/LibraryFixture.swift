@@ -79,3 +79,13 @@ final class LibraryFixture: Sendable {
         return names
     }
 }
+
+/// The code of the library's error `body` threw; nil when it threw none (or another kind).
+func libraryErrorCode(_ body: () async throws -> Void) async -> LibraryError.Code? {
+    do {
+        try await body()
+        return nil
+    } catch {
+        return (error as? LibraryError)?.code
+    }
+}

@@ -8,15 +8,6 @@ import Testing
     let anna = Owner(id: 2)
     let cleo = Owner(id: 3)
 
-    func code(_ body: () async throws -> Void) async -> LibraryError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return (error as? LibraryError)?.code
-        }
-    }
-
     @Test(arguments: Engine.withLocalBlobs) func aPartnerSeesTheLibraryAndChangesNothing(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let catalog = fixture.library.catalog
@@ -26,9 +17,9 @@ import Testing
         let capture = try await fixture.importCorpus("photos/exifsamples__Nikon_D70.jpg", source: .camera).asset
         #expect(capture.isUnsaved)
 
-        #expect(await code { _ = try await catalog.partnerAssets(AssetQuery(), of: .first, for: anna) } == .notFound)
-        #expect(await code { _ = try await catalog.visibleAsset(kept.id, to: anna) } == .notFound)
-        #expect(await code { try await catalog.sharePartner(owner: anna, with: anna) } == .invalidRequest)
+        #expect(await libraryErrorCode { _ = try await catalog.partnerAssets(AssetQuery(), of: .first, for: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(kept.id, to: anna) } == .notFound)
+        #expect(await libraryErrorCode { try await catalog.sharePartner(owner: anna, with: anna) } == .invalidRequest)
         try await catalog.sharePartner(owner: .first, with: anna)
         try await catalog.sharePartner(owner: .first, with: anna)
         #expect(try await catalog.partners(sharedBy: .first) == [anna])
@@ -38,20 +29,20 @@ import Testing
         #expect(try await catalog.partnerDays(AssetQuery(), of: .first, for: anna).map(\.count).reduce(0, +) == 1)
         #expect(try await catalog.visibleAsset(kept.id, to: anna).id == kept.id)
         #expect(try await fixture.library.derivatives.thumbnail(of: kept.id, size: 256, owner: anna).size != nil)
-        #expect(await code { _ = try await catalog.visibleAsset(trashed.id, to: anna) } == .notFound, "not the trash")
-        #expect(await code { _ = try await catalog.visibleAsset(capture.id, to: anna) } == .notFound, "not an unsaved capture")
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(trashed.id, to: anna) } == .notFound, "not the trash")
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(capture.id, to: anna) } == .notFound, "not an unsaved capture")
         var trash = AssetQuery()
         trash.collection = .recentlyDeleted
-        #expect(await code { _ = try await catalog.partnerAssets(trash, of: .first, for: anna) } == .invalidRequest)
-        #expect(await code { try await catalog.setFavorite([kept.id], true, owner: anna) } == .notFound, "seen, never changed")
-        #expect(await code { _ = try await catalog.trash(kept.id, owner: anna) } == .notFound)
-        #expect(await code { _ = try await catalog.partnerAssets(AssetQuery(), of: .first, for: cleo) } == .notFound)
-        #expect(await code { _ = try await catalog.visibleAsset(kept.id, to: cleo) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.partnerAssets(trash, of: .first, for: anna) } == .invalidRequest)
+        #expect(await libraryErrorCode { try await catalog.setFavorite([kept.id], true, owner: anna) } == .notFound, "seen, never changed")
+        #expect(await libraryErrorCode { _ = try await catalog.trash(kept.id, owner: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.partnerAssets(AssetQuery(), of: .first, for: cleo) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(kept.id, to: cleo) } == .notFound)
         #expect(try await catalog.assets(AssetQuery(), owner: anna).assets.isEmpty, "her own library is her own")
 
-        #expect(await code { try await catalog.unsharePartner(sharer: anna, partner: .first) } == .notFound)
+        #expect(await libraryErrorCode { try await catalog.unsharePartner(sharer: anna, partner: .first) } == .notFound)
         try await catalog.unsharePartner(sharer: .first, partner: anna)
-        #expect(await code { _ = try await catalog.visibleAsset(kept.id, to: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(kept.id, to: anna) } == .notFound)
         #expect(try await catalog.partners(sharingWith: anna).isEmpty)
     }
 }

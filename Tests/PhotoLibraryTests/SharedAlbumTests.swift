@@ -10,15 +10,6 @@ import Testing
     let ben = Owner(id: 3)
     let cleo = Owner(id: 4)
 
-    func code(_ body: () async throws -> Void) async -> LibraryError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return (error as? LibraryError)?.code
-        }
-    }
-
     @Test(arguments: Engine.withLocalBlobs) func aViewerSeesAndAnEditorAddsTheirOwn(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let (library, catalog) = (fixture.library, fixture.library.catalog)
@@ -29,8 +20,10 @@ import Testing
         let shared = try await catalog.share(trip.id, with: anna, as: .viewer, owner: .first)
         #expect(shared.map(\.role) == [.owner, .viewer])
         _ = try await catalog.share(trip.id, with: ben, as: .editor, owner: .first)
-        #expect(await code { _ = try await catalog.share(Library.cameraRollID, with: anna, as: .viewer, owner: .first) } == .notAllowed)
-        #expect(await code { _ = try await catalog.share(trip.id, with: cleo, as: .viewer, owner: anna) } == .notYours)
+        #expect(
+            await libraryErrorCode { _ = try await catalog.share(Library.cameraRollID, with: anna, as: .viewer, owner: .first) }
+                == .notAllowed)
+        #expect(await libraryErrorCode { _ = try await catalog.share(trip.id, with: cleo, as: .viewer, owner: anna) } == .notYours)
 
         // Anna sees the album, its item and the item's media; she changes nothing of it.
         let hers = try await catalog.albums(owner: anna)
@@ -40,18 +33,18 @@ import Testing
         #expect(try await catalog.assets(inTrip, owner: anna).assets.map(\.id) == [mine.id])
         #expect(try await catalog.visibleAsset(mine.id, to: anna).id == mine.id)
         #expect(try await library.derivatives.thumbnail(of: mine.id, size: 256, owner: anna).size != nil)
-        #expect(await code { _ = try await catalog.asset(mine.id, owner: anna) } == .notFound, "seen is not hers")
-        #expect(await code { try await catalog.setFavorite([mine.id], true, owner: anna) } == .notFound)
-        #expect(await code { _ = try await catalog.renameAlbum(trip.id, to: "Mine", owner: anna) } == .notYours)
-        #expect(await code { _ = try await catalog.removeFromAlbum(trip.id, assets: [mine.id], owner: anna) } == .notYours)
-        #expect(await code { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id], owner: anna) } == .notYours)
+        #expect(await libraryErrorCode { _ = try await catalog.asset(mine.id, owner: anna) } == .notFound, "seen is not hers")
+        #expect(await libraryErrorCode { try await catalog.setFavorite([mine.id], true, owner: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.renameAlbum(trip.id, to: "Mine", owner: anna) } == .notYours)
+        #expect(await libraryErrorCode { _ = try await catalog.removeFromAlbum(trip.id, assets: [mine.id], owner: anna) } == .notYours)
+        #expect(await libraryErrorCode { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id], owner: anna) } == .notYours)
         // Cleo, not a member, sees none of it.
-        #expect(await code { _ = try await catalog.album(trip.id, owner: cleo) } == .notFound)
-        #expect(await code { _ = try await catalog.assets(inTrip, owner: cleo) } == .notFound)
-        #expect(await code { _ = try await catalog.visibleAsset(mine.id, to: cleo) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.album(trip.id, owner: cleo) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.assets(inTrip, owner: cleo) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(mine.id, to: cleo) } == .notFound)
 
         // Ben adds his own (not another's), and takes out only what he put in.
-        #expect(await code { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id], owner: ben) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id], owner: ben) } == .notFound)
         #expect(try await catalog.addToAlbum(trip.id, assets: [bens.id], owner: ben).count == 2)
         #expect(try await catalog.visibleAsset(bens.id, to: anna).id == bens.id, "what he added is seen by all of them")
         #expect(try await catalog.visibleAsset(bens.id, to: .first).id == bens.id)
@@ -61,19 +54,19 @@ import Testing
         // His item trashed is out of the album for everyone, and no longer seen.
         _ = try await catalog.trash(bens.id, owner: ben)
         #expect(try await catalog.album(trip.id, owner: anna).count == 1)
-        #expect(await code { _ = try await catalog.visibleAsset(bens.id, to: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(bens.id, to: anna) } == .notFound)
         _ = try await catalog.restore(bens.id, owner: ben)
         #expect(try await catalog.album(trip.id, owner: anna).count == 2)
 
         // Ben leaves, taking his item; the owner takes Anna out; neither sees the album then.
         try await catalog.unshare(trip.id, from: ben, owner: ben)
         #expect(try await catalog.album(trip.id, owner: .first).count == 1)
-        #expect(await code { _ = try await catalog.visibleAsset(bens.id, to: .first) } == .notFound)
-        #expect(await code { try await catalog.unshare(trip.id, from: anna, owner: ben) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(bens.id, to: .first) } == .notFound)
+        #expect(await libraryErrorCode { try await catalog.unshare(trip.id, from: anna, owner: ben) } == .notFound)
         try await catalog.unshare(trip.id, from: anna, owner: .first)
         #expect(try await catalog.members(of: trip.id, owner: .first).map(\.member) == [.first])
-        #expect(await code { _ = try await catalog.album(trip.id, owner: anna) } == .notFound)
-        #expect(await code { _ = try await catalog.visibleAsset(mine.id, to: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.album(trip.id, owner: anna) } == .notFound)
+        #expect(await libraryErrorCode { _ = try await catalog.visibleAsset(mine.id, to: anna) } == .notFound)
         #expect(try await catalog.albums(owner: anna).map(\.id) == [Library.cameraRollID])
     }
 }

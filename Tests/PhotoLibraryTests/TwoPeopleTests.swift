@@ -8,14 +8,7 @@ import Testing
     let anna = Owner(id: 2)
 
     /// Whether `body` failed as an asset or album that is not there does.
-    func isNotFound(_ body: () async throws -> Void) async -> Bool {
-        do {
-            try await body()
-            return false
-        } catch {
-            return (error as? LibraryError)?.code == .notFound
-        }
-    }
+    func isNotFound(_ body: () async throws -> Void) async -> Bool { await libraryErrorCode(body) == .notFound }
 
     @Test(arguments: Engine.withLocalBlobs) func eachHasTheirOwnLibrary(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)

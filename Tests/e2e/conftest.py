@@ -296,6 +296,14 @@ def browser():
 
 
 @pytest.fixture
+def second_browser():
+    """Another person's browser beside `browser`: its own profile, so its own cookies."""
+    driver = make_browser(camera=False)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
 def camera_browser():
     """Chromium with its fake camera and microphone, permission granted."""
     driver = make_browser(camera=True)

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import BINARY, Server, make_browser, open_library, tiles
+from conftest import BINARY, Server, open_library, tiles
 from pages import wait
 
 
@@ -23,10 +23,8 @@ def family():
 
 
 @pytest.fixture
-def annas_browser():
-    driver = make_browser(camera=False)
-    yield driver
-    driver.quit()
+def annas_browser(second_browser):
+    return second_browser
 
 
 def sign_in_as_anna(browser, base):
