@@ -78,18 +78,20 @@ extension Catalog {
     public func visibleAsset(_ id: String, to owner: Owner?) async throws(LibraryError) -> Asset {
         let found = try await read { connection throws(StorageError) -> Asset? in
             guard let asset = try Catalog.asset(id, connection) else { return nil }
-            guard let owner, owner != asset.owner else { return asset }
-            guard asset.trashedDate == nil else { return nil }
-            let shared = try !connection.query(Self.sharedEntry, [asset.livePhotoStill ?? id, owner.id, owner.id]).isEmpty
-            if shared { return asset }
-            // A partner sees the library proper: not its unsaved captures.
-            guard !asset.isUnsaved else { return nil }
-            let partner = try !connection.query(
-                "SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [asset.owner.id, owner.id]
-            ).isEmpty
-            return partner ? asset : nil
+            guard let owner else { return asset }
+            return try Catalog.isVisible(asset, to: owner, connection) ? asset : nil
         }
         guard let found else { throw LibraryError(.notFound, "There is no asset with that id.") }
         return found
+    }
+
+    /// Whether `owner` may see `asset` (`visibleAsset`), as a transaction sees the library.
+    static func isVisible(_ asset: Asset, to owner: Owner, _ connection: any SQLConnection) throws(StorageError) -> Bool {
+        guard owner != asset.owner else { return true }
+        guard asset.trashedDate == nil else { return false }
+        if try !connection.query(sharedEntry, [asset.livePhotoStill ?? asset.id, owner.id, owner.id]).isEmpty { return true }
+        // A partner sees the library proper: not its unsaved captures.
+        guard !asset.isUnsaved else { return false }
+        return try !connection.query("SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [asset.owner.id, owner.id]).isEmpty
     }
 }

@@ -26,7 +26,7 @@ public final class Downloads: FileWorking {
     /// Keeps a download of the assets `ids` names, in that order, for `downloadLifetime`: each
     /// one's original, and after a Live Photo's still its movie. Every id must name a different
     /// asset (`maxBatch` at most) that is not in the trash, nor the movie of a Live Photo (which
-    /// is part of its still), all of them `owner`'s; otherwise nothing is kept.
+    /// is part of its still), all of them `owner`'s or shared with them; otherwise nothing is kept.
     public func createDownload(of ids: [String], owner: Owner, now: Date = Date()) async throws(LibraryError) -> Download {
         try Library.requireBatch(ids)
         let found = try await assetsByID(ids, owner: owner)
@@ -70,7 +70,8 @@ public final class Downloads: FileWorking {
         let found = try await assetsByID(ids, owner: owner)
         let files = ids.compactMap { found[$0] }.filter { $0.trashedDate == nil }
         guard files.count == ids.count else {
-            throw LibraryError(.notFound, "Items of this download have been deleted or moved to the trash since; select them again.")
+            throw LibraryError(
+                .notFound, "Items of this download have been deleted, moved to the trash or no longer shared since; select them again.")
         }
         return Download(token: token, filename: row.filename, assets: files)
     }
@@ -117,10 +118,18 @@ public final class Downloads: FileWorking {
     }
 
     /// The assets of `owner`'s that `ids` names, by id, as one read finds them.
+    /// The assets of `ids` that `owner` may see: theirs, and those shared with them
+    /// (`Catalog.isVisible`).
     private func assetsByID(_ ids: [String], owner: Owner) async throws(LibraryError) -> [String: Asset] {
         guard !ids.isEmpty else { return [:] }
-        let sql = "SELECT \(Asset.columns(of: owner)) FROM assets a WHERE a.owner_id = ? AND a.id IN (\(Library.placeholders(ids.count)))"
-        let assets = try await read { connection throws(StorageError) in try Asset.all(connection.query(sql, [owner.id] + ids)) }
+        let sql = "SELECT \(Asset.columns(of: owner)) FROM assets a WHERE a.id IN (\(Library.placeholders(ids.count)))"
+        let assets = try await read { connection throws(StorageError) in
+            var visible: [Asset] = []
+            for asset in try Asset.all(connection.query(sql, ids)) where try Catalog.isVisible(asset, to: owner, connection) {
+                visible.append(asset)
+            }
+            return visible
+        }
         return Dictionary(assets.map { ($0.id, $0) }) { first, _ in first }
     }
 }

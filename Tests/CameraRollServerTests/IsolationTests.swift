@@ -203,6 +203,11 @@ import Testing
         for path in ["/media/\(myID)/thumbnail", "/media/\(myID)/display?w=100&h=100", "/media/\(myID)/original", "/api/assets/\(myID)"] {
             #expect(try await live.get(path, headers: anna).status == 200, "\(path)")
         }
+        // She downloads what she sees, as long as it is shared with her.
+        let download = try await live.request("POST", "/api/downloads", body: try json(["ids": [myID]]), headers: anna)
+        #expect(download.status == 201, "\(download.status)")
+        let downloadPath = try #require(download.header("Location"))
+        #expect(try await live.get(downloadPath, headers: anna).status == 200)
         let hersToo = try await live.upload("photos/lychee__train.jpg", headers: anna)
         let herID = try #require(hersToo.json["id"] as? String)
         let viewerAdds = try await live.request("POST", "/api/albums/\(albumID)/assets", body: try json(["ids": [herID]]), headers: anna)
@@ -221,6 +226,7 @@ import Testing
         #expect(try await live.request("DELETE", "/api/albums/\(albumID)/members/2").status == 204)
         #expect(try await live.get("/api/albums/\(albumID)", headers: anna).status == 404)
         #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 404)
+        #expect(try await live.get(downloadPath, headers: anna).status == 404, "nor her download of it")
         #expect(try await live.get("/media/\(herID)/thumbnail").status == 404, "what she added left with her")
         #expect(try await live.get("/media/\(herID)/thumbnail", headers: anna).status == 200, "and is hers still")
     }
