@@ -83,6 +83,8 @@ async function route() {
   if (!hash.startsWith("#/")) return;
   const [name, id] = hash.slice(2).split("/");
   setSelecting(false);
+  // A partner's view is among the links once the list of them is in.
+  const partners = name === "partner" ? await partnersShown : [];
   document.querySelectorAll("#views a").forEach((link) => {
     const current = link.dataset.view === name || link.dataset.view === hash.slice(2) || (name === "album" && link.dataset.view === "albums");
     if (current) {
@@ -96,7 +98,7 @@ async function route() {
     if (name === "albums") return await showAlbums();
     if (name === "album") return await showView(albumView(await json(`/api/albums/${encodeURIComponent(id)}`)));
     if (name === "partner") {
-      const partner = (await partnersShown).find((shared) => String(shared.id) === id);
+      const partner = partners.find((shared) => String(shared.id) === id);
       if (!partner) throw new Error("That library is not shared with you.");
       return await showView(partnerView(partner));
     }
@@ -560,9 +562,10 @@ viewer.addEventListener("closed", ({ detail }) => {
 
 offerSignOut(document.querySelector("#sign-out"));
 
-// Who looks, and the libraries shared with them, before the first view.
+// Who looks, and the libraries shared with them, asked beside the first view (the viewer asks
+// `owns` only once someone opens an item; a partner's view waits for the list).
 const partnersShown = showPartnerLinks().catch(() => []);
-me = (await json("/api/session").catch(() => ({}))).user ?? null;
+json("/api/session").then((session) => { me = session.user ?? null; }).catch(() => {});
 window.addEventListener("hashchange", route);
 await route();
 
