@@ -11,12 +11,13 @@ public enum PersonRemoval {
         public let library: HandOver
     }
 
-    /// Their allowed sites go with them (and so the links those sites were given).
+    /// Their allowed sites go with them (and so the links those sites were given). `library` is
+    /// opened only once the names are known to be a removal the rules allow.
     public static func remove(
-        _ name: String, to receiverName: String, users: UserAccounts, apps: AllowedApps, library: Library
+        _ name: String, to receiverName: String, users: UserAccounts, apps: AllowedApps, library: () async throws -> Library
     ) async throws -> Outcome {
         let (departing, receiver) = try users.removal(of: name, to: receiverName)
-        let handed = try await library.catalog.handOver(
+        let handed = try await library().catalog.handOver(
             from: Owner(id: departing.id), to: Owner(id: receiver.id), label: "from \(departing.name)")
         try await apps.removeAll(owner: departing.id)
         try await users.remove(id: departing.id)

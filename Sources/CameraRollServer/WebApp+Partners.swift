@@ -10,9 +10,7 @@ extension WebApp {
         router.post("/api/partners", body: .file(maxBytes: 4096)) { request in
             struct Body: Decodable { var user: String }
             let (owner, body) = (try owner(request), try Self.decode(Body.self, request.body))
-            guard let partner = try? access.users.user(named: body.user) else {
-                throw HTTPError(404, "unknown_user", "Nobody here is called \(body.user).")
-            }
+            let partner = try person(named: body.user)
             try await answering { () async throws(LibraryError) in
                 try await library.catalog.sharePartner(owner: owner, with: Owner(id: partner.id))
             }

@@ -10,9 +10,8 @@ extension WebApp {
         router.get("/api/users") { request in
             _ = try admin(request)
             let list = try await answering { () async throws(CredentialsError) in try access.users.all() }
-            var people: [PersonJSON] = []
-            for person in list { people.append(PersonJSON(person.summary, used: try await used(by: Owner(id: person.id)))) }
-            return .json(PeopleJSON(users: people))
+            let used = try await answering { () async throws(LibraryError) in try await library.catalog.usages() }
+            return .json(PeopleJSON(users: list.map { PersonJSON($0.summary, used: used[Owner(id: $0.id)] ?? 0) }))
         }
         router.post("/api/users", body: .file(maxBytes: 4096)) { request in
             _ = try admin(request)
@@ -45,7 +44,7 @@ extension WebApp {
             return .json(
                 try await answeringPeopleAndLibrary {
                     try await PersonRemoval.remove(
-                        leaving.name, to: receiver.name, users: access.users, apps: access.apps, library: library)
+                        leaving.name, to: receiver.name, users: access.users, apps: access.apps, library: { library })
                 })
         }
     }
@@ -66,6 +65,17 @@ extension WebApp {
         guard let found = access.users.user(id: id) else { throw HTTPError.notFound("Nobody here has that id.") }
         return found
     }
+
+    /// The person a body names (sharing an album or a library with them).
+    func person(named name: String) throws(HTTPError) -> UserAccounts.User {
+        guard let found = try? access.users.user(named: name) else {
+            throw HTTPError(404, "unknown_user", "Nobody here is called \(name).")
+        }
+        return found
+    }
+
+    /// A person's name, or how a person no longer here is shown.
+    func name(of owner: Owner) -> String { access.users.user(id: owner.id)?.name ?? "someone no longer here" }
 }
 
 struct PeopleJSON: Encodable {

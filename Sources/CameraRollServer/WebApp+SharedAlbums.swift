@@ -21,9 +21,7 @@ extension WebApp {
             guard let role = AlbumRole(rawValue: body.role), role != .owner else {
                 throw HTTPError.badRequest("invalid_role", "role: viewer or editor.")
             }
-            guard let member = try? access.users.user(named: body.user) else {
-                throw HTTPError(404, "unknown_user", "Nobody here is called \(body.user).")
-            }
+            let member = try person(named: body.user)
             let members = try await answering { () async throws(LibraryError) in
                 try await library.catalog.share(id, with: Owner(id: member.id), as: role, owner: owner)
             }
@@ -45,9 +43,6 @@ extension WebApp {
     private func memberJSON(_ member: AlbumMember) -> MemberJSON {
         MemberJSON(user: PersonNameJSON(id: member.member.id, name: name(of: member.member)), role: member.role.rawValue)
     }
-
-    /// A person's name, or how a person no longer here is shown.
-    func name(of owner: Owner) -> String { access.users.user(id: owner.id)?.name ?? "someone no longer here" }
 }
 
 struct MemberJSON: Encodable {

@@ -95,10 +95,10 @@ public final class AllowedApps: Sendable {
     public func anyApp(origin: WebOrigin) -> App? { all().first { $0.origin == origin } }
 
     /// The app a pick by `owner` gives links under, for a session opened for `app`: the app
-    /// itself when it is theirs or allowed once from their chooser, else their own for that
-    /// site; nil when they do not allow the site, whose picker they then may not use.
+    /// itself when it is theirs (kept, or allowed once from their chooser), else their own for
+    /// that site; nil when they do not allow the site, whose picker they then may not use.
     public func forPicker(_ app: App, owner: Int) -> App? {
-        app.owner == owner || app.expires != nil ? app : self.app(origin: app.origin, owner: owner)
+        app.owner == owner ? app : self.app(origin: app.origin, owner: owner)
     }
 
     /// A kept app, or one allowed once that is not yet forgotten.

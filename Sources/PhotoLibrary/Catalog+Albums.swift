@@ -56,6 +56,18 @@ extension Library {
             """, [album, asset, date, asset, addedBy?.id])
     }
 
+    /// An album `al` that a person (`?`) owns, or one they are a member of (`?`): an index each.
+    static let seenAlbum = "(al.owner_id = ? OR al.id IN (SELECT album_id FROM album_members WHERE member_id = ?))"
+
+    /// Forgets an album's chosen cover once it is no longer among the album's entries.
+    static func forgetCoverIfGone(_ album: String, connection: any SQLConnection) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = albums.id AND m.asset_id = albums.cover_asset_id)
+            """, [album])
+    }
+
     /// Makes a person's Camera Roll row unless it is there: every library has the first admin's.
     static func makeCameraRoll(of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
         guard owner != .first else { return }
@@ -88,11 +100,7 @@ extension Catalog {
     public func albums(owner: Owner) async throws(LibraryError) -> [Album] {
         let albums = try await read { connection throws(StorageError) in
             try connection.query(
-                """
-                \(Self.albumColumns(for: owner))
-                WHERE al.owner_id = ? OR al.id IN (SELECT album_id FROM album_members WHERE member_id = ?)
-                ORDER BY al.builtin DESC, al.title
-                """, [owner.id, owner.id]
+                "\(Self.albumColumns(for: owner)) WHERE \(Library.seenAlbum) ORDER BY al.builtin DESC, al.title", [owner.id, owner.id]
             ).map { row throws(StorageError) in try Self.album(row, for: owner) }
         }
         return albums.contains(where: \.isBuiltIn) ? albums : [Self.emptyCameraRoll(of: owner)] + albums
@@ -103,8 +111,8 @@ extension Catalog {
     public func album(_ id: String, owner: Owner) async throws(LibraryError) -> Album {
         let found = try await read { connection throws(StorageError) in
             try connection.query(
-                "\(Self.albumColumns(for: owner)) WHERE al.id = ? AND (al.owner_id = ? OR am.role IS NOT NULL)",
-                [Library.albumRow(id, of: owner), owner.id]
+                "\(Self.albumColumns(for: owner)) WHERE al.id = ? AND \(Library.seenAlbum)",
+                [Library.albumRow(id, of: owner), owner.id, owner.id]
             ).first.map { row throws(StorageError) in try Self.album(row, for: owner) }
         }
         if let found { return found }
@@ -131,12 +139,7 @@ extension Catalog {
     func requireAlbum(_ id: String, owner: Owner) async throws(LibraryError) {
         guard id != Library.cameraRollID else { return }
         let found = try await read { connection throws(StorageError) in
-            try !connection.query(
-                """
-                SELECT 1 FROM albums WHERE id = ? AND (owner_id = ?
-                    OR EXISTS (SELECT 1 FROM album_members WHERE album_id = ? AND member_id = ?))
-                """, [id, owner.id, id, owner.id]
-            ).isEmpty
+            try !connection.query("SELECT 1 FROM albums al WHERE al.id = ? AND \(Library.seenAlbum)", [id, owner.id, owner.id]).isEmpty
         }
         guard found else { throw LibraryError(.notFound, "There is no album with that id.") }
     }
@@ -215,11 +218,7 @@ extension Catalog {
         try await write { connection throws(StorageError) in
             let list = Library.placeholders(ids.count)
             try connection.run("DELETE FROM album_assets WHERE album_id = ? AND asset_id IN (\(list))\(mine)", [row] + ids + arguments)
-            try connection.run(
-                """
-                UPDATE albums SET cover_asset_id = NULL WHERE id = ? AND cover_asset_id IN (\(list))
-                    AND NOT EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = albums.id AND m.asset_id = albums.cover_asset_id)
-                """, [row] + ids)
+            try Library.forgetCoverIfGone(row, connection: connection)
         }
         return try await self.album(id, owner: owner)
     }

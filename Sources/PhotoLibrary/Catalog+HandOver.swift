@@ -72,9 +72,10 @@ extension Catalog {
             try connection.run("UPDATE album_assets SET added_by = ? WHERE added_by = ?", [to, from])
             let albums = try connection.run(
                 "UPDATE albums SET owner_id = ?, title = title || ? WHERE owner_id = ?", [to, " (\(label))", from])
-            let moved = try connection.run(
-                "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ? AND live_photo_of IS NULL",
-                [to, now, from])
+            // Items as Recently Deleted shows them: a Live Photo's movie is part of its still.
+            let moved =
+                try connection.query("SELECT count(*) AS count FROM assets WHERE owner_id = ? AND live_photo_of IS NULL", [from])
+                .first?.integer("count") ?? 0
             try connection.run(
                 "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ?", [to, now, from])
             for table in ["uploads", "downloads", "picker_sessions"] {

@@ -164,13 +164,3 @@ extension Library {
         return (written("Z") ?? written("")).map { $0.isOnTheCalendar && $0.fraction.count <= 6 } ?? false
     }
 }
-
-extension Catalog {
-    /// The bytes of everything of `owner`'s, the trash and unsaved captures included: what a
-    /// storage quota is measured against.
-    public func usage(owner: Owner) async throws(LibraryError) -> Int64 {
-        try await read { connection throws(StorageError) in
-            Int64(try connection.query("SELECT bytes FROM owner_usage WHERE owner_id = ?", [owner.id]).first?.integer("bytes") ?? 0)
-        }
-    }
-}

@@ -38,12 +38,9 @@ extension Catalog {
         }
     }
 
-    /// Refuses unless `sharer` shares their library with `owner`: what a listing of it asks first.
-    func requirePartner(_ sharer: Owner, of owner: Owner) async throws(LibraryError) {
-        let shared = try await read { connection throws(StorageError) in
-            try !connection.query("SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [sharer.id, owner.id]).isEmpty
-        }
-        guard shared else { throw LibraryError(.notFound, "That library is not shared with you.") }
+    /// Whether `sharer` shares their library with `partner`, as a transaction sees it.
+    static func shares(_ sharer: Owner, with partner: Owner, _ connection: any SQLConnection) throws(StorageError) -> Bool {
+        try !connection.query("SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [sharer.id, partner.id]).isEmpty
     }
 
     /// A page of the library `sharer` shares with `owner`, as `assets(_:owner:)` lists it for its
@@ -59,10 +56,14 @@ extension Catalog {
         return try await days(query, owner: sharer)
     }
 
+    /// Refuses a listing of another collection than the library proper, or of a library
+    /// `sharer` does not share with `owner`.
     private func requirePartnerLibrary(_ query: AssetQuery, _ sharer: Owner, _ owner: Owner) async throws(LibraryError) {
         guard query.collection == .library else {
             throw LibraryError(.invalidRequest, "A library shared with you is seen whole: its albums and trash are its owner's.")
         }
-        try await requirePartner(sharer, of: owner)
+        guard try await read({ connection throws(StorageError) in try Catalog.shares(sharer, with: owner, connection) }) else {
+            throw LibraryError(.notFound, "That library is not shared with you.")
+        }
     }
 }

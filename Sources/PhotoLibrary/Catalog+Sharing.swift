@@ -11,13 +11,10 @@ public struct AlbumMember: Sendable, Equatable, Codable {
 }
 
 extension Catalog {
-    /// Whether an album entry (`?`, an asset's id) is in an album of a person's (`?`) or one
-    /// they are a member of (`?`): through the entries of that asset alone.
-    package static let sharedEntry = """
-        SELECT 1 FROM album_assets m JOIN albums al ON al.id = m.album_id
-        WHERE m.asset_id = ? AND (al.owner_id = ? OR EXISTS (
-            SELECT 1 FROM album_members am WHERE am.album_id = al.id AND am.member_id = ?)) LIMIT 1
-        """
+    /// Whether an album entry (`?`, an asset's id) is in an album a person sees
+    /// (`Library.seenAlbum`): through the entries of that asset alone.
+    package static let sharedEntry =
+        "SELECT 1 FROM album_assets m JOIN albums al ON al.id = m.album_id WHERE m.asset_id = ? AND \(Library.seenAlbum) LIMIT 1"
 
     /// Who an album is shared with, its owner first: for anyone who may see it.
     public func members(of id: String, owner: Owner) async throws(LibraryError) -> [AlbumMember] {
@@ -61,11 +58,7 @@ extension Catalog {
             let removed = try connection.run("DELETE FROM album_members WHERE album_id = ? AND member_id = ?", [album.id, member.id])
             guard removed > 0 else { return 0 }
             try connection.run("DELETE FROM album_assets WHERE album_id = ? AND added_by = ?", [album.id, member.id])
-            try connection.run(
-                """
-                UPDATE albums SET cover_asset_id = NULL WHERE id = ?
-                    AND NOT EXISTS (SELECT 1 FROM album_assets m WHERE m.album_id = albums.id AND m.asset_id = albums.cover_asset_id)
-                """, [album.id])
+            try Library.forgetCoverIfGone(album.id, connection: connection)
             return removed
         }
         guard removed > 0 else { throw LibraryError(.notFound, "The album is not shared with that person.") }
@@ -73,8 +66,9 @@ extension Catalog {
 
     /// One asset `owner` may see: their own, whatever its state, or, while it is not in its
     /// owner's trash, one in an album of theirs or shared with them (a Live Photo's movie by its
-    /// still's entry), or one of the library a partner shares with them (not an unsaved capture). nil asks for anyone's, as
-    /// `asset(_:owner:)`. What the media routes serve; changes ask `asset(_:owner:)`.
+    /// still's entry), or one of the library a partner shares with them (not an unsaved
+    /// capture). nil asks for anyone's, as `asset(_:owner:)`. What the media routes serve;
+    /// changes ask `asset(_:owner:)`.
     public func visibleAsset(_ id: String, to owner: Owner?) async throws(LibraryError) -> Asset {
         let found = try await read { connection throws(StorageError) -> Asset? in
             guard let asset = try Catalog.asset(id, connection) else { return nil }
@@ -92,6 +86,6 @@ extension Catalog {
         if try !connection.query(sharedEntry, [asset.livePhotoStill ?? asset.id, owner.id, owner.id]).isEmpty { return true }
         // A partner sees the library proper: not its unsaved captures.
         guard !asset.isUnsaved else { return false }
-        return try !connection.query("SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [asset.owner.id, owner.id]).isEmpty
+        return try shares(asset.owner, with: owner, connection)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// `cameraroll apps add ORIGIN [--name NAME] [--link-lifetime DURATION]`, `apps list [--json]`,
 /// `apps remove ID|ORIGIN`, each with `--user NAME` (by default the first admin): the web sites
-/// a person allows to open their picker, as their settings page shows them. A running server sees a change at once; removing a site ends its links.
+/// a person allows to open their picker, as their settings page shows them. A running server
+/// sees a change at once; removing a site ends its links.
 enum AppsCommand {
     static let valued: Set<String> = ["name", "link-lifetime", "user"]
 

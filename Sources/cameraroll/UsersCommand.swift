@@ -3,7 +3,8 @@ import Credentials
 import Foundation
 
 /// `cameraroll users add NAME [--admin]`, `users list [--json]`, `users passwd NAME`,
-/// `users quota NAME SIZE|none`, `users remove NAME --to ADMIN`: the people who sign in, each with a library of their own. The owner of a library made before there were
+/// `users quota NAME SIZE|none`, `users remove NAME --to ADMIN`: the people who sign in, each
+/// with a library of their own. The owner of a library made before there were
 /// people is its first admin, named `owner`. A running server sees a change at its next request;
 /// a new password signs that person's devices out.
 enum UsersCommand {
@@ -84,9 +85,8 @@ enum UsersCommand {
                 guard rest.count == 1, let receiver = arguments.value("to") else {
                     throw UsageError("users remove NAME --to ADMIN: NAME's library goes to ADMIN's Recently Deleted.")
                 }
-                _ = try users.removal(of: rest[0], to: receiver)
                 let outcome = try await PersonRemoval.remove(
-                    rest[0], to: receiver, users: users, apps: apps, library: try await context.openLibrary())
+                    rest[0], to: receiver, users: users, apps: apps, library: { try await context.openLibrary() })
                 if arguments.flag("json") {
                     Terminal.json(outcome)
                 } else {

@@ -354,6 +354,7 @@ extension CapabilityTests {
         #expect(apps.forPicker(mine, owner: 2) == hers && apps.forPicker(mine, owner: 1) == mine)
         let once = try await apps.allowOnce(try WebOrigin("https://once.example"), duration: 60, owner: 2)
         #expect(apps.forPicker(once, owner: 2) == once)
+        #expect(apps.forPicker(once, owner: 1) == nil, "allowed once by her, for her picks alone")
         #expect(try await apps.remove(mine.id, owner: 2) == nil, "another's is not there")
         #expect(try await apps.remove("https://blog.example", owner: 2)?.id == hers.id)
         #expect(apps.list(owner: 1) == [mine])

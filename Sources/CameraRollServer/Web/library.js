@@ -383,7 +383,8 @@ function showAlbumBar(album) {
     `Shared by ${album.owner.name}${album.role === "viewer" ? " · you can view" : " · you can add your own"}`;
 }
 
-function memberRow(albumID, member, refresh) {
+// `showMembers(change, said)`: runs a change, then lists the members as they are after it.
+function memberRow(albumID, member, showMembers) {
   const item = document.createElement("li");
   const name = document.createElement("span");
   name.className = "member-name";
@@ -400,10 +401,10 @@ function memberRow(albumID, member, refresh) {
   role.setAttribute("aria-label", `What ${member.user.name} can do`);
   role.append(new Option("View", "viewer"), new Option("Add and view", "editor"));
   role.value = member.role;
-  role.addEventListener("change", () => refresh(sendJSON(`/api/albums/${albumID}/members`, "POST", { user: member.user.name, role: role.value }),
+  role.addEventListener("change", () => showMembers(sendJSON(`/api/albums/${albumID}/members`, "POST", { user: member.user.name, role: role.value }),
     `${member.user.name} can ${role.value === "editor" ? "add and view" : "view"} now.`));
   const remove = plainButton("Remove", `Stop sharing with ${member.user.name}`,
-    () => refresh(json(`/api/albums/${albumID}/members/${member.user.id}`, { method: "DELETE" }), `${member.user.name} no longer sees this album.`),
+    () => showMembers(json(`/api/albums/${albumID}/members/${member.user.id}`, { method: "DELETE" }), `${member.user.name} no longer sees this album.`),
     "plain danger");
   item.append(role, remove);
   return item;
@@ -416,17 +417,17 @@ document.querySelector("#share-album").addEventListener("click", async () => {
   dialog.querySelector("h2").textContent = `Share “${view.album.title}”`;
   said.textContent = "";
   // Runs a change, then shows the members as they are after it.
-  const refresh = async (change, done) => {
+  const showMembers = async (change, done) => {
     try {
       if (change) await change;
       const { members } = await json(`/api/albums/${albumID}/members`);
-      dialog.querySelector(".album-members").replaceChildren(...members.map((member) => memberRow(albumID, member, refresh)));
+      dialog.querySelector(".album-members").replaceChildren(...members.map((member) => memberRow(albumID, member, showMembers)));
       if (done) said.textContent = done;
     } catch (error) {
       said.textContent = error.message;
     }
   };
-  await refresh(null, "");
+  await showMembers(null, "");
   const name = dialog.querySelector("#share-name");
   name.value = "";
   dialog.returnValue = "";
@@ -441,7 +442,7 @@ document.querySelector("#share-album").addEventListener("click", async () => {
       return;
     }
     const role = dialog.querySelector("#share-role").value;
-    await refresh(sendJSON(`/api/albums/${albumID}/members`, "POST", { user, role }),
+    await showMembers(sendJSON(`/api/albums/${albumID}/members`, "POST", { user, role }),
       `${user} can ${role === "editor" ? "add and view" : "view"} this album.`);
     name.value = "";
   };

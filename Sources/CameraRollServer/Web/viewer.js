@@ -72,7 +72,7 @@ export class Viewer extends EventTarget {
     this.actions = actions;
     Object.assign(this, elements(dialog, {
       stage: ".stage", title: ".viewer-title", info: ".info", status: ".viewer-status",
-      favorite: ".favorite-button", download: ".download-button",
+      favorite: ".favorite-button", download: ".download-button", deleteButton: ".delete-button",
     }));
     this.zoom = { scale: 1, x: 0, y: 0 };
     dialog.querySelector(".close-button").addEventListener("click", () => dialog.close());
@@ -94,7 +94,7 @@ export class Viewer extends EventTarget {
     dialog.querySelector("#rotate").addEventListener("click", () => this.reorient((turns) => turns + 3, false));
     dialog.querySelector("#flip-photo").addEventListener("click", () => this.reorient((turns) => turns, true));
     dialog.querySelector("#revert").addEventListener("click", () => this.storeEdit({}));
-    dialog.querySelector(".delete-button").addEventListener("click", () => this.remove());
+    this.deleteButton.addEventListener("click", () => this.remove());
     dialog.addEventListener("keydown", (event) => this.key(event));
     dialog.addEventListener("close", () => {
       this.stage.replaceChildren();
@@ -145,7 +145,7 @@ export class Viewer extends EventTarget {
     this.favorite.textContent = asset.favorite ? "♥ Favourite" : "♡ Favourite";
     const mine = this.actions.owns(asset);
     this.favorite.hidden = !mine;
-    this.dialog.querySelector(".delete-button").hidden = !mine;
+    this.deleteButton.hidden = !mine;
     this.editButton.hidden = !mine || asset.mediaType === "public.movie";
     this.download.href = asset.urls.original;
     this.download.download = asset.originalFilename ?? "";
