@@ -17,6 +17,8 @@ package struct Access: Sendable {
     package static let cookie = "cameraroll_session"
     let sessions: SignInSessions
     let capabilities: CapabilityURLs
+    /// The tokens of links for people without an account, signed with the same key.
+    let shareTokens: ShareTokens
     let lockOut: LockOut
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
@@ -44,6 +46,7 @@ package struct Access: Sendable {
             key = try CapabilityKey.kept(in: dataFolder)
         }
         capabilities = CapabilityURLs(key: key)
+        shareTokens = ShareTokens(key: key)
         lockOut = LockOut(shared: shared)
         if let shared {
             users = UserAccounts(shared: shared)
@@ -60,7 +63,8 @@ package struct Access: Sendable {
 
     enum Rule {
         /// Anyone: health, sign-in, the pages' scripts, the local authority's certificate, and the
-        /// picker service's caller side (creating a session, and waiting on one whose id it holds).
+        /// picker service's caller side (creating a session, and waiting on one whose id it holds),
+        /// and a shared link's guests, whose token (and password) its handlers check.
         case open
         /// The owner, or a capability URL for the asset named in the path.
         case media
@@ -76,6 +80,7 @@ package struct Access: Sendable {
             // opened carries no SameSite=Strict cookie, and the page's own requests do.
             ("GET", "/choose"), ("GET", "/picker/:id"):
             .open
+        case _ where pattern.hasPrefix("/s/:token") || pattern.hasPrefix("/api/shared/:token"): .open
         case _ where pattern.hasPrefix("/media/:id/"): .media
         default: .owner
         }

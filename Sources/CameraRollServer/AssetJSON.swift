@@ -61,6 +61,8 @@ struct AssetJSON: Encodable {
                 }
             })
         try json.put("livePhotoStill", asset.livePhotoStill)
+        // Added by a guest through this shared link of the owner's.
+        try json.put("fromLink", asset.fromLink)
     }
 
     /// The URLs of its media. `display` takes `w`, `h` (CSS pixels), `dpr` and optionally `fit`

@@ -39,7 +39,7 @@ extension WebApp {
         }
         router.get("/media/:id/stream/:file") { request in
             _ = try await capability(request, kind: "video")
-            return try await stream(request)
+            return try await stream(request, owner: try mediaOwner(request))
         }
         router.get("/media/:id/trimmed") { request in try await trimmed(request) }
         router.get("/media/:id/compatible") { request in try await compatible(request) }
@@ -257,9 +257,10 @@ extension WebApp {
 
 extension WebApp {
     /// A movie played while nothing the browser plays exists yet (`StreamFile`): a segment or
-    /// a part of one, made on first request, or the HLS playlist of them all.
-    private func stream(_ request: Request) async throws -> Response {
-        let (id, owner) = (request.parameter("id"), try mediaOwner(request))
+    /// a part of one, made on first request, or the HLS playlist of them all. Of `owner`'s movie
+    /// (nil: anyone's, for whoever holds a capability or a shared link to it).
+    func stream(_ request: Request, owner: Owner?) async throws -> Response {
+        let id = request.parameter("id")
         guard let file = StreamFile(request.parameter("file")) else {
             throw HTTPError(404, "not_found", "A stream has index.m3u8, <n>.mp4, <n>-init.mp4 and <n>.m4s.")
         }

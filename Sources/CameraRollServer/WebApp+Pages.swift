@@ -19,6 +19,13 @@ extension WebApp {
         router.get("/settings") { _ in try Self.page(files, "settings.html") }
         // The chooser's popup, opened by another site's page (chooser.js).
         router.get("/choose") { _ in try Self.page(files, "choose.html") }
+        // A shared link's page, for anyone holding it: its items come through the link's API.
+        router.get("/s/:token") { _ in
+            var response = try Self.page(files, "share.html")
+            // The token is the key: no other site learns it from where a guest came from.
+            response.headers["Referrer-Policy"] = "no-referrer"
+            return response
+        }
         router.get("/app/:file") { request in try Self.page(files, request.parameter("file")) }
         // The picker is presented inside the pages of this origin (picker-client.js), or fills
         // the chooser's popup.

@@ -74,8 +74,11 @@ extension WebApp {
         return found
     }
 
-    /// A person's name, or how a person no longer here is shown.
-    func name(of owner: Owner) -> String { access.users.user(id: owner.id)?.name ?? "someone no longer here" }
+    /// A person's name, or how a person no longer here is shown; the library's first owner, before
+    /// anyone has a password (and so a name), is "the owner".
+    func name(of owner: Owner) -> String {
+        access.users.user(id: owner.id)?.name ?? (owner == .first ? "the owner" : "someone no longer here")
+    }
 }
 
 struct PeopleJSON: Encodable {

@@ -28,15 +28,6 @@ extension WebApp {
     }
 
     private func signIn(_ request: Request) async throws -> Response {
-        let address = request.remoteAddress
-        if let wait = try await answering({ () async throws(CredentialsError) in try await access.lockOut.check(address) }) {
-            let minutes = Int((wait / 60).rounded(.up))
-            var response = HTTPError(
-                429, "locked_out", "Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
-            ).response
-            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
-            return response
-        }
         // Without a name, the first admin: how one signed in before there were people.
         struct Body: Decodable {
             var user: String?
@@ -52,24 +43,52 @@ extension WebApp {
         if body.user == nil, person?.password == nil {
             throw HTTPError(409, "no_password", "No owner password is set yet. On the server's computer, run `cameraroll passwd`.")
         }
-        // Counted as a failure before the slow check, so that guesses sent at once all count.
-        let attempt = try await answering { () async throws(CredentialsError) in try await access.lockOut.count(address) }
-        // Waiting holds no thread; a cancelled wait only ends sooner.
-        try? await Task.sleep(for: .seconds(attempt.delay))
-        // A name nobody has, or someone without a password, costs a check as a wrong password
-        // does, so the answer's time does not tell who is here.
-        let verified = await access.passwordChecks.verify(
-            body.password, against: person?.password ?? .nobodys, suspicion: attempt.suspicion)
+        let verified = try await guess(body.password, against: person?.password, from: request.remoteAddress)
         guard verified, let person, let stamp = access.users.stamp(of: person.id) else {
             throw HTTPError(
                 401, "wrong_password", body.user == nil ? "That is not the owner's password." : "That name and password do not match.")
         }
-        try await answering { () async throws(CredentialsError) in try await access.lockOut.succeeded(address) }
         let (token, session) = await access.sessions.create(user: person.id, passwordStamp: stamp)
         var response = Response.json(
             SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true, user: person.summary))
         response.headers["Set-Cookie"] =
             "\(Access.cookie)=\(token); Path=/; Max-Age=\(Int(SignInSessions.lifetime)); HttpOnly; Secure; SameSite=Strict"
+        return response
+    }
+}
+
+extension WebApp {
+    /// A password guess from `address`, checked as every one is (a sign-in's, a shared link's):
+    /// refused while the address is locked out, counted as a failure before the slow check so
+    /// that guesses sent at once all count, and waited on as more fail. Without a `hash` (a name
+    /// nobody has, someone without a password) it costs what a wrong password does, so the
+    /// answer's time does not tell who is here.
+    func guess(_ password: String, against hash: PasswordHash?, from address: String) async throws -> Bool {
+        if let wait = try await answering({ () async throws(CredentialsError) in try await access.lockOut.check(address) }) {
+            throw LockedOut(wait: wait)
+        }
+        let attempt = try await answering { () async throws(CredentialsError) in try await access.lockOut.count(address) }
+        // Waiting holds no thread; a cancelled wait only ends sooner.
+        try? await Task.sleep(for: .seconds(attempt.delay))
+        let verified = await access.passwordChecks.verify(password, against: hash ?? .nobodys, suspicion: attempt.suspicion)
+        guard verified, hash != nil else { return false }
+        try await answering { () async throws(CredentialsError) in try await access.lockOut.succeeded(address) }
+        return true
+    }
+}
+
+/// Too many wrong passwords from one address: when it may try again.
+struct LockedOut: HTTPResponseError {
+    let wait: Double
+    var status: Int { 429 }
+    var code: String { "locked_out" }
+    var message: String {
+        let minutes = Int((wait / 60).rounded(.up))
+        return "Too many wrong passwords. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+    }
+    var response: Response {
+        var response = Response.bytes(jsonBody, contentType: "application/json; charset=utf-8", status: status)
+        response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
         return response
     }
 }

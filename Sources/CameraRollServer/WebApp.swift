@@ -61,6 +61,8 @@ public struct WebApp: Sendable {
         addSharedAlbumRoutes(to: &router)
         addPartnerRoutes(to: &router)
         addDownloadRoutes(to: &router)
+        addShareLinkRoutes(to: &router)
+        addGuestRoutes(to: &router)
         router.gate = { [access] request, route in access.gate(request, route) }
         router.finish = { [access] request, response in CrossSite.finish(request, &response, access) }
         return router

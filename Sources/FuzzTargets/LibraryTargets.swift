@@ -102,6 +102,14 @@ extension FuzzTarget {
             require(signedSessions.session(text(bytes), stamps: { _ in "a stamp" }) == nil, "only a signed token is a session")
         },
         FuzzTarget(
+            "share-token", "a shared link's token, from /s/<token> and /api/shared/<token> (<link id><signature>, 64 hex digits)",
+            examples: [shareTokens.token(for: "0123456789abcdef0123456789abcdef"), String(repeating: "0", count: 64), "0123"]
+        ) { bytes in
+            let token = text(bytes)
+            guard let id = shareTokens.linkID(of: token) else { return }
+            require(token.lowercased() == shareTokens.token(for: id), "only a token this key made names a link")
+        },
+        FuzzTarget(
             "web-origin", "a site's origin, from Origin headers and the owner's list of allowed apps",
             examples: ["https://blog.example", "http://127.0.0.1:9090/", "http://[::1]:8080", "null", "HTTPS://Blog.Example:443"]
         ) { bytes in
@@ -117,6 +125,9 @@ extension FuzzTarget {
 }
 
 private let capabilities = CapabilityURLs()
+
+/// Tokens of this process's own key: a fuzzed token names a link only if this key signed it.
+private let shareTokens = ShareTokens(key: .random())
 
 /// An empty library of this process's own: FTS5 parses a search whether or not anything matches.
 private let searchable: Library = {

@@ -45,4 +45,7 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var livePhotoStill: String?
     /// Whose it is.
     public var owner: Owner
+    /// The shared link a guest added it through (`ShareLink`), whose id it keeps after the link
+    /// is gone; nil for everything its owner added.
+    public var fromLink: String?
 }

@@ -78,7 +78,8 @@ extension Catalog {
                 .first?.integer("count") ?? 0
             try connection.run(
                 "UPDATE assets SET owner_id = ?, unsaved = FALSE, trashed_at = COALESCE(trashed_at, ?) WHERE owner_id = ?", [to, now, from])
-            for table in ["uploads", "downloads", "picker_sessions"] {
+            // Their links stop opening: the items were shown on their word, not the receiver's.
+            for table in ["uploads", "downloads", "picker_sessions", "share_links"] {
                 try connection.run("DELETE FROM \(table) WHERE owner_id = ?", [from])
             }
             return (HandOver(moved: moved, merged: merged, albums: albums), ids)

@@ -1,3 +1,5 @@
+import Storage
+
 extension LibrarySchema {
     /// Albums shared with other people of the library: each member a viewer or an editor
     /// (`album_members`, found by member for their list of albums), and each entry the person
@@ -25,4 +27,38 @@ extension LibrarySchema {
         );
         CREATE INDEX partners_by_partner ON partners (partner_id, owner_id);
         """
+}
+
+extension LibrarySchema {
+    /// Links for people without an account (`share_links`): an album of its owner's or a list of
+    /// their items (`share_link_assets`, in the order given, read a page at a time by position), until `expires` (seconds since
+    /// 1970; nil for never), behind a password (its hash, as the server writes it) or not, and
+    /// what its guests may do. Found by owner for their list; a guest's token names the id.
+    /// An upload through a link names it (`assets.from_link`), kept when the link goes.
+    static func shareLinks(_ dialect: SQLDialect) -> String {
+        let (moment, flag) = dialect == .sqlite ? ("TEXT", "INTEGER") : ("timestamptz", "boolean")
+        return """
+            CREATE TABLE share_links (
+                id TEXT PRIMARY KEY,
+                owner_id INTEGER NOT NULL CHECK (owner_id > 0),
+                album_id TEXT REFERENCES albums (id) ON DELETE CASCADE,
+                created_at \(moment) NOT NULL,
+                expires BIGINT,
+                password TEXT,
+                remove_location \(flag) NOT NULL,
+                allow_download \(flag) NOT NULL,
+                allow_upload \(flag) NOT NULL
+            );
+            CREATE INDEX share_links_by_owner ON share_links (owner_id, created_at);
+            CREATE INDEX share_links_by_album ON share_links (album_id);
+            CREATE TABLE share_link_assets (
+                link_id TEXT NOT NULL REFERENCES share_links (id) ON DELETE CASCADE,
+                asset_id TEXT NOT NULL REFERENCES assets (id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (link_id, position)
+            );
+            CREATE INDEX share_link_assets_by_asset ON share_link_assets (asset_id, link_id);
+            ALTER TABLE assets ADD COLUMN from_link TEXT;
+            """
+    }
 }

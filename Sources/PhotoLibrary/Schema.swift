@@ -239,6 +239,7 @@ public enum LibrarySchema {
             Migration("0018-owner-usage", ownerUsage(types.dialect)),
             Migration("0019-shared-albums", sharedAlbums),
             Migration("0020-partners", partners),
+            Migration("0021-share-links", shareLinks(types.dialect)),
         ]
     }
 }

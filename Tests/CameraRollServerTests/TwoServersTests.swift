@@ -125,6 +125,32 @@ import Testing
         #expect(opened.body == (try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/recurser__Landscape_1.jpg")))))
     }
 
+    /// A link for people without an account, made through one server, opens on the other for a
+    /// stranger, its password given on either, and ends on both the moment it is revoked.
+    @Test func aSharedLinkMadeOnOneOpensOnTheOtherUntilRevoked() async throws {
+        let cluster = try await Cluster()
+        let id = try #require(
+            try await cluster.first.upload("photos/recurser__Landscape_1.jpg", headers: cluster.owner).json["id"] as? String)
+        let made = try await cluster.first.request(
+            "POST", "/api/shares",
+            body: Data(#"{"assetIDs":["\#(id)"],"password":"a guest's password","removeLocation":true,"allowDownload":true}"#.utf8),
+            headers: cluster.owner)
+        #expect(made.status == 201, "\(made.json)")
+        let (linkID, url) = (try #require(made.json["id"] as? String), try #require(made.json["url"] as? String))
+        let token = String(url.dropFirst("/s/".count))
+        let stranger = ["X-Forwarded-For": "198.51.100.8"]
+        let unlocked = try await cluster.first.request(
+            "POST", "/api/shared/\(token)/unlock", body: Data(#"{"password":"a guest's password"}"#.utf8), headers: stranger)
+        let cookie = try #require(unlocked.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let guest = stranger.merging(["Cookie": cookie]) { $1 }
+        let items = try await cluster.second.get("/api/shared/\(token)", headers: guest)
+        #expect((items.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+        #expect(try await cluster.second.get("/s/\(token)/media/\(id)/original", headers: guest).status == 200)
+
+        #expect(try await cluster.first.request("DELETE", "/api/shares/\(linkID)", headers: cluster.owner).status == 204)
+        #expect(try await cluster.second.get("/api/shared/\(token)", headers: guest).status == 404, "revoked on both at once")
+    }
+
     @Test func aSignInOnOneWorksOnTheOtherAndSigningOutEndsItOnBoth() async throws {
         let cluster = try await Cluster()
         #expect(try await cluster.second.get("/api/assets").status == 401, "loopback is nobody's")

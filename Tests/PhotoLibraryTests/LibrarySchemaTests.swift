@@ -93,6 +93,10 @@ import Testing
                 "0020-partners", "b0b0009f9665b846f33184797a9713b2669b719e707d21d3cc69c79b7017e238",
                 "b0b0009f9665b846f33184797a9713b2669b719e707d21d3cc69c79b7017e238"
             ),
+            (
+                "0021-share-links", "034116333aad310aec8f5736553c91b73579c33705c2951de171a2ba8f75c2f8",
+                "57627271c872bee9302d81815387c6e3ffe19595498da376fc433251c5bb0793"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))

@@ -159,6 +159,31 @@ import Testing
         #expect(wholeTableWork(lines, sorts: true).isEmpty, "\(lines)")
         #expect(lines.contains { $0.contains("album_assets_by_asset") || $0.contains("album_assets_by") }, "\(lines)")
     }
+
+    /// A link to chosen items is read a page at a time from its entries' key, each item by its
+    /// own, and whether it shows an item from that item's entries: neither reads all the
+    /// entries of every link nor sorts them, with a link of 10,000 beside small ones.
+    @Test(arguments: [Engine.sqlite, .postgreSQL]) func aLinksItemsAreReadThroughItsEntries(engine: Engine) async throws {
+        let (fixture, _) = try await library(engine)
+        let catalog = fixture.library.catalog
+        let ids = try await fixture.library.database.read { connection throws(StorageError) in
+            try connection.query(
+                "SELECT id FROM assets WHERE trashed_at IS NULL AND NOT unsaved AND live_photo_of IS NULL ORDER BY id LIMIT 10000", []
+            ).map { row throws(StorageError) in try row.text("id") }
+        }
+        let options = ShareLink.Options(removeLocation: false, allowDownload: false, allowUpload: false)
+        for (index, chosen) in [ids, Array(ids.prefix(3)), Array(ids.suffix(5))].enumerated() {
+            _ = try await catalog.createLink(
+                NewShareLink(content: .assets(chosen), lifetime: nil, password: nil, options: options), id: "link\(index)", owner: .first)
+        }
+        try await catalog.analyze()
+        let entries = ["a", "s", "assets", "share_link_assets"]
+        let page = try await queryPlan(fixture.library, Catalog.linkedPage(of: .first), ["link0", 4000, 61])
+        #expect(wholeTableScans(page, of: entries).isEmpty && wholeTableWork(page).isEmpty, "\(page)")
+        let entry = try await queryPlan(fixture.library, Catalog.linkedEntry, [ids[9000], "link0"])
+        #expect(wholeTableScans(entry, of: entries).isEmpty, "\(entry)")
+        #expect(entry.contains { $0.contains("share_link_assets_by_asset") }, "\(entry)")
+    }
 }
 
 /// The days each view counts as items come and go are the days its rows have, whatever was done

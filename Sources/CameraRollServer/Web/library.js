@@ -4,6 +4,7 @@
 // uploader (upload-panel.js). Views are addressed by the URL's hash, so Back and a reload work.
 import { json, sendJSON } from "./api.js";
 import { plainButton } from "./elements.js";
+import { offerLink } from "./share-link.js";
 import { offerSignOut } from "./sign-out.js";
 import { monthName, Timeline } from "./timeline.js";
 import { startUploads } from "./upload-panel.js";
@@ -25,11 +26,11 @@ const timeline = new Timeline(grid, { label: "Library" });
 
 // What each view shows and lets one do with a selection.
 const views = {
-  library: { title: "Library", query: { collection: "library" }, actions: ["album", "favorite", "download", "trash"],
+  library: { title: "Library", query: { collection: "library" }, actions: ["album", "favorite", "download", "link", "trash"],
     empty: ["No Photos or Videos", "Add photos and videos with the buttons above, by dropping them here, or take some with the Camera."] },
-  recent: { title: "Recently Added", query: { collection: "recentlyAdded" }, actions: ["album", "favorite", "download", "trash"],
+  recent: { title: "Recently Added", query: { collection: "recentlyAdded" }, actions: ["album", "favorite", "download", "link", "trash"],
     empty: ["Nothing Added Yet", "What you add appears here first, whenever it was taken."] },
-  favorites: { title: "Favourites", query: { collection: "favorites" }, actions: ["album", "favorite", "download", "trash"],
+  favorites: { title: "Favourites", query: { collection: "favorites" }, actions: ["album", "favorite", "download", "link", "trash"],
     empty: ["No Favourites", "Mark photos and videos as favourites with ♡ in the viewer or with Select."] },
   unsaved: { title: "Captures Not Saved", query: { collection: "unsavedCaptures" }, actions: ["save", "download", "trash"],
     empty: ["No Unsaved Captures", "Photos and videos taken with the camera that nobody saved to the Camera Roll appear here until they expire."],
@@ -46,7 +47,8 @@ let view = null;
 const memberActions = { viewer: [], editor: ["remove"] };
 
 function albumView(album) {
-  const owned = album.builtIn ? ["album", "favorite", "download", "remove", "trash"] : ["album", "favorite", "cover", "download", "remove", "trash"];
+  const owned = album.builtIn ? ["album", "favorite", "download", "link", "remove", "trash"]
+    : ["album", "favorite", "cover", "download", "link", "remove", "trash"];
   return { title: album.title, album, query: { album: album.id },
     actions: memberActions[album.role] ?? owned,
     empty: ["No Photos or Videos", album.builtIn ? "Photos and videos saved to the Camera Roll appear here." : "Add items to this album with Select and Add to Album."] };
@@ -224,6 +226,7 @@ async function perform(action) {
     cover: () => sendJSON(`/api/albums/${view.album.id}`, "PATCH", { coverAssetID: ids[0] }).then(() => refresh("That item is the album's cover now.")),
     remove: () => sendJSON(`/api/albums/${view.album.id}/assets/remove`, "POST", { ids }).then(() => refresh(`Took ${count(ids)} out of the album.`)),
     download: () => download(ids),
+    link: () => offerLink({ assetIDs: ids }, count(ids)),
     trash: () => actions.remove(ids),
     restore: () => sendJSON("/api/assets/restore", "POST", { ids }).then(() => refresh(`Restored ${count(ids)}.`)),
     delete: async () => {
@@ -447,6 +450,9 @@ document.querySelector("#share-album").addEventListener("click", async () => {
     name.value = "";
   };
 });
+
+document.querySelector("#link-album").addEventListener("click", () =>
+  offerLink({ albumID: view.album.id }, `“${view.album.title}”`).catch((error) => { status.textContent = error.message; }));
 
 document.querySelector("#leave-album").addEventListener("click", async () => {
   if (!confirm(`Leave “${view.album.title}”? What you added to it leaves with you; it stays in your library.`)) return;
