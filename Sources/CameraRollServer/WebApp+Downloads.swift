@@ -22,16 +22,21 @@ extension WebApp {
             let download = try await answering { () throws(LibraryError) in
                 try await library.downloads.download(request.parameter("token"), owner: owner)
             }
-            return Response(
-                headers: Headers([
-                    ("Content-Type", "application/zip"),
-                    ("Content-Disposition", ContentDisposition.attachment(download.filename)),
-                    ("Cache-Control", "no-store"),
-                ]),
-                body: .stream(
-                    StreamedBody(size: download.size) { [library] writer in try await library.downloads.write(download, to: writer.write) })
-            )
+            return archive(download)
         }
+    }
+
+    /// A download's archive, streamed as it is made, under the length known from the start.
+    func archive(_ download: Download) -> Response {
+        Response(
+            headers: Headers([
+                ("Content-Type", "application/zip"),
+                ("Content-Disposition", ContentDisposition.attachment(download.filename)),
+                ("Cache-Control", "no-store"),
+            ]),
+            body: .stream(
+                StreamedBody(size: download.size) { [library] writer in try await library.downloads.write(download, to: writer.write) })
+        )
     }
 }
 

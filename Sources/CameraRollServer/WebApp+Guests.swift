@@ -18,6 +18,7 @@ extension WebApp {
         router.post("/api/shared/:token/assets", body: .file(maxBytes: library.options.maxFileBytes, sha256: true)) { request in
             try await guestUpload(request)
         }
+        router.get("/s/:token/download") { request in Self.forGuests(try await guestArchive(request)) }
         router.get("/s/:token/media/:id/stream/:file") { request in
             let (_, asset) = try await guestAsset(request)
             return Self.forGuests(try await stream(request, owner: asset.owner))
@@ -67,9 +68,7 @@ extension WebApp {
         let link = try await openLink(request)
         let limit = try request.integer("limit", in: 1...AssetQuery.maxLimit) ?? 200
         let (page, title) = try await answering { () async throws(LibraryError) in
-            let page = try await library.catalog.linkedAssets(link, cursor: request.query["cursor"], limit: limit)
-            guard let album = link.albumID else { return (page, nil as String?) }
-            return (page, try await library.catalog.album(album, owner: link.owner).title)
+            (try await library.catalog.linkedAssets(link, cursor: request.query["cursor"], limit: limit), try await linkTitle(link))
         }
         let base = "/s/\(request.parameter("token"))/media"
         return .json(
@@ -172,6 +171,53 @@ extension WebApp {
         }
     }
 
+    /// Everything a link shows as one ZIP archive (10,000 items at most): originals, or with
+    /// `removeLocation` the same copies a single download gives, made before the archive starts
+    /// (its length is announced first), so a movie's rendition is waited for.
+    private func guestArchive(_ request: Request) async throws -> Response {
+        let link = try await openLink(request)
+        guard link.options.allowDownload else {
+            throw HTTPError(403, "download_not_allowed", "This link shows its items without their originals.")
+        }
+        let (title, items) = try await answering { () async throws(LibraryError) in
+            var items: [(asset: Asset, copy: Derivative?)] = []
+            var cursor: String?
+            repeat {
+                let page = try await library.catalog.linkedAssets(link, cursor: cursor, limit: AssetQuery.maxLimit)
+                for asset in page.assets {
+                    guard items.count < Library.maxBatch else {
+                        throw LibraryError(.tooLarge, "This link shows more than \(Library.maxBatch) items; download them one by one.")
+                    }
+                    var files = [asset]
+                    if let movie = asset.livePhotoMovie { files.append(try await library.catalog.asset(movie, owner: asset.owner)) }
+                    for file in files {
+                        items.append((file, link.options.removeLocation ? try await withoutLocation(file) : nil))
+                    }
+                }
+                cursor = page.nextCursor
+            } while cursor != nil
+            return (try await linkTitle(link), items)
+        }
+        let download = try await answering { () async throws(LibraryError) in
+            try await library.downloads.archive(named: "\(title ?? "Shared Photos").zip", of: items)
+        }
+        return archive(download)
+    }
+
+    /// An album link's title: the album's; nil for chosen items.
+    private func linkTitle(_ link: ShareLink) async throws(LibraryError) -> String? {
+        guard let album = link.albumID else { return nil }
+        return try await library.catalog.album(album, owner: link.owner).title
+    }
+
+    /// An item's bytes without its location: a JPEG's own with it taken out, any other image as
+    /// a JPEG, a movie as its rendition.
+    private func withoutLocation(_ asset: Asset) async throws(LibraryError) -> Derivative {
+        asset.mediaType == .image
+            ? try await library.derivatives.redactedImage(of: asset, removingLocation: true, captions: false)
+            : try await library.mediaJobs.rendition(of: asset.id, owner: asset.owner)
+    }
+
     /// An original as a download; without its location when the link says so: a JPEG's own
     /// bytes with the location taken out, any other image as a JPEG, a movie as its rendition
     /// (the file's name then says what it is).
@@ -179,11 +225,7 @@ extension WebApp {
         var response: Response
         var filename = asset.downloadFilename
         if removingLocation {
-            let made = try await answering { () async throws(LibraryError) in
-                asset.mediaType == .image
-                    ? try await library.derivatives.redactedImage(of: asset, removingLocation: true, captions: false)
-                    : try await library.mediaJobs.rendition(of: asset.id, owner: asset.owner)
-            }
+            let made = try await answering { () async throws(LibraryError) in try await withoutLocation(asset) }
             response = Self.serve(made, immutable: false)
             if made.mimeType != asset.mimeType {
                 filename = (filename as NSString).deletingPathExtension + (made.mimeType == "image/jpeg" ? ".jpg" : ".mp4")

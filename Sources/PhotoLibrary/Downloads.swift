@@ -84,14 +84,19 @@ public final class Downloads: FileWorking {
         // Headers wait to go out in front of the next bytes of a file.
         var pending: [UInt8] = []
         var crcs: [UInt32] = []
-        for (index, asset) in download.assets.enumerated() {
+        for (index, item) in download.files.enumerated() {
             pending += layout.localHeader(index)
-            let path = try await original(of: asset)
-            let file = try await lane.run { () throws(LibraryError) in try ReadOnlyFile(path) }
+            let file: ReadOnlyFile
+            if let copy = item.copy {
+                file = copy.file
+            } else {
+                let path = try await original(of: item.asset)
+                file = try await lane.run { () throws(LibraryError) in try ReadOnlyFile(path) }
+            }
             var crc = CRC32()
             var offset = 0
-            while offset < asset.byteSize {
-                let count = min(asset.byteSize - offset, max(Self.downloadChunk - pending.count, Self.downloadChunk / 2))
+            while offset < item.size {
+                let count = min(item.size - offset, max(Self.downloadChunk - pending.count, Self.downloadChunk / 2))
                 let (chunk, sum) = try await lane.run { [pending, crc, offset] () throws(LibraryError) -> ([UInt8], CRC32) in
                     var crc = crc
                     return (try file.read(count, at: offset, after: pending, crc: &crc), crc)
@@ -108,6 +113,28 @@ public final class Downloads: FileWorking {
         for start in stride(from: 0, to: pending.count, by: Self.downloadChunk) {
             guard await sink(Array(pending[start..<min(start + Self.downloadChunk, pending.count)])) else { return }
         }
+    }
+
+    /// An archive made on the spot of what a caller vouches for (a shared link's items, which
+    /// the link's own checks let through, not a selection kept for an hour): each asset's
+    /// original, or the copy given for it (a JPEG or a movie without its location), whose
+    /// byte count is read here.
+    public func archive(named filename: String, of items: [(asset: Asset, copy: Derivative?)]) async throws(LibraryError) -> Download {
+        var files: [Download.File] = []
+        for (asset, copy) in items {
+            guard let copy else {
+                files.append(Download.File(asset: asset, copy: nil))
+                continue
+            }
+            let (file, size) = try await lane.run { () throws(LibraryError) in
+                let file = try ReadOnlyFile(copy.path)
+                return (file, try file.size())
+            }
+            let format: AssetFormat =
+                copy.mimeType == "video/mp4" ? .movie(.mp4) : copy.mimeType == "image/jpeg" ? .image(.jpeg) : asset.format
+            files.append(Download.File(asset: asset, copy: Download.File.Copy(file: file, format: format, size: size)))
+        }
+        return Download(token: "", filename: filename, files: files)
     }
 
     /// Forgets the downloads whose time is up; how many.

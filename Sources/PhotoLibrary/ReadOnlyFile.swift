@@ -12,6 +12,13 @@ final class ReadOnlyFile: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Its length in bytes now.
+    func size() throws(LibraryError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw LibraryError(.io, "A file cannot be read.") }
+        return Int(status.st_size)
+    }
+
     /// `prefix`, then `count` bytes from `offset`, in one new array; the bytes read go into `crc`.
     /// A file that ends before them is not the one the library recorded.
     func read(_ count: Int, at offset: Int, after prefix: [UInt8], crc: inout CRC32) throws(LibraryError) -> [UInt8] {

@@ -193,14 +193,16 @@ import Testing
         let files = ["photos/exifsamples__Canon_40D.jpg", "photos/lychee__train.jpg", "videos/androidx-media__sample.mp4"]
         var assets: [Asset] = []
         for file in files { assets.append(try await live.library.ingest.importFile(at: Corpus.path(file), owner: .first).asset) }
-        let download = Download(token: "", filename: "", assets: assets, layout: ZipLayout(Download.entries(assets), zip64Threshold: 0))
+        let originals = assets.map { Download.File(asset: $0, copy: nil) }
+        let download = Download(
+            token: "", filename: "", files: originals, layout: ZipLayout(Download.entries(originals), zip64Threshold: 0))
         var bytes: [UInt8] = []
         try await live.library.downloads.write(download) { chunk in
             bytes += chunk
             return true
         }
         #expect(bytes.count == download.size)
-        #expect(download.size == ZipLayout(Download.entries(assets)).size + 3 * (20 + 8 + 28) + 56 + 20, "every ZIP64 field there is")
+        #expect(download.size == ZipLayout(Download.entries(originals)).size + 3 * (20 + 8 + 28) + 56 + 20, "every ZIP64 field there is")
         let checked = try await Self.check(Data(bytes), holds: files)
         #expect(checked.status == 0, "\(checked.stderr)")
     }

@@ -52,6 +52,7 @@ import Testing
         }
         let base = "/s/\(link.token)/media"
         #expect(try await live.get("\(base)/\(photo)/original").json["code"] as? String == "download_not_allowed")
+        #expect(try await live.get("/s/\(link.token)/download").json["code"] as? String == "download_not_allowed")
         #expect(try await live.get("\(base)/\(movie)/stream").status == 200)
         #expect(try await live.get("\(base)/\(movie)/stream/0.mp4").status == 200)
         for path in ["\(base)/\(other)/thumbnail", "\(base)/\(other)/display?w=100&h=100", "\(base)/\(other)/original"] {
@@ -215,6 +216,33 @@ import Testing
         let found = try await tags(of: served)
         #expect(found.count == served.count)
         for (path, tags) in found { #expect(!hasLocation(tags), "\(path): \(tags.keys.filter { $0.contains("GPS") }.sorted())") }
+
+        // The whole link as one archive: the same copies, named for what they are now.
+        let whole = try await archived(kept.token)
+        #expect(whole.count == ids.count && whole.allSatisfy { hasLocation($0.tags) }, "\(whole.map(\.name))")
+        let unlocated = try await archived(removed.token)
+        #expect(
+            unlocated.map(\.name).sorted() == [
+                "androidx-media__tokyo.jpg", "libvips__avif-orientation-6.jpg", "located.mp4", "pigallery2__IMG_7943.jpg",
+            ],
+            "\(unlocated.map(\.name))")
+        for file in unlocated { #expect(!hasLocation(file.tags), "\(file.name) in the archive") }
+    }
+
+    /// The files of a link's archive, tested and unpacked by Info-ZIP's unzip, with what exiftool
+    /// reads in each.
+    func archived(_ token: String) async throws -> [(name: String, tags: [String: Any])] {
+        let reply = try await live.get("/s/\(token)/download")
+        #expect(reply.status == 200 && reply.header("Content-Type") == "application/zip", "\(reply.status)")
+        let directory = TemporaryDirectory()
+        let archive = directory.file("link.zip")
+        try reply.body.write(to: URL(fileURLWithPath: archive))
+        _ = try await Executable.run(program: "/usr/bin/unzip", ["-q", archive, "-d", directory.file("files")])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("files")).sorted()
+        let run = try await Executable.run(
+            program: "/usr/bin/exiftool", ["-j", "-a", "-G1", "-ee"] + names.map { directory.file("files/\($0)") })
+        let all = try #require(try JSONSerialization.jsonObject(with: run.output) as? [[String: Any]])
+        return zip(names, all).map { ($0, $1) }
     }
 
     func hasLocation(_ tags: [String: Any]) -> Bool {

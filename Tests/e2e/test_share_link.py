@@ -47,6 +47,7 @@ def test_a_guest_opens_an_album_link_with_its_password(server, browser, second_b
     password.send_keys("sunny days ahead", Keys.ENTER)
     wait(guest).until(lambda driver: len(guest_items(driver)) == 2)
     assert guest.find_element(By.ID, "title").text == "Summer"
+    assert guest.find_element(By.ID, "download-all").get_attribute("href") == url + "/download"
     assert guest.find_element(By.ID, "byline").text.startswith("Shared by the owner · until ")
     first = guest.find_element(By.CSS_SELECTOR, "#grid li")
     assert first.rect["y"] < 120, "photos start at the top of a phone's screen"
@@ -85,6 +86,7 @@ def test_a_guest_adds_a_photo_through_an_album_link(server, second_browser):
     wait(guest).until(lambda driver: "Nothing is shared" in driver.find_element(By.ID, "status").text)
     add = guest.find_element(By.ID, "add")
     assert add.is_displayed()
+    assert not guest.find_element(By.ID, "download-all").is_displayed(), "this link allows no downloads"
     guest.find_element(By.ID, "files").send_keys(str(CORPUS / "photos/exifsamples__Canon_40D.jpg"))
     wait(guest).until(lambda driver: "1 added." in driver.find_element(By.ID, "status").text)
     assert len(guest_items(guest)) == 1

@@ -42,6 +42,8 @@ function describe(link) {
   if (link.expiresAt) byline += ` · until ${new Date(link.expiresAt).toLocaleDateString(undefined, { dateStyle: "medium" })}`;
   $("#byline").textContent = byline;
   $("#add").hidden = !link.allowUpload;
+  $("#download-all").hidden = !link.allowDownload;
+  $("#download-all").href = `/s/${token}/download`;
 }
 
 function add(item) {
