@@ -369,7 +369,7 @@ def test_the_bars_go_between_the_library_and_the_camera_all_within_reach(server,
     # Select mode's bar, within reach too.
     press(browser.find_element(By.ID, "select"))
     wait(browser).until(lambda driver: driver.find_element(By.ID, "selection-bar").is_displayed())
-    assert names(browser, "#selection-bar button") == ["Select All", "Add to Album", "Favourite", "Download", "Delete", "Done"]
+    assert names(browser, "#selection-bar button") == ["Select All", "Add to Album", "Favourite", "Download", "Share Link", "Delete", "Done"]
     assert out_of_reach(browser, "#selection-bar button") == []
     press(browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=done]"))
     wait(browser).until(lambda driver: not driver.find_element(By.ID, "selection-bar").is_displayed())
