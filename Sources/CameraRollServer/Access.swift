@@ -96,6 +96,8 @@ package struct Access: Sendable {
         loopbackIsOwner && !request.throughProxy && IPAddress(request.remoteAddress)?.isLoopback == true
     }
 
+    static let unknownLink = HTTPError(404, "link_not_found", "This link was revoked, or never was.")
+
     static func changes(_ method: String) -> Bool { method != "GET" && method != "HEAD" }
 
     /// The signed-in session the request's cookie names, if any.
@@ -157,6 +159,11 @@ package struct Access: Sendable {
         if isOwnersMachine(request) { return nil }
         switch Self.rule(method: route.method, pattern: route.pattern) {
         case .open:
+            // A shared link's token that this library's key did not sign is refused before its
+            // body is read or anything is looked up; its page says so in words.
+            if let token = request.parameters["token"], route.pattern != "/s/:token", shareTokens.linkID(of: token) == nil {
+                return Self.unknownLink.response
+            }
             return nil
         case .media:
             if holdsCapability(request, kind: Self.mediaKind(request)) { return nil }

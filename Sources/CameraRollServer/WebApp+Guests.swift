@@ -26,17 +26,15 @@ extension WebApp {
         router.get("/s/:token/media/:id/:kind") { request in Self.forGuests(try await guestMedia(request)) }
     }
 
-    private static let noLink = HTTPError(404, "link_not_found", "This link was revoked, or never was.")
-
     /// The link a token names, while it opens: 404 for a token this library did not make or a
     /// link revoked, 410 once it expired.
     private func liveLink(_ request: Request) async throws -> ShareLink {
-        guard let id = access.shareTokens.linkID(of: request.parameter("token")) else { throw Self.noLink }
+        guard let id = access.shareTokens.linkID(of: request.parameter("token")) else { throw Access.unknownLink }
         let link: ShareLink
         do {
             link = try await library.catalog.link(id)
         } catch  where error.code == .notFound {
-            throw Self.noLink
+            throw Access.unknownLink
         } catch {
             throw ClientError(error) ?? error
         }

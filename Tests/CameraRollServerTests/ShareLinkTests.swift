@@ -161,6 +161,11 @@ import Testing
         let headers = ["Content-Type": "application/octet-stream", "X-Filename": "guest.jpg"]
         let refused = try await live.request("POST", "/api/shared/\(shut.token)/assets", body: bytes, headers: headers)
         #expect(refused.status == 403 && refused.json["code"] as? String == "upload_not_allowed")
+        // A token not of this library's making is refused before anything is taken in.
+        let forged = String(open.token.dropLast()) + (open.token.hasSuffix("0") ? "1" : "0")
+        let stranger = try await live.request("POST", "/api/shared/\(forged)/assets", body: bytes, headers: headers)
+        #expect(stranger.status == 404 && stranger.json["code"] as? String == "link_not_found")
+        #expect(try await live.get("/s/\(forged)/media/\(String(repeating: "a", count: 32))/original").status == 404)
 
         let added = try await live.request("POST", "/api/shared/\(open.token)/assets", body: bytes, headers: headers)
         #expect(added.status == 201, "\(added.json)")
