@@ -136,7 +136,7 @@ let package = Package(
             name: "PickerClientTests",
             dependencies: ["PickerClient", "ImagePicker", "CameraRollServer", "HTTPServer", "PhotoLibrary", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "Digests", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IPAddressTests", dependencies: ["IPAddress"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["Digests", "HTTPServer", "IPAddress", "Memo", "TestSupport"], swiftSettings: strict),

@@ -20,6 +20,8 @@ public typealias CredentialsError = Failure<CredentialsFailures>
 /// - `invalidOrigin`: a site's origin not written as browsers write one.
 /// - `invalidAppName`: an app's name that is empty, too long or has control characters.
 /// - `invalidLinkLifetime`: a link lifetime outside what is allowed.
+/// - `invalidPasskey`: a passkey's answer (WebAuthn) that does not verify: not CBOR this server
+///   reads, another site's or challenge's, or a signature that does not match its key.
 /// - `storageUnavailable`: the shared database cannot be reached: nothing was done, try again.
 /// - `storageFailed`: the shared database failed.
 public enum CredentialsFailures: FailureDomain {}
@@ -33,4 +35,5 @@ extension CredentialsError.Code {
     public static let unreadableCapabilityKey = Self("unreadable_capability_key"), invalidOrigin = Self("invalid_origin")
     public static let invalidAppName = Self("invalid_app_name"), invalidLinkLifetime = Self("invalid_link_lifetime")
     public static let storageUnavailable = Self("storage_unavailable"), storageFailed = Self("storage_failed")
+    public static let invalidPasskey = Self("invalid_passkey")
 }
