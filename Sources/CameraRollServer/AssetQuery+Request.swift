@@ -18,6 +18,9 @@ extension AssetQuery {
             }
             collection = parsed.collection
         }
+        // The Photos app's Library view names its collection; the picker names a source, whose
+        // library is one's own alone.
+        withPartners = request.query["collection"] == "library"
         if let name = request.query["collection"] {
             guard let parsed = Self.collections[name] else {
                 throw HTTPError.badRequest(

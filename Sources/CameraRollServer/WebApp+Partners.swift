@@ -16,6 +16,16 @@ extension WebApp {
             }
             return .json(try await partnersJSON(of: owner))
         }
+        router.put("/api/partners/:user", body: .file(maxBytes: 4096)) { request in
+            struct Body: Decodable { var inTimeline: Bool }
+            let (owner, sharer, body) = (
+                try owner(request), Owner(id: try request.integer("user") ?? 0), try Self.decode(Body.self, request.body)
+            )
+            try await answering { () async throws(LibraryError) in
+                try await library.catalog.showPartner(sharer, inLibraryOf: owner, body.inTimeline)
+            }
+            return .json(try await partnersJSON(of: owner))
+        }
         router.delete("/api/partners/:user") { request in
             let (owner, partner) = (try owner(request), Owner(id: try request.integer("user") ?? 0))
             try await answering { () async throws(LibraryError) in try await library.catalog.unsharePartner(sharer: owner, partner: partner)
@@ -31,18 +41,27 @@ extension WebApp {
     }
 
     private func partnersJSON(of owner: Owner) async throws -> PartnersJSON {
-        let (mine, theirs) = try await answering { () async throws(LibraryError) in
-            (try await library.catalog.partners(sharedBy: owner), try await library.catalog.partners(sharingWith: owner))
+        let (mine, theirs, shown) = try await answering { () async throws(LibraryError) in
+            (
+                try await library.catalog.partners(sharedBy: owner), try await library.catalog.partners(sharingWith: owner),
+                Set(try await library.catalog.partnersShown(in: owner))
+            )
         }
         return PartnersJSON(
             sharingWith: mine.map { PersonNameJSON(id: $0.id, name: name(of: $0)) },
-            sharedWithMe: theirs.map { PersonNameJSON(id: $0.id, name: name(of: $0)) })
+            sharedWithMe: theirs.map { SharedLibraryJSON(id: $0.id, name: name(of: $0), inTimeline: shown.contains($0)) })
     }
 }
 
 struct PartnersJSON: Encodable {
     /// Those one shares one's library with.
     var sharingWith: [PersonNameJSON]
-    /// Those who share theirs with one.
-    var sharedWithMe: [PersonNameJSON]
+    /// Those who share theirs with one, and whether one shows it inside one's own Library.
+    var sharedWithMe: [SharedLibraryJSON]
+}
+
+struct SharedLibraryJSON: Encodable {
+    var id: Int
+    var name: String
+    var inTimeline: Bool
 }

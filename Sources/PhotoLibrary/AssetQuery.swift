@@ -89,6 +89,10 @@ public struct AssetQuery: Sendable, Equatable {
     public var startingAt: String?
     /// Only assets of these kinds (a picker's filter); nil for every kind.
     public var kinds: Set<AssetKind>?
+    /// The library as its person shows it (the Photos app's Library view): with the libraries
+    /// partners share with them that they chose to show in it. Only `.library` has them; the
+    /// picker's sources never do.
+    public var withPartners = false
 
     public enum Direction: String, Sendable {
         case older, newer

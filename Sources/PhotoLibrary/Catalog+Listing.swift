@@ -42,8 +42,9 @@ extension Catalog {
             guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
             cursor = decoded
         }
-        let statement = try Listing(try await owned(query, by: owner), owner: owner, dialect: database.dialect).page(
-            after: cursor, direction: query.direction, limit: query.limit + 1)
+        let statement = try Listing(
+            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner), dialect: database.dialect
+        ).page(after: cursor, direction: query.direction, limit: query.limit + 1)
         let rows = try await read { connection throws(StorageError) in try connection.query(statement.sql, statement.arguments) }
         let newer = query.direction == .newer
         let more = rows.count > query.limit
@@ -78,7 +79,9 @@ extension Catalog {
     /// trashing's in UTC. A view's and an album's days are read from the counts kept as their
     /// items come and go; a search's and a filter's from their rows.
     public func days(_ query: AssetQuery, owner: Owner) async throws(LibraryError) -> [DayCount] {
-        let statement = try Listing(try await owned(query, by: owner), owner: owner, dialect: database.dialect).days
+        let statement = try Listing(
+            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner), dialect: database.dialect
+        ).days
         return try await read { connection throws(StorageError) in
             try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in
                 DayCount(day: try row.text("day"), count: try row.integer("count"))

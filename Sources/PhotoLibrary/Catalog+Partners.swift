@@ -38,6 +38,32 @@ extension Catalog {
         }
     }
 
+    /// Shows a library `sharer` shares with `owner` inside `owner`'s own Library view, or apart
+    /// again: the partner's choice.
+    public func showPartner(_ sharer: Owner, inLibraryOf owner: Owner, _ shown: Bool) async throws(LibraryError) {
+        let changed = try await write { connection throws(StorageError) in
+            try connection.run("UPDATE partners SET in_timeline = ? WHERE owner_id = ? AND partner_id = ?", [shown, sharer.id, owner.id])
+        }
+        guard changed > 0 else { throw LibraryError(.notFound, "That library is not shared with you.") }
+    }
+
+    /// The people whose shared library `owner` shows inside their own.
+    public func partnersShown(in owner: Owner) async throws(LibraryError) -> [Owner] {
+        try await read { connection throws(StorageError) in
+            try connection.query(Self.shownPartners, [owner.id]).map { row throws(StorageError) in Owner(id: try row.integer("owner_id")) }
+        }
+    }
+
+    /// Those whose library a person (`?`) shows in their own: from the partners' index by partner.
+    package static let shownPartners = "SELECT owner_id FROM partners WHERE partner_id = ? AND in_timeline ORDER BY owner_id"
+
+    /// The libraries a listing merges with `owner`'s own: those they show in it, for the
+    /// Library view as they see it; none for anything else.
+    func partnersShown(_ query: AssetQuery, _ owner: Owner) async throws(LibraryError) -> [Owner] {
+        guard query.withPartners, query.collection == .library else { return [] }
+        return try await partnersShown(in: owner)
+    }
+
     /// Whether `sharer` shares their library with `partner`, as a transaction sees it.
     static func shares(_ sharer: Owner, with partner: Owner, _ connection: any SQLConnection) throws(StorageError) -> Bool {
         try !connection.query("SELECT 1 FROM partners WHERE owner_id = ? AND partner_id = ?", [sharer.id, partner.id]).isEmpty
@@ -47,13 +73,13 @@ extension Catalog {
     /// owner: the library proper alone (its albums, favourites and trash are theirs).
     public func partnerAssets(_ query: AssetQuery, of sharer: Owner, for owner: Owner) async throws(LibraryError) -> AssetPage {
         try await requirePartnerLibrary(query, sharer, owner)
-        return try await assets(query, owner: sharer)
+        return try await assets(query.alone, owner: sharer)
     }
 
     /// The days of that library, as `days(_:owner:)` counts them.
     public func partnerDays(_ query: AssetQuery, of sharer: Owner, for owner: Owner) async throws(LibraryError) -> [DayCount] {
         try await requirePartnerLibrary(query, sharer, owner)
-        return try await days(query, owner: sharer)
+        return try await days(query.alone, owner: sharer)
     }
 
     /// Refuses a listing of another collection than the library proper, or of a library
@@ -65,5 +91,15 @@ extension Catalog {
         guard try await read({ connection throws(StorageError) in try Catalog.shares(sharer, with: owner, connection) }) else {
             throw LibraryError(.notFound, "That library is not shared with you.")
         }
+    }
+}
+
+extension AssetQuery {
+    /// The query of one library alone: a partner's library is seen without the ones its owner
+    /// shows in it.
+    var alone: AssetQuery {
+        var query = self
+        query.withPartners = false
+        return query
     }
 }

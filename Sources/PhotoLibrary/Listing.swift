@@ -16,18 +16,23 @@ package struct Listing {
     var mediaTypes: [MediaType]?
     var collection: AssetCollection
     var owner: Owner
+    /// Partners whose shared library is shown inside `owner`'s (`AssetQuery.withPartners`).
+    var partners: [Owner]
     /// Whether anything beyond the collection and its media types narrows it (a search, a
     /// filter of kinds, a period), so that its days are not a view's counted days.
     var isFiltered = false
 
     /// `owner`'s listing; an album is its owner's already, and its entries are not asked again.
-    package init(_ query: AssetQuery, owner: Owner, dialect: SQLDialect) throws(LibraryError) {
+    /// `partners`: other people's libraries merged into the library's listing, newest first
+    /// among them all.
+    package init(_ query: AssetQuery, owner: Owner, partners: [Owner] = [], dialect: SQLDialect) throws(LibraryError) {
         guard !query.mediaTypes.isEmpty else {
             throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
         }
         let column = query.collection.orderColumn
         collection = query.collection
         self.owner = owner
+        self.partners = query.collection == .library ? partners : []
         conditions = query.collection.membership(of: "a")
         if case .album(let album) = query.collection {
             // The entries in their assets' order, from the album's own index: an album of 10,000
@@ -91,11 +96,26 @@ package struct Listing {
             arguments += [cursor.key, cursor.id]
         }
         let sequence = newer ? "ASC" : "DESC"
-        return Statement(
-            sql: """
-                SELECT \(Asset.columns(of: owner)) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
-                """, arguments: arguments + [limit])
+        let select = """
+            SELECT \(Asset.columns(of: owner)) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
+            """
+        guard !partners.isEmpty else { return Statement(sql: select, arguments: arguments + [limit]) }
+        // Each library's page is a range of its own index (the owner is the first condition);
+        // the page is the nearest rows of them all.
+        let libraries = [owner] + partners
+        let sql =
+            libraries.indices.map { "SELECT * FROM (\(select)) AS library\($0)" }.joined(separator: " UNION ALL ")
+            + " ORDER BY \(collection.orderColumn) \(sequence), id \(sequence) LIMIT ?"
+        let rest = Array(arguments.dropFirst())
+        return Statement(sql: sql, arguments: libraries.flatMap { [$0.id] + rest + [limit] } + [limit])
+    }
+
+    /// The owner's condition and its arguments as a listing of days reads it: every library
+    /// merged into the listing.
+    private var owners: (condition: String, arguments: [any SQLBindable]) {
+        let ids = ([owner] + partners).map(\.id)
+        return (ids.count == 1 ? "= ?" : "IN (\(Library.placeholders(ids.count)))", ids)
     }
 
     /// The statement for the listing's days and their counts, newest first: a view's or an
@@ -104,6 +124,11 @@ package struct Listing {
     package var days: Statement {
         guard !isFiltered else {
             let day = "date(\(order))"
+            var (conditions, arguments) = (conditions, arguments)
+            if !partners.isEmpty {
+                conditions[0] = "a.owner_id \(owners.condition)"
+                arguments = owners.arguments + arguments.dropFirst()
+            }
             return Statement(
                 sql: """
                     SELECT \(day) AS day, count(*) AS count FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
@@ -111,12 +136,13 @@ package struct Listing {
                     """, arguments: arguments)
         }
         let types = mediaTypes.map { " AND media_type IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
+        let counted: (condition: String, arguments: [any SQLBindable]) = collection.isAlbum ? ("= ?", [Owner.albums]) : owners
         return Statement(
             sql: """
-                SELECT day, sum(items) AS count FROM day_counts WHERE owner_id = ? AND listing = ?\(types)
+                SELECT day, sum(items) AS count FROM day_counts WHERE owner_id \(counted.condition) AND listing = ?\(types)
                 GROUP BY day HAVING sum(items) > 0 ORDER BY day DESC
                 """,
-            arguments: [collection.isAlbum ? Owner.albums : owner.id, collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
+            arguments: counted.arguments + [collection.countedName] + (mediaTypes ?? []).map(\.rawValue))
     }
 
     /// The ids of a view's items whose order column is before `cutoff` (all of them without

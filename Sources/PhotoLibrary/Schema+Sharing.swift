@@ -62,3 +62,11 @@ extension LibrarySchema {
             """
     }
 }
+
+extension LibrarySchema {
+    /// A partner's choice to show a library shared with them inside their own (the Photos app's
+    /// Library view) rather than apart: theirs to make, per library.
+    static func partnersInTimeline(_ dialect: SQLDialect) -> String {
+        "ALTER TABLE partners ADD COLUMN in_timeline \(dialect == .sqlite ? "INTEGER" : "boolean") NOT NULL DEFAULT FALSE"
+    }
+}

@@ -240,6 +240,7 @@ public enum LibrarySchema {
             Migration("0019-shared-albums", sharedAlbums),
             Migration("0020-partners", partners),
             Migration("0021-share-links", shareLinks(types.dialect)),
+            Migration("0022-partners-in-timeline", partnersInTimeline(types.dialect)),
         ]
     }
 }

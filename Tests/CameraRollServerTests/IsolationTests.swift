@@ -47,6 +47,11 @@ import Testing
         let download = try await live.request("POST", "/api/downloads", body: try json(["ids": [herID]]), headers: anna)
         let downloadPath = try #require(download.header("Location"))
 
+        // Her link to her album.
+        let flags: [String: Any] = ["removeLocation": true, "allowDownload": false]
+        let link = try await live.request("POST", "/api/shares", body: try json(flags.merging(["albumID": albumID]) { $1 }), headers: anna)
+        let linkID = try #require(link.json["id"] as? String)
+
         let ids = try json(["ids": [herID]])
         let piece = ["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"].merging(tus) { $1 }
         let tusTries: [(String, [String: String], Data?)] = [
@@ -107,6 +112,9 @@ import Testing
             ("POST", "/api/albums/cameraRoll/assets", ids),
             ("GET", "/api/assets?album=\(albumID)", nil),
             ("GET", "/api/timeline?album=\(albumID)", nil),
+            ("DELETE", "/api/shares/\(linkID)", nil),
+            ("POST", "/api/shares", try json(flags.merging(["albumID": albumID]) { $1 })),
+            ("POST", "/api/shares", try json(flags.merging(["assetIDs": [herID]]) { $1 })),
         ]
         for (method, path, body) in tries {
             let reply = try await live.request(method, path, body: body)
@@ -120,6 +128,8 @@ import Testing
             }
         }
         #expect(try await listed([:]) == [myID])
+        #expect((try await live.get("/api/shares").json["links"] as? [Any])?.isEmpty == true, "her link is not listed for me")
+        #expect((try await live.get("/api/shares", headers: anna).json["links"] as? [[String: Any]])?.first?["id"] as? String == linkID)
         #expect(Set(try await listed(anna)) == [herID, movieID])
         let herAsset = try await live.get("/api/assets/\(herID)", headers: anna)
         #expect(herAsset.status == 200 && herAsset.json["favorite"] as? Bool == false && herAsset.json["trashed"] as? Bool == false)
@@ -253,8 +263,23 @@ import Testing
         #expect((try await live.get("/api/assets", headers: anna).json["assets"] as? [Any])?.isEmpty == true)
         #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [myID]]), headers: anna).status == 404)
 
+        // Shown inside her own Library: her Library view has both, the picker's library hers alone.
+        let herOwn = try #require(
+            try await live.upload("photos/lychee__train.jpg", headers: anna).json["id"] as? String)
+        let shown = try await live.request("PUT", "/api/partners/1", body: try json(["inTimeline": true]), headers: anna)
+        #expect((shown.json["sharedWithMe"] as? [[String: Any]])?.first?["inTimeline"] as? Bool == true)
+        let ids = { (path: String) async throws -> Set<String> in
+            Set((try await live.get(path, headers: anna).json["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        }
+        #expect(try await ids("/api/assets?collection=library") == [myID, herOwn])
+        #expect(try await live.get("/api/timeline?collection=library", headers: anna).json["count"] as? Int == 2)
+        #expect(try await ids("/api/assets?source=photoLibrary") == [herOwn], "a pick is from one's own library")
+        #expect(try await ids("/api/assets?collection=favorites") == [], "favourites are one's own")
+        #expect(try await live.request("PUT", "/api/partners/2", body: try json(["inTimeline": true])).status == 404, "not shared with me")
+
         #expect(try await live.request("DELETE", "/api/partners/2").status == 200)
         #expect(try await live.get("/api/assets?partner=1", headers: anna).status == 404)
         #expect(try await live.get("/media/\(myID)/thumbnail", headers: anna).status == 404)
+        #expect(try await ids("/api/assets?collection=library") == [herOwn], "no longer shared, no longer shown")
     }
 }

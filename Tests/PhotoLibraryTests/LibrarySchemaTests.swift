@@ -97,6 +97,10 @@ import Testing
                 "0021-share-links", "034116333aad310aec8f5736553c91b73579c33705c2951de171a2ba8f75c2f8",
                 "57627271c872bee9302d81815387c6e3ffe19595498da376fc433251c5bb0793"
             ),
+            (
+                "0022-partners-in-timeline", "d9c7379e0ec2e0f7e2407889a7abc4ad0b25467e9d6a1c3100a1059c552b1b9d",
+                "bdea1d44742510b833f71afb81dbf26e4752a1cfe8991e2611041286c54f6537"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))

@@ -160,6 +160,32 @@ import Testing
         #expect(lines.contains { $0.contains("album_assets_by_asset") || $0.contains("album_assets_by") }, "\(lines)")
     }
 
+    /// A library shown inside a partner's own is read as each library's own range of the
+    /// library's index, merged: neither library is read whole nor sorted whole, the day counts
+    /// of both are summed.
+    @Test(arguments: [Engine.sqlite, .postgreSQL]) func aLibraryWithAPartnersIsTwoRangesOfItsIndex(engine: Engine) async throws {
+        let (fixture, _) = try await library(engine)
+        let anna = Owner(id: 2)
+        try await fixture.library.catalog.sharePartner(owner: .first, with: anna)
+        try await fixture.library.catalog.showPartner(.first, inLibraryOf: anna, true)
+        var query = query(.library)
+        query.withPartners = true
+        let page = try await fixture.library.catalog.assets(query, owner: anna)
+        #expect(page.assets.count == 60 && page.assets.allSatisfy { $0.owner == .first })
+        let listing = try Listing(query, owner: anna, partners: [.first], dialect: fixture.library.database.dialect)
+        for cursor in [nil, Cursor(try #require(page.nextCursor))] {
+            let lines = try await plan(fixture.library, listing.page(after: cursor, direction: .older, limit: 61))
+            #expect(wholeTableScans(lines, of: ["a", "assets"]).isEmpty, "\(engine): \(lines)")
+            #expect(lines.filter { $0.contains("assets_in_library") }.count >= 2, "\(engine): each library's range: \(lines)")
+        }
+        let days = try await queryPlan(fixture.library, listing.days.sql, listing.days.arguments)
+        #expect(wholeTableScans(days, of: ["a", "assets"]).isEmpty, "\(days)")
+        let counted = { (query: AssetQuery, owner: Owner) async throws -> Int in
+            try await fixture.library.catalog.days(query, owner: owner).map(\.count).reduce(0, +)
+        }
+        #expect(try await counted(query, anna) == (try await counted(self.query(.library), .first)), "hers are none, his all")
+    }
+
     /// A link to chosen items is read a page at a time from its entries' key, each item by its
     /// own, and whether it shows an item from that item's entries: neither reads all the
     /// entries of every link nor sorts them, with a link of 10,000 beside small ones.

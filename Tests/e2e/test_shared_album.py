@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import BINARY, Server, open_library, tiles
+from conftest import BINARY, CORPUS, Server, open_library, tiles
 from pages import wait
 
 
@@ -81,6 +81,14 @@ def test_an_album_shared_with_an_editor_then_a_viewer(family, browser, annas_bro
     wait(annas_browser).until(lambda driver: album_cards(driver) == ["Camera Roll, 0 items"])
 
 
+def annas_upload(server, browser, corpus_path):
+    """Uploads a photo as Anna, with her signed-in browser's session: its id."""
+    cookie = {"Cookie": f"cameraroll_session={browser.get_cookie('cameraroll_session')['value']}"}
+    token = server.call("GET", "/api/session", headers=cookie)["csrfToken"]
+    return server.call("POST", "/api/assets", body=(CORPUS / corpus_path).read_bytes(),
+                       headers={**cookie, "X-CSRF-Token": token, "Content-Type": "application/octet-stream"})["id"]
+
+
 def test_a_library_shared_with_a_partner(family, browser, annas_browser):
     photo = family.upload("photos/exifsamples__Canon_40D.jpg")
     browser.get(family.base + "/settings")
@@ -100,6 +108,24 @@ def test_a_library_shared_with_a_partner(family, browser, annas_browser):
     for control in (".favorite-button", ".edit-button", ".delete-button"):
         assert not viewer.find_element(By.CSS_SELECTOR, control).is_displayed(), control
     assert viewer.find_element(By.CSS_SELECTOR, ".download-button").is_displayed()
+
+    # Shown inside her own Library, beside her own photo; a selection with his can be
+    # downloaded, not changed.
+    hers = annas_upload(family, annas_browser, "photos/lychee__train.jpg")
+    annas_browser.get(family.base + "/settings")
+    box = wait(annas_browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, "#shared-with-me input[type=checkbox]")))
+    # The browser may restore the page scrolled down, the box under the sticky bar.
+    annas_browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.click()
+    assert annas_browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no sideways scrolling"
+    wait(annas_browser).until(lambda driver: "owner's photos show in your Library now." in driver.find_element(By.ID, "partners-status").text)
+    open_library(annas_browser, family, "#/library")
+    wait(annas_browser).until(lambda driver: {tile["id"] for tile in tiles(driver)} == {photo["id"], hers})
+    annas_browser.find_element(By.ID, "select").click()
+    annas_browser.find_element(By.CSS_SELECTOR, f"#grid [data-asset='{photo['id']}']").click()
+    bar = annas_browser.find_element(By.ID, "selection-bar")
+    assert bar.find_element(By.CSS_SELECTOR, "[data-action=download]").is_enabled()
+    assert not bar.find_element(By.CSS_SELECTOR, "[data-action=trash]").is_enabled()
 
     # Stopped, it is gone from her views.
     browser.find_element(By.CSS_SELECTOR, "[aria-label='Stop sharing your library with anna']").click()

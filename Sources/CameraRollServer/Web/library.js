@@ -166,10 +166,13 @@ function showSelection() {
   const count = timeline.selected.size;
   selectionCount.textContent = count === 0 ? "Select items" : `${count.toLocaleString()} selected`;
   const allowed = new Set(view?.actions ?? []);
+  // A partner's items shown in one's Library are seen, downloaded, never changed.
+  const othersSelected = selectedAssets().some((asset) => !actions.owns(asset));
   for (const button of selectionBar.querySelectorAll("[data-action]")) {
     const action = button.dataset.action;
     button.hidden = !["all", "done"].includes(action) && !allowed.has(action);
-    button.disabled = !["all", "done"].includes(action) && (count === 0 || (action === "cover" && count !== 1));
+    button.disabled = !["all", "done"].includes(action)
+      && (count === 0 || (action === "cover" && count !== 1) || (othersSelected && changesOwnItems.has(action)));
   }
   const favorite = selectionBar.querySelector("[data-action=favorite]");
   favorite.textContent = allFavorite() ? "Unfavourite" : "Favourite";
@@ -208,6 +211,9 @@ const actions = {
   favorite: (ids, favorite) => sendJSON("/api/assets/favorite", "POST", { ids, favorite }),
   remove: (ids) => sendJSON("/api/assets/trash", "POST", { ids }).then(() => refresh(`Moved ${count(ids)} to Recently Deleted.`)),
 };
+
+// The actions that change items, which only their owner may do.
+const changesOwnItems = new Set(["album", "favorite", "link", "trash"]);
 
 const count = (ids) => (ids.length === 1 ? "1 item" : `${ids.length.toLocaleString()} items`);
 

@@ -187,7 +187,24 @@ async function loadPartners(partners) {
     link.className = "plain-link";
     link.href = `/library#/partner/${person.id}`;
     link.textContent = `Open ${person.name}'s Library`;
-    item.append(link);
+    // Shown inside one's own Library view, or apart: one's own choice, per library.
+    const shown = document.createElement("label");
+    shown.className = "toggle";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = person.inTimeline;
+    box.addEventListener("change", async () => {
+      try {
+        await loadPartners(await sendJSON(`/api/partners/${person.id}`, "PUT", { inTimeline: box.checked }));
+        partnersStatus.textContent = box.checked ? `${person.name}'s photos show in your Library now.`
+          : `${person.name}'s photos show apart now.`;
+      } catch (error) {
+        box.checked = !box.checked;
+        partnersStatus.textContent = `That did not work: ${error.message}`;
+      }
+    });
+    shown.append(box, " Show in my Library");
+    item.append(shown, link);
     return item;
   }));
   document.querySelector("#none-shared").hidden = sharedWithMe.length > 0;
