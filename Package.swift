@@ -114,7 +114,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets", "Vocabulary"], swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["HTTPServer", "ChildProcess"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServer", "ChildProcess", "Digests"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "FailuresTests", dependencies: ["Failures"], swiftSettings: strict),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),

@@ -19,6 +19,8 @@ package struct Access: Sendable {
     let capabilities: CapabilityURLs
     /// The tokens of links for people without an account, signed with the same key.
     let shareTokens: ShareTokens
+    /// What a passkey signs, made and checked by any server of the library with the same key.
+    let passkeyChallenges: PasskeyChallenges
     let lockOut: LockOut
     let passwordChecks = PasswordChecks()
     let trustedClients = TrustedClients()
@@ -47,6 +49,7 @@ package struct Access: Sendable {
         }
         capabilities = CapabilityURLs(key: key)
         shareTokens = ShareTokens(key: key)
+        passkeyChallenges = PasskeyChallenges(key: key)
         lockOut = LockOut(shared: shared)
         if let shared {
             users = UserAccounts(shared: shared)
@@ -73,7 +76,8 @@ package struct Access: Sendable {
 
     static func rule(method: String, pattern: String) -> Rule {
         switch (method, pattern) {
-        case (_, "/healthz"), (_, "/signin"), (_, "/api/session"), (_, "/app/:file"), (_, "/sw.js"), (_, "/manifest.webmanifest"),
+        case (_, "/healthz"), (_, "/signin"), (_, "/api/session"), ("POST", "/api/session/passkey"),
+            ("POST", "/api/session/passkey/options"), (_, "/app/:file"), (_, "/sw.js"), (_, "/manifest.webmanifest"),
             (_, WebApp.authorityPath),
             ("POST", "/api/picker/sessions"), ("GET", "/api/picker/sessions/:id"), ("OPTIONS", _),
             // Pages whose data comes through the API: the first visit of a popup another site

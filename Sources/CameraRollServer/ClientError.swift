@@ -90,8 +90,8 @@ extension CredentialsFailures: ClientFacing {
         case .writeFailed: 507
         case .storageUnavailable: 503
         case .storageFailed, .cryptoFailed: nil
-        case .unreadableOwner, .nameTaken, .notAllowed: 409
-        case .unknownUser: 404
+        case .unreadableOwner, .nameTaken, .notAllowed, .passkeyTaken: 409
+        case .unknownUser, .unknownPasskey: 404
         default: 400
         }
     }

@@ -48,6 +48,11 @@ extension WebApp {
             throw HTTPError(
                 401, "wrong_password", body.user == nil ? "That is not the owner's password." : "That name and password do not match.")
         }
+        return await startSession(for: person, stamp: stamp)
+    }
+
+    /// A new session for someone who proved who they are (a password, a passkey), as its cookie.
+    func startSession(for person: UserAccounts.User, stamp: String) async -> Response {
         let (token, session) = await access.sessions.create(user: person.id, passwordStamp: stamp)
         var response = Response.json(
             SessionStateJSON(local: false, signedIn: true, csrfToken: session.csrfToken, passwordSet: true, user: person.summary))

@@ -55,6 +55,7 @@ public struct WebApp: Sendable {
         addPickerRoutes(to: &router)
         addPageRoutes(to: &router)
         addSessionRoutes(to: &router)
+        addPasskeyRoutes(to: &router)
         addAppRoutes(to: &router)
         addPeopleRoutes(to: &router)
         addQuotaRoutes(to: &router)

@@ -22,6 +22,9 @@ public typealias CredentialsError = Failure<CredentialsFailures>
 /// - `invalidLinkLifetime`: a link lifetime outside what is allowed.
 /// - `invalidPasskey`: a passkey's answer (WebAuthn) that does not verify: not CBOR this server
 ///   reads, another site's or challenge's, or a signature that does not match its key.
+/// - `unknownPasskey`: no passkey of that id (removed, or another person's).
+/// - `passkeyTaken`: a passkey registered here already.
+/// - `invalidPasskeyName`: a passkey's name that is empty, too long or has control characters.
 /// - `storageUnavailable`: the shared database cannot be reached: nothing was done, try again.
 /// - `storageFailed`: the shared database failed.
 public enum CredentialsFailures: FailureDomain {}
@@ -35,5 +38,6 @@ extension CredentialsError.Code {
     public static let unreadableCapabilityKey = Self("unreadable_capability_key"), invalidOrigin = Self("invalid_origin")
     public static let invalidAppName = Self("invalid_app_name"), invalidLinkLifetime = Self("invalid_link_lifetime")
     public static let storageUnavailable = Self("storage_unavailable"), storageFailed = Self("storage_failed")
-    public static let invalidPasskey = Self("invalid_passkey")
+    public static let invalidPasskey = Self("invalid_passkey"), unknownPasskey = Self("unknown_passkey")
+    public static let passkeyTaken = Self("passkey_taken"), invalidPasskeyName = Self("invalid_passkey_name")
 }

@@ -54,12 +54,15 @@ public enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The bytes of base64url text, padded or not; nil for anything else.
+    /// The bytes of base64url text, padded or not; nil for anything else, and for a spelling
+    /// other than the one `text` writes (unused bits set), so that one value has one text.
     public static func bytes(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
         var plain = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while plain.utf8.count % 4 != 0 { plain += "=" }
-        return Data(base64Encoded: plain).map(Array.init)
+        guard let bytes = Data(base64Encoded: plain).map(Array.init), Self.text(bytes) == text.replacingOccurrences(of: "=", with: "")
+        else { return nil }
+        return bytes
     }
 }
 

@@ -20,6 +20,8 @@ public struct UserAccounts: Sendable {
         public var password: PasswordHash?
         /// The bytes their library may hold; nil for no limit.
         public var quota: Int64?
+        /// Other ways to sign in than the password; nil in a list written before passkeys.
+        public var passkeys: [Passkey]?
 
         /// The person as lists and pages show them: never their password's hash.
         public struct Summary: Encodable, Sendable {
@@ -177,7 +179,7 @@ public struct UserAccounts: Sendable {
 
     /// Changes the list under the record's lock; the earlier owner password is adopted into it
     /// on the first change and is not read again.
-    private func change<T: Sendable>(_ body: @escaping @Sendable (inout [User], _ nextID: Int) throws(CredentialsError) -> T)
+    func change<T: Sendable>(_ body: @escaping @Sendable (inout [User], _ nextID: Int) throws(CredentialsError) -> T)
         async throws(CredentialsError) -> T
     {
         let (earlier, location) = (earlier, location)

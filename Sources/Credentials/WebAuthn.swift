@@ -47,12 +47,16 @@ public enum WebAuthn {
         let data = try AuthenticatorData(authenticatorData, relyingParty: relyingParty)
         guard Crypto.verifyES256(publicKey: publicKey, message: authenticatorData + Digest.sha256(clientDataJSON), signature: signature)
         else { throw refused("The passkey's signature does not match its key.") }
-        // An authenticator that counts never signs with a count it used before: one that does is
-        // a copy of the key. One that does not count says 0 every time.
-        guard data.signCount == 0 && stored == 0 || data.signCount > stored else {
+        try checkCount(data.signCount, after: stored)
+        return data.signCount
+    }
+
+    /// An authenticator that counts never signs with a count it used before: one that does is
+    /// a copy of the key. One that does not count says 0 every time.
+    static func checkCount(_ count: UInt32, after stored: UInt32) throws(CredentialsError) {
+        guard count == 0 && stored == 0 || count > stored else {
             throw refused("This passkey signed with a count it used before: it may have been copied.")
         }
-        return data.signCount
     }
 
     private struct ClientData: Decodable {

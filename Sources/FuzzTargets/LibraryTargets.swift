@@ -109,6 +109,35 @@ extension FuzzTarget {
             guard let id = shareTokens.linkID(of: token) else { return }
             require(token.lowercased() == shareTokens.token(for: id), "only a token this key made names a link")
         },
+        FuzzTarget("cbor", "CBOR as a passkey's authenticator writes it (attestation objects, COSE keys)", maxLength: 1024) { bytes in
+            let input = Array(bytes)
+            guard let decoded = try? CBOR.decode(input) else { return }
+            guard let (prefix, rest) = try? CBOR.decodePrefix(input[...]) else { fatalError("a whole item is an item first") }
+            require(prefix == decoded && rest.isEmpty, "a whole item leaves nothing after it")
+        },
+        FuzzTarget(
+            "passkey-registration", "a passkey's attestation object, from POST /api/passkeys, checked as registrations are",
+            maxLength: 2048
+        ) { bytes in
+            do throws(CredentialsError) {
+                let registered = try WebAuthn.registration(
+                    attestationObject: Array(bytes), clientDataJSON: Array(passkeyClientData.utf8), challenge: "challenge",
+                    origin: { $0 == "https://photos.example" }, relyingParty: "photos.example")
+                require(registered.publicKey.count == 65 && registered.publicKey.first == 4, "a P-256 point, uncompressed")
+                require(
+                    !registered.credentialID.isEmpty && registered.credentialID.count <= 1023, "a credential id of a size WebAuthn allows")
+            } catch {
+                require(error.code == .invalidPasskey, "refused as a passkey, not otherwise: \(error.code)")
+            }
+        },
+        FuzzTarget(
+            "base64url", "base64url text, as passkeys' answers and challenges carry bytes",
+            examples: ["AAAA", "-_-_", "YQ", "YQ==", "Y", "!!!!"]
+        ) { bytes in
+            guard let decoded = Base64URL.bytes(text(bytes)) else { return }
+            require(Base64URL.bytes(Base64URL.text(decoded)) == decoded, "bytes read back from their own text")
+            require(Base64URL.text(decoded) == text(bytes).replacingOccurrences(of: "=", with: ""), "one value, one spelling")
+        },
         FuzzTarget(
             "web-origin", "a site's origin, from Origin headers and the owner's list of allowed apps",
             examples: ["https://blog.example", "http://127.0.0.1:9090/", "http://[::1]:8080", "null", "HTTPS://Blog.Example:443"]
@@ -125,6 +154,9 @@ extension FuzzTarget {
 }
 
 private let capabilities = CapabilityURLs()
+
+/// The browser's side of a registration, fixed, so that the fuzzed bytes reach the CBOR reader.
+private let passkeyClientData = #"{"type":"webauthn.create","challenge":"challenge","origin":"https://photos.example"}"#
 
 /// Tokens of this process's own key: a fuzzed token names a link only if this key signed it.
 private let shareTokens = ShareTokens(key: .random())

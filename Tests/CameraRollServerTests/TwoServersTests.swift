@@ -151,6 +151,41 @@ import Testing
         #expect(try await cluster.second.get("/api/shared/\(token)", headers: guest).status == 404, "revoked on both at once")
     }
 
+    /// A passkey's ceremony started on one server ends on the other: challenges are signed with
+    /// the shared key, the passkeys kept in the shared list of people.
+    @Test func aPasskeyAddedThroughOneSignsInThroughTheOther() async throws {
+        let cluster = try await Cluster()
+        let host = ["Host": "localhost"]
+        let authenticator = try await SoftAuthenticator.make(site: "localhost", origin: "https://localhost")
+        let owner = cluster.owner.merging(host) { $1 }
+        let options = try await cluster.first.request("POST", "/api/passkeys/options", headers: owner)
+        let challenge = try #require(options.json["challenge"] as? String)
+        let created = authenticator.registration(challenge)
+        let fields = [
+            "name": "the owner's key", "challenge": challenge, "clientDataJSON": Base64URL.text(created.clientDataJSON),
+            "attestationObject": Base64URL.text(created.attestationObject),
+        ]
+        let added = try await cluster.second.request("POST", "/api/passkeys", body: try JSONEncoder().encode(fields), headers: owner)
+        #expect(added.status == 201, "\(added.json)")
+
+        let stranger = host.merging(["X-Forwarded-For": "198.51.100.9"]) { $1 }
+        let signIn = try await cluster.second.request("POST", "/api/session/passkey/options", headers: stranger)
+        let asked = try #require(signIn.json["challenge"] as? String)
+        let answer = try await authenticator.assertion(asked, count: 1)
+        let answered = [
+            "challenge": asked, "id": Base64URL.text(authenticator.credentialID), "clientDataJSON": Base64URL.text(answer.clientDataJSON),
+            "authenticatorData": Base64URL.text(answer.authenticatorData), "signature": Base64URL.text(answer.signature),
+        ]
+        let signedIn = try await cluster.first.request(
+            "POST", "/api/session/passkey", body: try JSONEncoder().encode(answered), headers: stranger)
+        #expect(signedIn.status == 200, "\(signedIn.json)")
+        let cookie = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        #expect(try await cluster.second.get("/api/assets", headers: stranger.merging(["Cookie": cookie]) { $1 }).status == 200)
+        let again = try await cluster.second.request(
+            "POST", "/api/session/passkey", body: try JSONEncoder().encode(answered), headers: stranger)
+        #expect(again.status == 401, "the same answer, replayed on the other server")
+    }
+
     @Test func aSignInOnOneWorksOnTheOtherAndSigningOutEndsItOnBoth() async throws {
         let cluster = try await Cluster()
         #expect(try await cluster.second.get("/api/assets").status == 401, "loopback is nobody's")

@@ -11,59 +11,23 @@ import Testing
     let site = "photos.example"
     let origin = "https://photos.example"
 
-    /// An authenticator of the test's own: a key in a temp folder, signing with openssl.
-    struct Authenticator {
-        let folder = TemporaryDirectory()
-        var key: String { folder.file("key.pem") }
-
-        func make() async throws -> [UInt8] {
-            _ = try await Executable.run(program: "/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
-            _ = try await Executable.run(
-                program: "/usr/bin/openssl", ["ec", "-in", key, "-pubout", "-outform", "DER", "-out", folder.file("public.der")])
-            return Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("public.der"))).suffix(65))
-        }
-
-        func sign(_ message: [UInt8]) async throws -> [UInt8] {
-            try Data(message).write(to: URL(fileURLWithPath: folder.file("message")))
-            _ = try await Executable.run(
-                program: "/usr/bin/openssl", ["dgst", "-sha256", "-sign", key, "-out", folder.file("signature"), folder.file("message")])
-            return Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("signature"))))
-        }
-    }
-
-    func clientData(_ type: String, _ challenge: String, origin: String? = nil) -> [UInt8] {
-        Array(#"{"type":"\#(type)","challenge":"\#(challenge)","origin":"\#(origin ?? self.origin)","crossOrigin":false}"#.utf8)
-    }
-
-    func authenticatorData(site: String? = nil, flags: UInt8, count: UInt32, credential: (id: [UInt8], point: [UInt8])? = nil) -> [UInt8] {
-        var data =
-            Digest.sha256(Array((site ?? self.site).utf8)) + [flags] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) }
-        if let credential {
-            let (x, y) = (Array(credential.point[1..<33]), Array(credential.point[33..<65]))
-            // The COSE key: kty EC2, alg ES256, crv P-256, x, y.
-            let key: [UInt8] = [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20] + x + [0x22, 0x58, 0x20] + y
-            data += [UInt8](repeating: 0, count: 16) + [0, UInt8(credential.id.count)] + credential.id + key
-        }
-        return data
-    }
-
-    /// `{"fmt": "none", "attStmt": {}, "authData": data}`.
-    func attestation(_ data: [UInt8]) -> [UInt8] {
-        [0xa3, 0x63] + Array("fmt".utf8) + [0x64] + Array("none".utf8) + [0x67] + Array("attStmt".utf8) + [0xa0, 0x68]
-            + Array("authData".utf8) + [0x59, UInt8(data.count >> 8), UInt8(data.count & 0xff)] + data
-    }
-
     @Test func aPasskeyRegistersAndSignsInAndAForgeryIsRefused() async throws {
-        let authenticator = Authenticator()
-        let point = try await authenticator.make()
+        let authenticator = try await SoftAuthenticator.make(site: site, origin: origin)
+        let (id, point) = (authenticator.credentialID, authenticator.point)
+        func clientData(_ type: String, _ challenge: String, origin: String? = nil) -> [UInt8] {
+            authenticator.clientData(type, challenge, origin: origin)
+        }
+        func authenticatorData(site: String? = nil, flags: UInt8, count: UInt32) -> [UInt8] {
+            authenticator.authenticatorData(site: site, flags: flags, count: count)
+        }
+        func attestation(_ data: [UInt8]) -> [UInt8] { authenticator.attestation(data) }
         let challenges = PasskeyChallenges(key: .random())
-        let id = Array((0..<16).map { UInt8($0) })
         let ours = { (origin: String) in origin == self.origin }
 
         let registering = challenges.make(for: .register(user: 2))
         #expect(challenges.accepts(registering, for: .register(user: 2)))
         #expect(!challenges.accepts(registering, for: .register(user: 3)) && !challenges.accepts(registering, for: .signIn))
-        let created = attestation(authenticatorData(flags: 0x45, count: 0, credential: (id, point)))
+        let created = attestation(authenticatorData(flags: 0x45, count: 0))
         let registered = try WebAuthn.registration(
             attestationObject: created, clientDataJSON: clientData("webauthn.create", registering), challenge: registering, origin: ours,
             relyingParty: site)
@@ -99,8 +63,8 @@ import Testing
                 "another site's passkey",
                 {
                     _ = try WebAuthn.registration(
-                        attestationObject: self.attestation(
-                            self.authenticatorData(site: "evil.example", flags: 0x45, count: 0, credential: (id, point))),
+                        attestationObject: attestation(
+                            authenticatorData(site: "evil.example", flags: 0x45, count: 0)),
                         clientDataJSON: clientData("webauthn.create", registering), challenge: registering, origin: ours, relyingParty: site
                     )
                 }
@@ -109,7 +73,7 @@ import Testing
                 "no user verification",
                 {
                     _ = try WebAuthn.registration(
-                        attestationObject: self.attestation(self.authenticatorData(flags: 0x41, count: 0, credential: (id, point))),
+                        attestationObject: attestation(authenticatorData(flags: 0x41, count: 0)),
                         clientDataJSON: clientData("webauthn.create", registering), challenge: registering, origin: ours, relyingParty: site
                     )
                 }
@@ -118,7 +82,7 @@ import Testing
                 "no credential",
                 {
                     _ = try WebAuthn.registration(
-                        attestationObject: self.attestation(self.authenticatorData(flags: 0x05, count: 0)),
+                        attestationObject: attestation(authenticatorData(flags: 0x05, count: 0)),
                         clientDataJSON: clientData("webauthn.create", registering), challenge: registering, origin: ours, relyingParty: site
                     )
                 }
@@ -153,8 +117,7 @@ import Testing
         #expect(throws: CredentialsError.self, "a changed count") {
             _ = try assert(authenticatorData(flags: 0x05, count: 8), client, signature, 0)
         }
-        let other = Authenticator()
-        _ = try await other.make()
+        let other = try await SoftAuthenticator.make(site: site, origin: origin)
         let others = try await other.sign(data + Digest.sha256(client))
         #expect(throws: CredentialsError.self, "another key's") { _ = try assert(data, client, others, 0) }
     }

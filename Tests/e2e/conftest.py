@@ -131,6 +131,16 @@ def server():
     running.stop()
 
 
+@pytest.fixture
+def family():
+    """The owner (with a password) and Anna, each with a library of their own."""
+    running = Server(password="the owner's password")
+    subprocess.run([str(BINARY), "--data", str(running.data / "data"), "users", "add", "anna"], input="anna's password\n",
+                   text=True, check=True, capture_output=True)
+    yield running
+    running.stop()
+
+
 def chromium_options(*arguments):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"

@@ -2,24 +2,14 @@
 then makes her a viewer, then stops sharing; Anna, signed in in a browser of her own, sees it
 among her albums as shared by the owner, with what her role lets her do."""
 import json
-import subprocess
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import BINARY, CORPUS, Server, open_library, tiles
+from conftest import CORPUS, open_library, tiles
 from pages import wait
-
-
-@pytest.fixture
-def family():
-    running = Server(password="the owner's password")
-    subprocess.run([str(BINARY), "--data", str(running.data / "data"), "users", "add", "anna"], input="anna's password\n",
-                   text=True, check=True, capture_output=True)
-    yield running
-    running.stop()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 // lists, adds and removes them.
 import { ApiError, json, sendJSON } from "./api.js";
 import { namedRow, plainButton } from "./elements.js";
+import { addPasskey, passkeyFailure, passkeysUnavailable } from "./passkeys.js";
 
 const list = document.querySelector("#apps");
 const status = document.querySelector("#status");
@@ -250,13 +251,70 @@ document.querySelector("#change-password").addEventListener("submit", async (eve
   }
 });
 
+// Passkeys: one's own, added with this device's authenticator and removed from any device.
+const passkeysStatus = document.querySelector("#passkeys-status");
+
+function showPasskeys({ passkeys }) {
+  const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+  document.querySelector("#passkeys").replaceChildren(...passkeys.map((passkey) => {
+    const used = passkey.lastUsed ? `last used ${day(passkey.lastUsed)}` : "not used yet";
+    const item = namedRow(passkey.name, `Added ${day(passkey.created)} · ${used}`, "app-origin");
+    item.append(plainButton("Remove", `Remove the passkey ${passkey.name}`, async () => {
+      try {
+        showPasskeys(await json(`/api/passkeys/${encodeURIComponent(passkey.id)}`, { method: "DELETE" }));
+        passkeysStatus.textContent = `${passkey.name} no longer signs you in. Remove it from the device too.`;
+      } catch (error) {
+        passkeysStatus.textContent = `That did not work: ${error.message}`;
+      }
+    }));
+    return item;
+  }));
+  document.querySelector("#no-passkeys").hidden = passkeys.length > 0;
+}
+
+// A name that says which device it is, for the list ("Chrome on Android"); the person may change it.
+function deviceName() {
+  const brand = navigator.userAgentData?.brands?.find((entry) => !/Not.A.Brand|Chromium/i.test(entry.brand))?.brand ?? "Browser";
+  const platform = navigator.userAgentData?.platform || navigator.platform || "this device";
+  return `${brand} on ${platform}`;
+}
+
+async function loadPasskeys() {
+  document.querySelector("#passkeys-section").hidden = false;
+  showPasskeys(await json("/api/passkeys"));
+  const unavailable = passkeysUnavailable();
+  const form = document.querySelector("#add-passkey");
+  form.hidden = unavailable !== null;
+  if (unavailable) {
+    passkeysStatus.textContent = unavailable;
+    return;
+  }
+  document.querySelector("#passkey-name").value = deviceName();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = document.querySelector("#passkey-name").value.trim();
+    const button = form.querySelector("button");
+    button.disabled = true;
+    passkeysStatus.textContent = "Follow your device's steps to make the passkey…";
+    try {
+      showPasskeys(await addPasskey(name));
+      passkeysStatus.textContent = `${name} signs you in now.`;
+      document.querySelector("#passkey-name").value = deviceName();
+    } catch (error) {
+      passkeysStatus.textContent = `No passkey was added: ${error instanceof ApiError ? error.message : passkeyFailure(error)}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 json("/api/session").then(async (session) => {
   me = session.user ?? null;
   if (!me) return;
   document.querySelector("#me").textContent = me.name;
   document.querySelector("#own-password").hidden = false;
   document.querySelector("#partners-section").hidden = false;
-  await loadPartners();
+  await Promise.all([loadPartners(), loadPasskeys()]);
   const usage = await json("/api/usage");
   document.querySelector("#my-usage").textContent = `${usageText(usage.used, usage.quota).replace("Uses", "Your library holds")}.`;
   if (!me.admin) return;

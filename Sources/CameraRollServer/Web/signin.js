@@ -2,6 +2,7 @@
 // password alone is the owner's) give a session cookie, then the page goes on to where it was
 // asked for (?next=, same site only).
 import { ApiError, sendJSON } from "./api.js";
+import { passkeyFailure, passkeysUnavailable, signInWithPasskey } from "./passkeys.js";
 
 const form = document.querySelector("#form");
 const status = document.querySelector("#status");
@@ -30,6 +31,22 @@ form.addEventListener("submit", async (event) => {
     submit.disabled = false;
   }
 });
+// A passkey instead of a name and password, where this page can use one.
+const passkey = document.querySelector("#passkey");
+passkey.hidden = passkeysUnavailable() !== null;
+passkey.addEventListener("click", async () => {
+  passkey.disabled = true;
+  status.textContent = "";
+  try {
+    await signInWithPasskey();
+    location.replace(destination());
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? error.message : passkeyFailure(error);
+  } finally {
+    passkey.disabled = false;
+  }
+});
+
 // Enabled only now: a form sent before this script handles it would go as a GET, the password
 // in the address.
 submit.disabled = false;
