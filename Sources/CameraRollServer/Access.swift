@@ -157,7 +157,8 @@ package struct Access: Sendable {
                 421, "unknown_host", "This server does not go by that name. Use its address, or start it with --name for the name."
             ).response
         }
-        if let site = CrossSite(request) {
+        let shared = route.pattern == WebApp.sharePath && Self.isShareLaunch(request)
+        if !shared, let site = CrossSite(request) {
             return site.admits(request, route, self) ? nil : CrossSite.refusal.response
         }
         if isOwnersMachine(request) { return nil }
@@ -175,16 +176,26 @@ package struct Access: Sendable {
             break
         }
         guard let session = session(of: request) else {
-            if route.method == "GET" && !route.pattern.hasPrefix("/api/") && !route.pattern.hasPrefix("/media/") {
+            if (route.method == "GET" || shared) && !route.pattern.hasPrefix("/api/") && !route.pattern.hasPrefix("/media/") {
                 return Self.signInRedirect(request)
             }
             return HTTPError(401, "sign_in_required", "Sign in first.").response
         }
         trustedClients.vouch(for: request.remoteAddress)
-        if Self.changes(request.method) && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {
+        if Self.changes(request.method) && !shared && !SignInSessions.csrfMatches(session, request.headers["X-CSRF-Token"]) {
             return HTTPError(403, "csrf", "The request lacks this session's X-CSRF-Token; reload the page.").response
         }
         return nil
+    }
+
+    /// A share from another app, as the phone's browser launches the share target: a navigation
+    /// it starts itself (`Sec-Fetch-Site: none`, which no page can send; browsers send these
+    /// headers to HTTPS and localhost alone), whose `Origin` is `null`. No page of another site
+    /// can make one, so it needs no CSRF token; it adds to the library and reads nothing.
+    static func isShareLaunch(_ request: Request) -> Bool {
+        let origins = request.headers.values("Origin")
+        return request.method == "POST" && request.headers["Sec-Fetch-Site"] == "none" && request.headers["Sec-Fetch-Mode"] == "navigate"
+            && request.headers["Sec-Fetch-Dest"] == "document" && (origins.isEmpty || origins == ["null"])
     }
 
     private static func signInRedirect(_ request: Request) -> Response {

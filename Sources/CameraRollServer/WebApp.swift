@@ -1,4 +1,5 @@
 public import Credentials
+import Executors
 import Foundation
 public import HTTPServer
 public import PhotoLibrary
@@ -12,6 +13,8 @@ public struct WebApp: Sendable {
     /// The local authority's certificate that phones install, when the server's certificate is
     /// CameraRoll's own; nil when there is none to give (plain HTTP, or the user's certificate).
     let authorityFile: String?
+    /// Where a form's body is read through (a share of a few videos is gigabytes to look over).
+    let forms = BlockingExecutor(name: "forms", threads: 1)
 
     /// Where phones download the local authority's certificate, without signing in: they need it
     /// before they can trust the page that signs in.
@@ -56,6 +59,7 @@ public struct WebApp: Sendable {
         addPageRoutes(to: &router)
         addSessionRoutes(to: &router)
         addPasskeyRoutes(to: &router)
+        addShareTargetRoutes(to: &router)
         addAppRoutes(to: &router)
         addPeopleRoutes(to: &router)
         addQuotaRoutes(to: &router)

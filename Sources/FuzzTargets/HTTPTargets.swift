@@ -21,6 +21,34 @@ extension FuzzTarget {
                 "a path has no dot segments")
         },
         FuzzTarget(
+            "multipart-form", "a share's multipart/form-data body, from POST /share (boundary XyZ)", maxLength: 8192,
+            examples: [
+                "--XyZ\r\nContent-Disposition: form-data; name=\"media\"; filename=\"a%22b.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                    + "\u{FF}\u{D8}\r\n--XyZ\r\nContent-Disposition: form-data; name=\"media\"; filename=\"dir/c.mov\"\r\n\r\nmoov\r\n--XyZ--\r\n"
+            ]
+        ) { bytes in
+            let body = Array(bytes)
+            guard let form = try? MultipartForm(boundary: "XyZ", size: body.count, read: { Array(body[$0..<min(body.count, $0 + $1)]) })
+            else { return }
+            require(form.parts.count <= MultipartForm.mostParts, "a bounded number of parts")
+            var end = 0
+            for part in form.parts {
+                require(part.range.lowerBound >= end && part.range.upperBound <= body.count, "parts in order, within the body")
+                let content = body[part.range]
+                require(!content.indices.contains { content[$0...].starts(with: Array("\r\n--XyZ".utf8)) }, "no delimiter inside a part")
+                require(part.filename.map { !$0.contains("/") && !$0.contains("\\") } ?? true, "a file's name, never a path")
+                end = part.range.upperBound
+            }
+        },
+        FuzzTarget(
+            "multipart-type", "a Content-Type header naming a multipart/form-data boundary",
+            examples: ["multipart/form-data; boundary=----WebKitFormBoundaryx7", "multipart/form-data; boundary=\"a b\"", "text/plain"]
+        ) { bytes in
+            guard let boundary = MultipartForm.boundary(ofContentType: text(bytes)) else { return }
+            require((1...70).contains(boundary.utf8.count) && boundary.last != " ", "a boundary RFC 2046 allows")
+            require(MultipartForm.boundary(ofContentType: "multipart/form-data; boundary=\"\(boundary)\"") == boundary, "quoted, the same")
+        },
+        FuzzTarget(
             "range-request", "a Range header against a body's length",
             examples: ["\u{0}\u{0}\u{10}\u{0}bytes=0-99", "\u{0}\u{1}\u{0}\u{0}bytes=-500", "\u{0}\u{0}\u{1}\u{0}bytes=200-"]
         ) { bytes in

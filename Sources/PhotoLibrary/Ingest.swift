@@ -28,17 +28,17 @@ public final class Ingest: FileWorking {
         lane = BlockingExecutor(name: "ingest", threads: stores.options.imageWorkers)
     }
 
-    /// Imports a file by copying it into `owner`'s library. The same bytes imported twice by one
-    /// person give the same asset. The answer comes only once the original is durably stored and
+    /// Imports a file (or the bytes `range` of it: a file a form's body holds) by copying it into
+    /// `owner`'s library. The same bytes imported twice by one person give the same asset. The answer comes only once the original is durably stored and
     /// committed.
     public func importFile(
-        at path: String, originalFilename: String? = nil, source: AssetSource = .imported, saveToCameraRoll: Bool = false,
-        owner: Owner
+        at path: String, range: Range<Int>? = nil, originalFilename: String? = nil, source: AssetSource = .imported,
+        saveToCameraRoll: Bool = false, owner: Owner
     ) async throws(LibraryError) -> ImportResult {
         let limit = options.maxFileBytes
         let arrival = try await arrive { [staging] () throws(LibraryError) -> StagedFile in
             do throws(StorageError) {
-                return try staging.stage(copying: path, maxBytes: limit)
+                return try staging.stage(copying: path, range: range, maxBytes: limit)
             } catch {
                 throw error.code == .notFound
                     ? LibraryError(.notFound, "The file does not exist.") : LibraryError(error)

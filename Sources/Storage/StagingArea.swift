@@ -25,16 +25,17 @@ public struct StagingArea: Sendable {
         return (path, fd)
     }
 
-    /// Copies `source` into the folder while hashing it, then fsyncs the copy. Reading the
-    /// source once serves both, and later steps only ever touch our copy.
-    public func stage(copying source: String, maxBytes: Int = .max) throws(StorageError) -> StagedFile {
+    /// Copies `source` (or the bytes `range` of it: a file of a form's body) into the folder
+    /// while hashing it, then fsyncs the copy. Reading the source once serves both, and later
+    /// steps only ever touch our copy.
+    public func stage(copying source: String, range: Range<Int>? = nil, maxBytes: Int = .max) throws(StorageError) -> StagedFile {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileIO.error("open") }
         defer { close(input) }
         let (path, output) = try makeTemporaryFile()
         do throws(StorageError) {
             defer { close(output) }
-            let (hash, size) = try Self.hash(input, copyingTo: output, maxBytes: maxBytes)
+            let (hash, size) = try Self.hash(input, range: range, copyingTo: output, maxBytes: maxBytes)
             guard fsync(output) == 0 else { throw FileIO.error("fsync") }
             return StagedFile(path: path, hash: hash, size: size)
         } catch {
@@ -57,7 +58,7 @@ public struct StagingArea: Sendable {
             guard fstat(fd, &status) == 0 else { throw FileIO.error("stat") }
             (hash, size) = (sha256, Int(status.st_size))
         } else {
-            (hash, size) = try Self.hash(fd, copyingTo: nil, maxBytes: .max)
+            (hash, size) = try Self.hash(fd, range: nil, copyingTo: nil, maxBytes: .max)
         }
         guard fsync(fd) == 0 else { throw FileIO.error("fsync") }
         return StagedFile(path: path, hash: hash, size: size)
@@ -68,11 +69,13 @@ public struct StagingArea: Sendable {
         unlink(staged.path)
     }
 
-    /// Reads `input` to its end, hashing it and, when given, writing it to `output`.
-    private static func hash(_ input: Int32, copyingTo output: Int32?, maxBytes: Int) throws(StorageError) -> (String, Int) {
+    /// Reads `input` to its end (or `range` of it), hashing it and, when given, writing it to `output`.
+    private static func hash(_ input: Int32, range: Range<Int>?, copyingTo output: Int32?, maxBytes: Int) throws(StorageError)
+        -> (String, Int)
+    {
         let hasher = MessageDigest()
         var size = 0
-        try FileIO.readChunks(input) { chunk throws(StorageError) in
+        try FileIO.readChunks(input, in: range) { chunk throws(StorageError) in
             size += chunk.count
             guard size <= maxBytes else { throw StorageError(.tooLarge, "The file is larger than the limit.") }
             hasher.update(chunk)

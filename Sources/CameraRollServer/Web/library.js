@@ -215,7 +215,8 @@ const actions = {
 // The actions that change items, which only their owner may do.
 const changesOwnItems = new Set(["album", "favorite", "link", "trash"]);
 
-const count = (ids) => (ids.length === 1 ? "1 item" : `${ids.length.toLocaleString()} items`);
+const items = (number) => (number === 1 ? "1 item" : `${number.toLocaleString()} items`);
+const count = (ids) => items(ids.length);
 
 async function perform(action) {
   const ids = [...timeline.selected];
@@ -575,12 +576,30 @@ viewer.addEventListener("closed", ({ detail }) => {
 
 offerSignOut(document.querySelector("#sign-out"));
 
+// After a share from another app (the server's /share lands here): what came, said once, and
+// the note taken off the address so a reload does not say it again.
+function sayWhatWasShared() {
+  const params = new URLSearchParams(location.search);
+  if (!params.has("shared")) return;
+  const added = Number(params.get("shared"));
+  const refused = Number(params.get("refused") ?? 0);
+  const reason = params.get("reason");
+  status.textContent = params.get("shared") === "again"
+    ? "You were signed out, so nothing shared came through: share it again."
+    : [
+      added > 0 ? `${items(added)} shared into your library.` : "Nothing shared was added.",
+      refused > 0 ? `${items(refused)} refused${reason ? ` (${reason})` : ""}.` : "",
+    ].join(" ").trim();
+  history.replaceState(history.state, "", location.pathname + location.hash);
+}
+
 // Who looks, and the libraries shared with them, asked beside the first view (the viewer asks
 // `owns` only once someone opens an item; a partner's view waits for the list).
 const partnersShown = showPartnerLinks().catch(() => []);
 json("/api/session").then((session) => { me = session.user ?? null; }).catch(() => {});
 window.addEventListener("hashchange", route);
 await route();
+sayWhatWasShared();
 
 // A new item: the view is read again (once for a burst of uploads), and it takes its place.
 let reread = null;
