@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import make_browser
+from conftest import CORPUS, Server, make_browser
 from pages import back_to_app, button, in_picker, radio, wait
 
 
@@ -153,3 +153,38 @@ def test_dark_mode(server, browser, screenshots):
     assert sum(int(part) for part in background[background.index("(") + 1:-1].split(",")[:3]) < 150, background
     browser.switch_to.default_content()
     screenshots(browser, "app")
+
+
+@pytest.mark.parametrize("save", [True, False], ids=["saved", "unsaved"])
+def test_on_plain_http_the_devices_camera_app_takes_the_photo(save, screenshots):
+    # camera.test resolves to loopback, but over plain HTTP Chromium treats it as a LAN address:
+    # no secure context, so no getUserMedia; a phone's file input with `capture` still works.
+    server = Server(names="camera.test")
+    browser = make_browser(camera=True, host_rules="MAP camera.test 127.0.0.1")
+    try:
+        browser.get(f"http://camera.test:{server.port}/")
+        assert browser.execute_script("return window.isSecureContext") is False
+        note = wait(browser).until(seen.visibility_of_element_located((By.ID, "camera-note")))
+        assert "The live camera needs a secure page" in note.text
+        take = wait(browser).until(seen.element_to_be_clickable((By.ID, "take-photo")))
+        assert browser.find_element(By.ID, "record-video").is_displayed() and not browser.find_element(By.ID, "new").is_displayed()
+        assert browser.find_element(By.ID, "photo-input").get_attribute("capture") == "environment"
+        if not save:
+            browser.find_element(By.ID, "save-captures").click()
+        screenshots(browser, "capture-fallback")
+        browser.find_element(By.ID, "photo-input").send_keys(str(CORPUS / "photos" / "exifsamples__Canon_40D.jpg"))
+        status = browser.find_element(By.ID, "status")
+        wait(browser).until(lambda driver: ("Saved to Camera Roll" if save else "Not saved") in status.text)
+        shown = shown_image(browser)
+        assert shown["src"].startswith("/media/"), "the library's asset once the server has it"
+        kept = server.call("GET", f"/api/assets?{'album=cameraRoll' if save else 'collection=unsavedCaptures'}")["assets"]
+        assert [asset["originalFilename"] for asset in kept] == ["exifsamples__Canon_40D.jpg"]
+        assert len(server.call("GET", "/api/assets?album=cameraRoll")["assets"]) == (1 if save else 0)
+        if not save:
+            browser.find_element(By.ID, "save-now").click()
+            wait(browser).until(lambda driver: "Saved to Camera Roll" in status.text)
+            assert len(server.call("GET", "/api/assets?album=cameraRoll")["assets"]) == 1
+        assert take.is_displayed()
+    finally:
+        browser.quit()
+        server.stop()

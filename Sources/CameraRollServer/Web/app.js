@@ -4,7 +4,7 @@
 // nothing. The last choice is kept in localStorage and shown again after a reload.
 import { json } from "./api.js";
 import { cameraProblem, hasCamera } from "./camera.js";
-import { capture, send, waiting } from "./outbox.js";
+import { capture, keep, send, waiting } from "./outbox.js";
 import { presentPicker } from "./picker-client.js";
 import { offerSignOut } from "./sign-out.js";
 import { playableVideoURL, RenditionFailed, retryRendition } from "./video-source.js";
@@ -130,7 +130,7 @@ async function showQueued(choice) {
   if (!item || lastChoice()?.queued !== choice.queued) return;
   shownSize = null;
   const url = URL.createObjectURL(item.blob);
-  status.textContent = "Waiting for the server: this capture goes to your Camera Roll when it is back.";
+  status.textContent = "Uploading: this capture is kept on this device until the server has it.";
   if (item.blob.type.startsWith("video/")) {
     newPlayer("The video just recorded, not uploaded yet").src = url;
     return;
@@ -162,10 +162,11 @@ async function sendWaiting() {
   sending = true;
   try {
     if (!(await waiting()).some((item) => !item.refused)) return;
-    await send((outboxID, asset) => {
+    await send((outboxID, asset, saved) => {
       if (lastChoice()?.queued !== outboxID) return;
       localStorage.setItem(choiceKey, JSON.stringify({ assetID: asset.id, mediaType: asset.mediaType, edit: null }));
-      status.textContent = "Saved to Camera Roll";
+      if (saved) status.textContent = "Saved to Camera Roll";
+      else notSaved(asset.id);
       updateDisplay();
     });
     const refused = (await waiting()).filter((item) => item.refused);
@@ -192,6 +193,12 @@ async function saveToCameraRoll(assetID) {
     saveNow.hidden = false;
     saveNow.dataset.asset = assetID;
   }
+}
+
+function notSaved(assetID) {
+  status.textContent = "Not saved: unsaved captures are removed after 7 days.";
+  saveNow.hidden = false;
+  saveNow.dataset.asset = assetID;
 }
 
 async function present(configuration) {
@@ -221,11 +228,7 @@ async function present(configuration) {
   saveNow.hidden = true;
   if (configuration.sourceType === "camera") {
     if (saveCaptures.checked) await saveToCameraRoll(info.assetID);
-    else {
-      status.textContent = "Not saved: unsaved captures are removed after 7 days.";
-      saveNow.hidden = false;
-      saveNow.dataset.asset = info.assetID;
-    }
+    else notSaved(info.assetID);
   }
   updateDisplay();
 }
@@ -257,12 +260,43 @@ retryVideo.addEventListener("click", async () => {
 saveCaptures.checked = localStorage.getItem(saveKey) !== "false";
 saveCaptures.addEventListener("change", () => localStorage.setItem(saveKey, String(saveCaptures.checked)));
 
-// The book hides the camera button where there is no camera (viewDidLoad).
+// Where the live camera cannot run (a page on plain HTTP on the LAN, a browser without
+// getUserMedia), the device's own camera app takes the photo or video (a file input's
+// `capture`); what it gives is kept in the outbox and uploaded as any capture is.
+const nativeCapture = [[document.querySelector("#take-photo"), document.querySelector("#photo-input")],
+  [document.querySelector("#record-video"), document.querySelector("#video-input")]];
+for (const [button, input] of nativeCapture) {
+  button.addEventListener("click", () => input.click());
+  input.addEventListener("change", async () => {
+    const [file] = input.files;
+    input.value = "";
+    if (!file) return;
+    status.textContent = "";
+    try {
+      const id = await keep(file, file.name || `capture.${file.type.split("/")[1] ?? "jpg"}`, { saveToCameraRoll: saveCaptures.checked });
+      localStorage.setItem(choiceKey, JSON.stringify({ queued: id }));
+    } catch (error) {
+      status.textContent = `The capture could not be kept: ${error.message}`;
+      return;
+    }
+    saveNow.hidden = true;
+    updateDisplay();
+    sendWaiting();
+  });
+}
+
+// The book hides the camera button where there is no camera (viewDidLoad); where only the live
+// camera is missing, the device's camera app stands in, and the page says why.
 async function offerCamera() {
   const problem = cameraProblem();
   const note = document.querySelector("#camera-note");
-  note.hidden = !problem || window.isSecureContext;
-  if (problem && !window.isSecureContext) note.textContent = "To take photos and videos here, open CameraRoll over HTTPS.";
+  note.hidden = !problem;
+  if (problem) {
+    note.textContent = window.isSecureContext
+      ? "This browser has no live camera here; your device's camera app takes photos and videos instead."
+      : "The live camera needs a secure page (HTTPS, or CameraRoll's own computer); your device's camera app takes photos and videos instead.";
+  }
+  for (const [button] of nativeCapture) button.hidden = !problem;
   newButton.hidden = !(await hasCamera().catch(() => false));
 }
 offerCamera();

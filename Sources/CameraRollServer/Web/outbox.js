@@ -3,14 +3,15 @@
 // the outbox only after the server has acknowledged it, so none is ever lost.
 import { json } from "./api.js";
 import { objectStore } from "./stored.js";
-import { Upload } from "./uploads.js";
+import { newID, Upload } from "./uploads.js";
 
 const transaction = objectStore("cameraroll-outbox", "captures", "id");
 
-// Keeps a capture; its id names it until the server gives it an asset id.
-export async function keep(blob, filename) {
-  const id = crypto.randomUUID();
-  await transaction("readwrite", (captures) => captures.put({ id, blob, filename, takenAt: Date.now() }));
+// Keeps a capture; its id names it until the server gives it an asset id. `saveToCameraRoll`
+// false uploads it without saving it (an unsaved capture, as the Camera app's switch says).
+export async function keep(blob, filename, { saveToCameraRoll = true } = {}) {
+  const id = newID();
+  await transaction("readwrite", (captures) => captures.put({ id, blob, filename, takenAt: Date.now(), saveToCameraRoll }));
   return id;
 }
 
@@ -49,7 +50,8 @@ function shelf(item) {
 }
 
 // Uploads every waiting capture to the Camera Roll (resumable, see uploads.js), one page at a
-// time (a Web Lock), and reports each one the server took as (outbox id, asset). A capture the
+// time (a Web Lock), and reports each one the server took as (outbox id, asset, whether it went
+// to the Camera Roll). A capture the
 // server refuses (too large, not a photo or video) is kept and marked with why, and the others
 // still go; when the server cannot be reached or wants a sign-in, the rest wait for the next
 // try, which goes on from the bytes the server has.
@@ -59,7 +61,9 @@ export async function send(onUploaded = () => {}) {
       if (item.refused) continue;
       await unlessHeld(item.id, async () => {
         const upload = new Upload({
-          file: item.blob, filename: item.filename, metadata: { source: "camera", album: "cameraRoll" }, key: item.id,
+          file: item.blob, filename: item.filename, key: item.id,
+          // Kept before the switch existed: to the Camera Roll, as then.
+          metadata: { source: "camera", ...(item.saveToCameraRoll === false ? {} : { album: "cameraRoll" }) },
           url: item.upload?.url ?? null, offset: item.upload?.offset ?? 0, shelf: shelf(item),
         });
         await upload.sendOnce();
@@ -69,7 +73,7 @@ export async function send(onUploaded = () => {}) {
         }
         const asset = await json(`/api/assets/${upload.assetID}`);
         await forget(item.id);
-        onUploaded(item.id, asset);
+        onUploaded(item.id, asset, item.saveToCameraRoll !== false);
       });
     }
   };

@@ -59,11 +59,19 @@ export async function unfinishedUploads() {
   return records.map((record) => new Upload(record));
 }
 
+// A random id for an upload or a capture. crypto.randomUUID is for secure pages alone, and a
+// phone on plain HTTP on the LAN still uploads.
+export function newID() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 // One file on its way. Events: "progress" (this.sent of this.size), "state" (this.state:
 // waiting, uploading, retrying, paused, done, refused, cancelled; this.message says why, and
 // this.error is the last failure), and "done" (this.assetID, this.duplicate).
 export class Upload extends EventTarget {
-  constructor({ file, filename = file.name, metadata = {}, key = crypto.randomUUID(), url = null, offset = 0, shelf = libraryShelf }) {
+  constructor({ file, filename = file.name, metadata = {}, key = newID(), url = null, offset = 0, shelf = libraryShelf }) {
     super();
     Object.assign(this, { file, filename, metadata, key, url, offset, shelf });
     this.size = file.size;
