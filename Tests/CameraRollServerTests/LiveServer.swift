@@ -2,6 +2,7 @@ import CameraRollServer
 import Credentials
 import Foundation
 import HTTPServer
+import IPAddress
 import PhotoLibrary
 import TestSupport
 
@@ -127,5 +128,21 @@ final class LiveServer: Sendable {
         // Not awaited: a deinit cannot wait without holding a thread the stop may need.
         guard let server else { return }
         Task.detached { await server.stop() }
+    }
+}
+
+extension LiveServer {
+    /// A server whose clients a proxy on loopback names (`X-Forwarded-For`), so a test asks as a
+    /// phone on the LAN would, with two people: the owner ("the owner's password") and Anna
+    /// ("anna's password").
+    static func family() async throws -> LiveServer {
+        let directory = TemporaryDirectory("cameraroll-server")
+        let live = try LiveServer(
+            directory, library: try Library(folder: DataFolder(directory.path)),
+            forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
+        let users = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
+        try await users.setFirstAdminPassword("the owner's password")
+        try await users.add("anna", admin: false, password: "anna's password")
+        return live
     }
 }

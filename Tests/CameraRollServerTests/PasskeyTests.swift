@@ -16,15 +16,7 @@ import Testing
     let site = "localhost"
     let origin = "https://localhost"
 
-    init() async throws {
-        let directory = TemporaryDirectory("cameraroll-server")
-        live = try LiveServer(
-            directory, library: try Library(folder: DataFolder(directory.path)),
-            forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
-        let users = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
-        try await users.setFirstAdminPassword("the owner's password")
-        try await users.add("anna", admin: false, password: "anna's password")
-    }
+    init() async throws { live = try await LiveServer.family() }
 
     /// A request from Anna's phone at `address`, to the server by its name.
     func ask(

@@ -15,15 +15,7 @@ import Testing
     let live: LiveServer
     let boundary = "----WebKitFormBoundaryShare0123"
 
-    init() async throws {
-        let directory = TemporaryDirectory("cameraroll-server")
-        live = try LiveServer(
-            directory, library: try Library(folder: DataFolder(directory.path)),
-            forwardedFor: ForwardedFor(proxies: [IPAddress("127.0.0.1")!]))
-        let users = UserAccounts(dataFolder: URL(fileURLWithPath: live.library.folder.root))
-        try await users.setFirstAdminPassword("the owner's password")
-        try await users.add("anna", admin: false, password: "anna's password")
-    }
+    init() async throws { live = try await LiveServer.family() }
 
     let phone = ["X-Forwarded-For": "192.168.1.20"]
     let launch = ["Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Origin": "null"]
