@@ -10,10 +10,12 @@ import PhotoLibrary
 /// (`StoredPickerSessions`), so an open picker outlives a restart of the server.
 protocol PickerSessionStore: Sendable {
     /// A new session; `creator` is the network of a caller who is not the owner (for its
-    /// quota: see `creator(of:)`), `client` the other site the picker is for.
-    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?) async throws(PickerError) -> (
-        id: String, session: PickerSession
-    )
+    /// quota: see `creator(of:)`), `client` the other site the picker is for, `owner` the
+    /// person it is for when one presents it signed in (else whoever acts first).
+    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?, owner: Owner?) async throws(PickerError)
+        -> (
+            id: String, session: PickerSession
+        )
     /// Waits until the session ends or `seconds` pass, and returns it as it then is; nil when
     /// there is no such session.
     func wait(_ id: String, seconds: Double) async throws(PickerError) -> PickerSession?

@@ -30,9 +30,11 @@ actor StoredPickerSessions: PickerSessionStore {
 
     private static func topic(_ id: String) -> String { "picker \(id)" }
 
-    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?) async throws(PickerError) -> (
-        id: String, session: PickerSession
-    ) {
+    func create(_ configuration: PickerConfiguration, creator: String?, client: AllowedApps.App?, owner: Owner?) async throws(PickerError)
+        -> (
+            id: String, session: PickerSession
+        )
+    {
         let session = try PickerSession(configuration: configuration)
         let id = Self.newID()
         let (text, clientText) = (try Self.encode(session), try client.map { app throws(PickerError) in try Self.encode(app) })
@@ -58,8 +60,8 @@ actor StoredPickerSessions: PickerSessionStore {
                     return false
                 }
                 try connection.run(
-                    "INSERT INTO picker_sessions (id, session, creator, client, last_used) VALUES (?, ?, ?, ?, ?)",
-                    [id, text, creator, clientText, now])
+                    "INSERT INTO picker_sessions (id, session, creator, client, owner_id, last_used) VALUES (?, ?, ?, ?, ?, ?)",
+                    [id, text, creator, clientText, owner?.id, now])
                 return true
             }
         }

@@ -24,8 +24,11 @@ extension WebApp {
             configuration.removeLocation = configuration.removeLocation ?? stranger
             configuration.removeCaptions = configuration.removeCaptions ?? stranger
             let creator = access.isOwner(request) ? nil : StoredPickerSessions.creator(of: request.remoteAddress)
+            // A person signed in presents it for themselves (`cameraroll pick --user`): theirs
+            // from the start, as it would be once they acted on it.
+            let taker = client == nil && CrossSite(request) == nil && access.session(of: request) != nil ? access.owner(request) : nil
             let (id, session) = try await answering { () throws(PickerError) in
-                try await pickers.create(configuration, creator: creator, client: client)
+                try await pickers.create(configuration, creator: creator, client: client, owner: taker)
             }
             var response = Response.json(SessionJSON(id: id, session: session, client: client), status: 201)
             response.headers["Location"] = "/api/picker/sessions/\(id)"

@@ -28,10 +28,26 @@ public final class ImagePickerController {
     public weak var delegate: (any ImagePickerControllerDelegate)?
     private var presentation: Presentation?
     private let session: URLSession
+    /// The session cookie and CSRF token of the person `signIn` signed in as.
+    private var signedIn: (cookie: String, csrfToken: String)?
 
     public init(server: URL, session: URLSession = .shared) {
         self.server = server
         self.session = session
+    }
+
+    /// Signs in as a person (`user` nil: the owner, by the password alone), as a device other
+    /// than the server's computer must before presenting: the picker is then theirs from the
+    /// start, showing their library, and only a browser signed in as them picks in it.
+    public func signIn(user: String?, password: String) async throws {
+        var fields = ["password": password]
+        fields["user"] = user
+        let (data, response) = try await exchange("POST", "/api/session", body: try JSONEncoder().encode(fields))
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard let cookie = response.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init),
+            let csrfToken = object?["csrfToken"] as? String
+        else { throw PickerError(.serverError, "The server signed nobody in.") }
+        signedIn = (cookie, csrfToken)
     }
 
     /// Creates the picker session on the server.
@@ -95,11 +111,22 @@ public final class ImagePickerController {
     }
 
     private func raw(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        try await exchange(method, path, body: body).data
+    }
+
+    /// A request, as the person signed in when there is one (the cookie is sent by hand: a
+    /// `Secure` cookie is the server's to judge, on loopback too).
+    private func exchange(_ method: String, _ path: String, body: Data? = nil) async throws -> (data: Data, response: HTTPURLResponse) {
         guard let url = URL(string: path, relativeTo: server) else { throw PickerError(.badURL, "The server URL is not usable.") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
         request.timeoutInterval = 120
+        request.httpShouldHandleCookies = false
+        if let signedIn {
+            request.setValue(signedIn.cookie, forHTTPHeaderField: "Cookie")
+            request.setValue(signedIn.csrfToken, forHTTPHeaderField: "X-CSRF-Token")
+        }
         let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await session.data(for: request)
@@ -107,13 +134,13 @@ public final class ImagePickerController {
             throw PickerError(
                 .serverUnreachable, "The server at \(server.absoluteString) does not answer; start it with 'cameraroll serve'.")
         }
-        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
             throw PickerError(
                 (object?["code"] as? String).map(PickerError.Code.init(answered:)) ?? .serverError,
                 object?["message"] as? String ?? "The server refused the request.")
         }
-        return data
+        return (data, http)
     }
 }
 

@@ -24,6 +24,9 @@ enum HelpText {
                                SIGINT or SIGTERM stop it gracefully.
           pick                 Present a picker through a running server and print its result as JSON.
                                --server URL (default http://127.0.0.1:8080)
+                               --user NAME    sign in as NAME (the password on standard input,
+                                              or asked): the picker shows NAME's library, to a
+                                              browser signed in as NAME
                                --source camera|library|saved  --media image,movie  --edit
                                --media image,live-photo  a Live Photo as one, with both its
                                               files (livePhoto: imageURL, movieURL)

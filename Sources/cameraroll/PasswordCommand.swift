@@ -42,6 +42,12 @@ enum PasswordCommand {
         }
     }
 
+    /// A password to sign in with: asked once without echo at a terminal, else the first line of
+    /// standard input; nil when there is none.
+    static func ask(_ text: String) -> String? {
+        isatty(STDIN_FILENO) == 1 ? prompt(text) : readLine(strippingNewline: true)
+    }
+
     /// Reads a line from the terminal with echo off, restoring the terminal whatever happens.
     private static func prompt(_ text: String) -> String? {
         FileHandle.standardError.write(Data(text.utf8))

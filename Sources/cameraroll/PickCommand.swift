@@ -4,15 +4,16 @@ import ImagePicker
 import PickerClient
 import Vocabulary
 
-/// `cameraroll pick [--server URL] [--source camera|library|saved] [--media image,movie,live-photo]
+/// `cameraroll pick [--server URL] [--user NAME] [--source camera|library|saved] [--media image,movie,live-photo]
 /// [--edit] [--limit N [--ordered]] [--filter JSON]`: presents a picker through a running server, prints the page
 /// to open, waits, and prints the result info as JSON with absolute URLs (with `--limit` above 1,
-/// the array of results in the user's order). Exit status 1 when the user cancels.
+/// the array of results in the user's order). Exit status 1 when the user cancels. With `--user`
+/// it signs in as that person first (the password as `passwd` reads it): the picker is theirs.
 enum PickCommand {
-    static let valued: Set<String> = ["server", "source", "media", "limit", "filter"]
+    static let valued: Set<String> = ["server", "user", "source", "media", "limit", "filter"]
 
     static func run(_ arguments: Arguments, _ context: Context) async throws -> Int32 {
-        try arguments.allowOnly(["server", "source", "media", "edit", "no-open", "limit", "ordered", "filter"])
+        try arguments.allowOnly(["server", "user", "source", "media", "edit", "no-open", "limit", "ordered", "filter"])
         guard arguments.positional.isEmpty else { throw UsageError("pick takes no file names.") }
         var configuration = PickerConfiguration()
         switch arguments.value("source") ?? "library" {
@@ -46,6 +47,12 @@ enum PickCommand {
 
         let picker = ImagePickerController(server: server)
         picker.configuration = configuration
+        if let user = arguments.value("user") {
+            guard let password = PasswordCommand.ask("\(user)'s password: ") else {
+                throw UsageError("pick --user NAME reads NAME's password from standard input.")
+            }
+            try await picker.signIn(user: user, password: password)
+        }
         let presentation = try await picker.present()
         Terminal.out("Open \(presentation.pageURL.absoluteString) to pick.")
         if !arguments.flag("no-open") { openBrowser(presentation.pageURL.absoluteString) }

@@ -61,6 +61,50 @@ import Testing
         }
     }
 
+    /// `--user anna` signs in as Anna (her password on standard input): the picker is hers from
+    /// the start, so this computer's browser (the owner's) cannot take it, and her signed-in
+    /// browser picks from her library. A wrong password ends it before any picker.
+    @Test func pickSignsInAsAPerson() async throws {
+        let directory = TemporaryDirectory("cameraroll-pick")
+        let data = directory.file("data")
+        _ = try await Executable.run(["--data", data, "passwd"], input: "the owner's password\n")
+        #expect(try await Executable.run(["--data", data, "users", "add", "anna"], input: "anna's password\n").status == 0)
+        let (server, serverOutput, _) = try launch(["--data", data, "serve", "--port", "0"], errors: .null)
+        defer { server.send(SIGTERM) }
+        let line = try await firstLine(of: serverOutput)
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
+        func send(_ method: String, _ path: String, _ body: Data?, cookie: String? = nil) async throws -> (Int, [String: Any], String?) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            request.httpBody = body
+            request.httpShouldHandleCookies = false
+            request.setValue(cookie, forHTTPHeaderField: "Cookie")
+            let (reply, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] ?? [:]
+            return (http.statusCode, object, http.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init))
+        }
+        let anna = try #require(try await send("POST", "/api/session", Data(#"{"user":"anna","password":"anna's password"}"#.utf8)).2)
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/exifsamples__Canon_40D.jpg")))
+        let hers = try #require(try await send("POST", "/api/assets", photo, cookie: anna).1["id"] as? String)
+
+        let refused = try await Executable.run(["pick", "--server", base, "--user", "anna", "--no-open"], input: "not anna's password\n")
+        #expect(refused.status != 0 && refused.stderr.contains("That name and password do not match"), "\(refused.stderr)")
+
+        try Data("anna's password\n".utf8).write(to: URL(fileURLWithPath: directory.file("password")))
+        let (pick, pickOutput, _) = try launch(
+            ["pick", "--server", base, "--user", "anna", "--no-open"], input: .file(directory.file("password")), errors: .null)
+        let prompt = try await firstLine(of: pickOutput)
+        let session = String(try #require(prompt.split(separator: " ").first { $0.contains("/picker/") }).split(separator: "/").last ?? "")
+        let events = "/api/picker/sessions/\(session)/events"
+        #expect(try await send("POST", events, Data(#"{"event":"open"}"#.utf8)).0 == 404, "not the owner's to take")
+        #expect(try await send("POST", events, Data(#"{"event":"open"}"#.utf8), cookie: anna).0 == 200)
+        #expect(try await send("POST", events, Data(#"{"event":"choose","assetID":"\#(hers)"}"#.utf8), cookie: anna).0 == 200)
+        #expect(await exitStatus(of: pick) == 0)
+        let info = try JSONSerialization.jsonObject(with: pickOutput.readAllRetryingInterrupts()) as? [String: Any]
+        #expect(info?["assetID"] as? String == hers)
+    }
+
     /// `--media image,live-photo` asks for Live Photos as one (UIKit's com.apple.live-photo): the
     /// printed info has the still's and the movie's links, absolute as every other link, alone
     /// and in a multiple selection; without it a Live Photo is its still alone.
@@ -348,11 +392,12 @@ import Testing
     /// Starts `cameraroll` with its standard output piped, and its standard error piped unless
     /// `errors` says otherwise (a pipe nobody reads would stop a chatty server once full).
     private func launch(
-        _ arguments: [String], environment: [String: String] = [:], errors: SpawnedProcess.Output = .pipe
+        _ arguments: [String], environment: [String: String] = [:], input: SpawnedProcess.Input = .null,
+        errors: SpawnedProcess.Output = .pipe
     ) throws -> (SpawnedProcess, FileHandle, FileHandle?) {
         let process = try SpawnedProcess(
             executable: Executable.path, arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardOutput: .pipe,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardInput: input, standardOutput: .pipe,
             standardError: errors)
         return (process, process.standardOutput!, process.standardError)
     }
