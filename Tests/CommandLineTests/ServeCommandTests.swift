@@ -73,13 +73,17 @@ import Testing
         defer { server.send(SIGTERM) }
         let line = try await firstLine(of: serverOutput)
         let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }).trimmingCharacters(in: .punctuationCharacters)
+        // Cookies only as each request names them: a session keeping one would ask as Anna throughout.
+        let settings = URLSessionConfiguration.ephemeral
+        settings.httpCookieStorage = nil
+        settings.httpShouldSetCookies = false
+        let client = URLSession(configuration: settings)
         func send(_ method: String, _ path: String, _ body: Data?, cookie: String? = nil) async throws -> (Int, [String: Any], String?) {
             var request = URLRequest(url: try #require(URL(string: base + path)))
             request.httpMethod = method
             request.httpBody = body
-            request.httpShouldHandleCookies = false
             request.setValue(cookie, forHTTPHeaderField: "Cookie")
-            let (reply, response) = try await URLSession.shared.data(for: request)
+            let (reply, response) = try await client.data(for: request)
             let http = try #require(response as? HTTPURLResponse)
             let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] ?? [:]
             return (http.statusCode, object, http.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init))

@@ -130,7 +130,7 @@ async function showQueued(choice) {
   if (!item || lastChoice()?.queued !== choice.queued) return;
   shownSize = null;
   const url = URL.createObjectURL(item.blob);
-  status.textContent = "Uploading: this capture is kept on this device until the server has it.";
+  status.textContent = "Waiting for the server: this capture is kept on this device until the server has it.";
   if (item.blob.type.startsWith("video/")) {
     newPlayer("The video just recorded, not uploaded yet").src = url;
     return;
