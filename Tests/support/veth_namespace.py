@@ -52,7 +52,11 @@ class VethNamespace:
                  f"addr add {self.server_address}/24 dev {self.host_side}"]
                 + [f"addr add {address} dev {self.host_side} nodad" for address in host_ipv6]
                 + [f"link set {self.host_side} up"])
-        client = ([f"addr add {address}/24 dev {client_side}" for address in self.client_addresses]
+        # No link-local address of the kernel's own: it would appear a second or so after the link
+        # comes up (duplicate detection), and Chromium, seeing an address change, fails the page it
+        # is loading with ERR_NETWORK_CHANGED.
+        client = ([f"link set {client_side} addrgenmode none"]
+                  + [f"addr add {address}/24 dev {client_side}" for address in self.client_addresses]
                   + [f"addr add {address} dev {client_side} nodad" for address in client_ipv6]
                   + [f"link set {client_side} up", "link set lo up"])
         try:
