@@ -98,12 +98,14 @@ extension WebApp {
             router.post("/api/albums/:id/\(path)", body: Self.changeBody) { request in
                 let (id, ids) = (request.parameter("id"), try Self.decode(Change.self, request.body).ids)
                 let owner = try owner(request)
-                let album = try await answering { () throws(LibraryError) in
+                let (album, added) = try await answering { () throws(LibraryError) in
                     adds
-                        ? try await library.catalog.addToAlbum(id, assets: ids, owner: owner)
-                        : try await library.catalog.removeFromAlbum(id, assets: ids, owner: owner)
+                        ? try await library.catalog.add(ids, toAlbum: id, owner: owner)
+                        : (try await library.catalog.removeFromAlbum(id, assets: ids, owner: owner), nil)
                 }
-                return .json(albumJSON(album))
+                var json = albumJSON(album)
+                json.added = added
+                return .json(json)
             }
         }
     }
@@ -156,6 +158,8 @@ struct AlbumJSON: Encodable {
     var owner: PersonNameJSON
     /// `owner`, `editor` or `viewer`: what the asker may do with it.
     var role: String
+    /// After an add: the ids that were not in it before, in the order named.
+    var added: [String]?
 
     init(_ album: Album, ownerName: String) {
         id = album.id

@@ -46,14 +46,16 @@ extension Library {
     /// An asset into an album, unless it is there: the entry carries its asset's sort date, the
     /// order the album is listed in from its own index (`album_assets_in_order`).
     /// `addedBy`: who put it there, when it is not the album's owner's Camera Roll.
+    /// True when it was not there before.
+    @discardableResult
     static func addEntry(
         album: String, asset: String, at date: String, addedBy: Owner? = nil, connection: any SQLConnection
-    ) throws(StorageError) {
+    ) throws(StorageError) -> Bool {
         try connection.run(
             """
             INSERT INTO album_assets (album_id, asset_id, added_at, sort_date, added_by)
                 VALUES (?, ?, ?, (SELECT sort_date FROM assets WHERE id = ?), ?) ON CONFLICT DO NOTHING
-            """, [album, asset, date, asset, addedBy?.id])
+            """, [album, asset, date, asset, addedBy?.id]) > 0
     }
 
     /// An album `al` that a person (`?`) owns, or one they are a member of (`?`): an index each.
@@ -78,10 +80,15 @@ extension Library {
 
     /// Saves an asset to its owner's Camera Roll, whose row (but the first admin's, which every
     /// library has) is made with the first item saved to it.
-    static func addToCameraRoll(_ id: String, of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError) {
+    /// True when it was not there before.
+    @discardableResult
+    static func addToCameraRoll(_ id: String, of owner: Owner, connection: any SQLConnection, at date: String) throws(StorageError)
+        -> Bool
+    {
         try makeCameraRoll(of: owner, connection: connection, at: date)
-        try addEntry(album: cameraRollID(of: owner), asset: id, at: date, connection: connection)
+        let added = try addEntry(album: cameraRollID(of: owner), asset: id, at: date, connection: connection)
         try connection.run("UPDATE assets SET unsaved = FALSE WHERE id = ?", [id])
+        return added
     }
 }
 
@@ -190,20 +197,27 @@ extension Catalog {
     /// already there stay as they are); all or none, and never a trashed one or an unsaved
     /// capture. Adding to the Camera Roll saves a capture, as the book does.
     public func addToAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
+        try await add(ids, toAlbum: id, owner: owner).album
+    }
+
+    /// `addToAlbum`, saying which of the ids were not in the album before (what an Undo takes out).
+    public func add(_ ids: [String], toAlbum id: String, owner: Owner) async throws(LibraryError) -> (album: Album, added: [String]) {
         let album = try await album(id, owner: owner)
         guard album.role != .viewer else { throw LibraryError(.notYours, "Only the album's owner and its editors add to it.") }
         try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary, owner: owner)
         let now = Library.timestamp()
-        try await write { connection throws(StorageError) in
+        let added = try await write { connection throws(StorageError) -> [String] in
+            var added: [String] = []
             for asset in ids {
-                if album.isBuiltIn {
-                    try Library.addToCameraRoll(asset, of: owner, connection: connection, at: now)
-                } else {
-                    try Library.addEntry(album: id, asset: asset, at: now, addedBy: owner, connection: connection)
-                }
+                let new =
+                    album.isBuiltIn
+                    ? try Library.addToCameraRoll(asset, of: owner, connection: connection, at: now)
+                    : try Library.addEntry(album: id, asset: asset, at: now, addedBy: owner, connection: connection)
+                if new { added.append(asset) }
             }
+            return added
         }
-        return try await self.album(id, owner: owner)
+        return (try await self.album(id, owner: owner), added)
     }
 
     /// Takes assets out of an album; they stay in the library. A cover taken out is no cover.

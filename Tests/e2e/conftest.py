@@ -351,6 +351,12 @@ def tiles(browser):
                          selected: tile.getAttribute('aria-selected')}))""")
 
 
+def snackbar_text(browser):
+    """What the Photos app's snackbar says while it shows ("" once it has gone)."""
+    return browser.execute_script("""const bar = document.querySelector('#snackbar');
+        return bar.classList.contains('open') ? bar.querySelector('.snackbar-text').textContent : ''""")
+
+
 def open_library(browser, server, hash=""):
     browser.get(f"{server.base}/library{hash}")
     wait(browser).until(lambda driver: tiles(driver) or driver.find_element(By.ID, "empty").is_displayed()

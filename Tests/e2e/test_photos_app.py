@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 
-from conftest import BINARY, CORPUS, open_library, tiles
+from conftest import BINARY, CORPUS, open_library, snackbar_text, tiles
 from pages import wait
 
 COUNT = 300
@@ -160,7 +160,7 @@ def test_keyboard_alone_moves_opens_selects_and_favourites(server, browser, gene
     assert len(chosen) == 3
     favourite = browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=favorite]")
     favourite.send_keys(Keys.ENTER)
-    wait(browser).until(lambda driver: "favourites" in driver.find_element(By.ID, "status").text)
+    wait(browser).until(lambda driver: "favourites" in snackbar_text(driver))
     assert {asset["id"] for asset in server.call("GET", "/api/assets?collection=favorites")["assets"]} == chosen
 
 
@@ -182,7 +182,7 @@ def test_select_a_range_and_a_day_then_album_favourite_trash_restore_and_delete(
     chooser = wait(browser).until(seen.visibility_of_element_located((By.ID, "album-chooser")))
     chooser.find_element(By.NAME, "title").send_keys("First days")
     chooser.find_element(By.XPATH, ".//button[@value='new']").click()
-    wait(browser).until(lambda driver: "Added 4 items to First days" in driver.find_element(By.ID, "status").text)
+    wait(browser).until(lambda driver: "Added 4 items to First days" in snackbar_text(driver))
     albums = server.call("GET", "/api/albums")["albums"]
     album = next(album for album in albums if album["title"] == "First days")
     assert album["count"] == 4
@@ -190,14 +190,14 @@ def test_select_a_range_and_a_day_then_album_favourite_trash_restore_and_delete(
     expected = [items()[index]["id"] for index in (0, 1, 3, 4)]
     assert ids_in_album == expected
 
-    # A whole day, then to the trash.
-    browser.find_element(By.ID, "select").click()
-    browser.find_element(By.ID, "select").click()
+    # Still selecting, with nothing selected: a whole day next, then to the trash.
+    assert browser.find_element(By.ID, "select").get_attribute("aria-pressed") == "true"
+    assert not [tile for tile in tiles(browser) if tile["selected"] == "true"]
     day = browser.find_elements(By.CSS_SELECTOR, "#grid .select-day")[1]
     day.click()
     wait(browser).until(lambda driver: driver.find_element(By.ID, "selection-count").text == "3 selected")
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=trash]").click()
-    wait(browser).until(lambda driver: "Moved 3 items to Recently Deleted" in driver.find_element(By.ID, "status").text)
+    wait(browser).until(lambda driver: "Moved 3 items to Recently Deleted" in snackbar_text(driver))
     assert server.call("GET", "/api/timeline")["count"] == COUNT - 3
 
     open_library(browser, server, "#/deleted")
@@ -208,13 +208,60 @@ def test_select_a_range_and_a_day_then_album_favourite_trash_restore_and_delete(
     tile(0).click()
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=restore]").click()
     wait(browser).until(lambda driver: len(tiles(driver)) == 2)
-    browser.find_element(By.ID, "select").click()
     tile(0).click()
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=delete]").click()
     browser.switch_to.alert.accept()
     wait(browser).until(lambda driver: len(tiles(driver)) == 1)
     assert server.call("GET", "/api/timeline?collection=recentlyDeleted")["count"] == 1
     assert server.call("GET", "/api/timeline")["count"] == COUNT - 2
+
+
+def test_undo_takes_back_a_trash_an_album_add_and_a_delete_in_the_viewer(server, browser):
+    first = server.upload("photos/exifsamples__Canon_40D.jpg")
+    second = server.upload("photos/lychee__aarhus.jpg")
+    album = server.call("POST", "/api/albums", body=json.dumps({"title": "Trips"}).encode())
+    server.call("POST", f"/api/albums/{album['id']}/assets", body=json.dumps({"ids": [first["id"]]}).encode())
+    open_library(browser, server)
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    tile = lambda id: browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{id}']")
+    browser.find_element(By.ID, "select").click()
+    tile(first["id"]).click()
+    tile(second["id"]).click()
+    browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=trash]").click()
+    wait(browser).until(lambda driver: "Moved 2 items to Recently Deleted" in snackbar_text(driver))
+    wait(browser).until(lambda driver: len(tiles(driver)) == 0 or driver.find_element(By.ID, "empty").is_displayed())
+    # Ctrl+Z while it shows: both back, in their albums as before.
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    wait(browser).until(lambda driver: "2 items back from Recently Deleted" in snackbar_text(driver))
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    assert server.call("GET", "/api/timeline")["count"] == 2
+    assert [asset["id"] for asset in server.call("GET", f"/api/assets?album={album['id']}")["assets"]] == [first["id"]]
+
+    # Add both to the album: Undo takes out only the one the add put there.
+    tile(first["id"]).click()
+    tile(second["id"]).click()
+    browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=album]").click()
+    chooser = wait(browser).until(seen.visibility_of_element_located((By.ID, "album-chooser")))
+    chooser.find_element(By.XPATH, f".//button[@value='album:{album['id']}']").click()
+    wait(browser).until(lambda driver: "Added 2 items to Trips" in snackbar_text(driver))
+    assert server.call("GET", f"/api/albums/{album['id']}")["count"] == 2
+    browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo").click()
+    wait(browser).until(lambda driver: "out of Trips again" in snackbar_text(driver))
+    assert [asset["id"] for asset in server.call("GET", f"/api/assets?album={album['id']}")["assets"]] == [first["id"]]
+
+    # A delete in the viewer says so under it, with Undo; the message goes after a few seconds.
+    browser.find_element(By.ID, "select").click()
+    tile(second["id"]).click()
+    viewer = wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    viewer.find_element(By.CSS_SELECTOR, ".delete-button").click()
+    wait(browser).until(lambda driver: "Moved 1 item to Recently Deleted" in snackbar_text(driver))
+    browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo").click()
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    assert server.call("GET", "/api/timeline?collection=recentlyDeleted")["count"] == 0
+    wait(browser, 15).until(lambda driver: snackbar_text(driver) == "")
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    time.sleep(0.5)
+    assert server.call("GET", "/api/timeline")["count"] == 2, "Ctrl+Z undoes nothing once the message has gone"
 
 
 def test_albums_are_made_renamed_covered_and_deleted(server, browser):
@@ -238,7 +285,11 @@ def test_albums_are_made_renamed_covered_and_deleted(server, browser):
     browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{first['id']}']").click()
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=cover]").click()
     wait(browser).until(lambda driver: server.call("GET", f"/api/albums/{album['id']}")["coverAssetID"] == first["id"])
-    browser.find_element(By.ID, "select").click()
+    # Undo: no chosen cover again (the newest item shows).
+    wait(browser).until(lambda driver: "cover now" in snackbar_text(driver))
+    browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo").click()
+    wait(browser).until(lambda driver: "The cover as it was" in snackbar_text(driver))
+    assert server.call("GET", f"/api/albums/{album['id']}")["coverAssetID"] == second["id"]
     browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{second['id']}']").click()
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=remove]").click()
     wait(browser).until(lambda driver: len(tiles(driver)) == 1)
@@ -379,7 +430,7 @@ def test_download_a_selection_as_one_zip_of_the_originals(server, browser, tmp_p
     for asset in uploaded:
         browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{asset['id']}']").click()
     browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=download]").click()
-    wait(browser).until(lambda driver: "Downloading 3 items" in driver.find_element(By.ID, "status").text)
+    wait(browser).until(lambda driver: "Downloading 3 items" in snackbar_text(driver))
     zips = lambda: [path for path in downloads.iterdir() if path.suffix == ".zip"]
     # Chromium puts an empty file under the final name while the bytes go to a .crdownload
     # (read too early, it was "not a zip file" once): done is the zip with no download beside it.

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import lan_browser_on, open_library, tiles
+from conftest import lan_browser_on, open_library, snackbar_text, tiles
 from pages import wait
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
@@ -160,8 +160,13 @@ def test_a_long_press_starts_select_mode_and_taps_add_to_it(server, browser, dev
     screenshots(browser, "selected")
     # What was chosen by touch is what the bar's action changes.
     fingers.tap(in_reach(browser, browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=favorite]")))
-    wait(browser).until(lambda driver: "favourites" in driver.find_element(By.ID, "status").text)
+    wait(browser).until(lambda driver: "favourites" in snackbar_text(driver))
     assert {asset["id"] for asset in server.call("GET", "/api/assets?collection=favorites")["assets"]} == {ids[1], ids[2]}
+    # Its Undo, by touch too, takes it back; select mode stays for the next action.
+    fingers.tap(in_reach(browser, browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo")))
+    wait(browser).until(lambda driver: "as they were" in snackbar_text(driver))
+    assert server.call("GET", "/api/assets?collection=favorites")["assets"] == []
+    assert selection(browser) == "Select items"
 
 
 ZOOM = re.compile(r"translate\((-?[\d.e-]+)px, (-?[\d.e-]+)px\) scale\(([\d.]+)\)")

@@ -7,10 +7,12 @@ import { plainButton } from "./elements.js";
 import { offerLink } from "./share-link.js";
 import { offerSignOut } from "./sign-out.js";
 import { monthName, Timeline } from "./timeline.js";
+import { Snackbar } from "./snackbar.js";
 import { startUploads } from "./upload-panel.js";
 import { Viewer } from "./viewer.js";
 
 const status = document.querySelector("#status");
+const snackbar = new Snackbar(document.querySelector("#snackbar"));
 const grid = document.querySelector("#grid");
 const title = document.querySelector("#title");
 const selectButton = document.querySelector("#select");
@@ -206,10 +208,14 @@ document.addEventListener("keydown", (event) => {
 // Who is looking (GET /api/session's user): their own items are theirs to change.
 let me = null;
 
+const trash = (ids) => sendJSON("/api/assets/trash", "POST", { ids });
+const restore = (ids) => sendJSON("/api/assets/restore", "POST", { ids });
+
 const actions = {
   owns: (asset) => !me || asset.owner === me.id,
   favorite: (ids, favorite) => sendJSON("/api/assets/favorite", "POST", { ids, favorite }),
-  remove: (ids) => sendJSON("/api/assets/trash", "POST", { ids }).then(() => refresh(`Moved ${count(ids)} to Recently Deleted.`)),
+  remove: (ids) => trash(ids).then(() => refresh(`Moved ${count(ids)} to Recently Deleted.`,
+    () => restore(ids).then(() => refresh(`${count(ids)} back from Recently Deleted.`)))),
 };
 
 // The actions that change items, which only their owner may do.
@@ -224,18 +230,36 @@ async function perform(action) {
     all: () => selectAll(),
     done: () => setSelecting(false),
     album: () => chooseAlbum(ids),
-    save: () => sendJSON("/api/albums/cameraRoll/assets", "POST", { ids }).then(() => refresh(`Saved ${count(ids)} to the Camera Roll.`)),
+    save: async () => {
+      const { added } = await sendJSON("/api/albums/cameraRoll/assets", "POST", { ids });
+      await refresh(`Saved ${count(ids)} to the Camera Roll.`, added.length === 0 ? null
+        : () => sendJSON("/api/albums/cameraRoll/assets/remove", "POST", { ids: added }).then(() => refresh("Not in the Camera Roll any more.")));
+    },
     favorite: async () => {
       const favorite = !allFavorite();
+      // Only those this changes are changed back.
+      const changed = selectedAssets().filter((asset) => asset.favorite !== favorite).map((asset) => asset.id);
       await actions.favorite(ids, favorite);
-      await refresh(favorite ? `Marked ${count(ids)} as favourites.` : `${count(ids)} no longer favourites.`);
+      await refresh(favorite ? `Marked ${count(ids)} as favourites.` : `${count(ids)} no longer favourites.`,
+        () => actions.favorite(changed, !favorite).then(() => refresh("Favourites as they were.")));
     },
-    cover: () => sendJSON(`/api/albums/${view.album.id}`, "PATCH", { coverAssetID: ids[0] }).then(() => refresh("That item is the album's cover now.")),
-    remove: () => sendJSON(`/api/albums/${view.album.id}/assets/remove`, "POST", { ids }).then(() => refresh(`Took ${count(ids)} out of the album.`)),
+    cover: async () => {
+      const before = view.album.coverAssetID ?? null;
+      await sendJSON(`/api/albums/${view.album.id}`, "PATCH", { coverAssetID: ids[0] });
+      await refresh("That item is the album's cover now.",
+        () => sendJSON(`/api/albums/${view.album.id}`, "PATCH", { coverAssetID: before }).then(() => refresh("The cover as it was.")));
+    },
+    remove: async () => {
+      const album = view.album.id;
+      await sendJSON(`/api/albums/${album}/assets/remove`, "POST", { ids });
+      await refresh(`Took ${count(ids)} out of the album.`,
+        () => sendJSON(`/api/albums/${album}/assets`, "POST", { ids }).then(() => refresh(`${count(ids)} back in the album.`)));
+    },
     download: () => download(ids),
     link: () => offerLink({ assetIDs: ids }, count(ids)),
     trash: () => actions.remove(ids),
-    restore: () => sendJSON("/api/assets/restore", "POST", { ids }).then(() => refresh(`Restored ${count(ids)}.`)),
+    restore: () => restore(ids).then(() => refresh(`Restored ${count(ids)}.`,
+      () => trash(ids).then(() => refresh(`${count(ids)} back in Recently Deleted.`)))),
     delete: async () => {
       if (!confirm(`Delete ${count(ids)} for good? This cannot be undone.`)) return;
       await sendJSON("/api/assets/delete", "POST", { ids });
@@ -254,13 +278,22 @@ selectionBar.addEventListener("click", (event) => {
   if (button) perform(button.dataset.action);
 });
 
-// The view again after a change, keeping the place on screen; `message` says what was done.
-async function refresh(message) {
-  setSelecting(false);
+// The view again after a change, keeping the place on screen and select mode (the selection
+// done with); `message` says what was done, with Undo when `undo` takes it back (without one,
+// the status line stays as it is: an upload's progress).
+async function refresh(message = null, undo = null) {
+  const selecting = timeline.selecting;
   const top = grid.scrollTop;
   await timeline.show(view.query);
   grid.scrollTop = top;
-  status.textContent = message ?? "";
+  if (selecting) {
+    setSelecting(true);
+    timeline.toggle([...timeline.selected], false);
+  }
+  if (message) {
+    status.textContent = "";
+    snackbar.show(message, undo);
+  }
 }
 
 // A zip of the originals, streamed by the server straight to the browser's downloads.
@@ -272,7 +305,7 @@ async function download(ids) {
   document.body.append(link);
   link.click();
   link.remove();
-  status.textContent = `Downloading ${count(ids)} (${(prepared.size / 1e6).toFixed(1)} MB).`;
+  snackbar.show(`Downloading ${count(ids)} (${(prepared.size / 1e6).toFixed(1)} MB).`);
 }
 
 // Albums: the grid of albums, the chooser for Add to Album, and the album's own actions.
@@ -378,7 +411,8 @@ async function chooseAlbum(ids) {
     return;
   }
   const filled = await sendJSON(`/api/albums/${album.id}/assets`, "POST", { ids });
-  await refresh(`Added ${count(ids)} to ${filled.title}.`);
+  await refresh(`Added ${count(ids)} to ${filled.title}.`, filled.added.length === 0 ? null
+    : () => sendJSON(`/api/albums/${album.id}/assets/remove`, "POST", { ids: filled.added }).then(() => refresh(`Took them out of ${filled.title} again.`)));
 }
 
 // The album's own actions: its owner's (share, rename, delete), or a member's (who shared it,
@@ -569,7 +603,7 @@ document.querySelector(".skip-link").addEventListener("click", (event) => {
 
 const viewer = new Viewer(document.querySelector("#viewer"), timeline, actions);
 // An edit changes the item's thumbnails (their URLs name it): the view is read again.
-viewer.addEventListener("edited", () => refresh(""));
+viewer.addEventListener("edited", () => refresh());
 viewer.addEventListener("closed", ({ detail }) => {
   if (detail.index != null && timeline.count > 0) timeline.focusItem(Math.min(detail.index, timeline.count - 1));
 });
@@ -607,7 +641,7 @@ startUploads({
   status,
   onAdded: () => {
     clearTimeout(reread);
-    reread = setTimeout(() => { if (view && !timeline.selecting) refresh(status.textContent); }, 500);
+    reread = setTimeout(() => { if (view && !timeline.selecting) refresh(); }, 500);
   },
   onShow: async (id) => {
     const asset = await json(`/api/assets/${id}`);
