@@ -25,6 +25,9 @@ struct AssetJSON: Encodable {
         try json.put("unsaved", asset.isUnsaved)
         try json.put("favorite", asset.isFavorite)
         try json.put("trashed", asset.trashedDate != nil)
+        // In Recently Deleted: since when, and when it is deleted for good (its days left).
+        try json.put("trashedDate", asset.trashedDate)
+        try json.put("purgeDate", asset.purgeDate)
         try json.put("originalFilename", asset.originalFilename)
         try json.put("mimeType", asset.mimeType)
         try json.put("byteSize", asset.byteSize)

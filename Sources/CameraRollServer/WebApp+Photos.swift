@@ -37,6 +37,17 @@ extension WebApp {
             try await answering { () throws(LibraryError) in try await library.ingest.deleteFromTrash(change.ids, owner: owner) }
             return .json(Changed(changed: change.ids.count))
         }
+        // Recently Deleted as a whole: Recover All (answering the ids, for an Undo) and Delete All.
+        router.post("/api/trash/restore") { request in
+            let owner = try owner(request)
+            let ids = try await answering { () throws(LibraryError) in try await library.catalog.restoreAll(owner: owner) }
+            return .json(Restored(changed: ids.count, ids: ids))
+        }
+        router.post("/api/trash/empty") { request in
+            let owner = try owner(request)
+            let count = try await answering { () throws(LibraryError) in try await library.ingest.emptyTrash(owner: owner) }
+            return .json(Changed(changed: count))
+        }
         router.get("/api/thumbnails") { request in
             let size = try request.integer("size") ?? 256
             guard Library.thumbnailSizes.contains(size) else {
@@ -121,6 +132,11 @@ extension WebApp {
 
     private struct Changed: Encodable {
         var changed: Int
+    }
+
+    private struct Restored: Encodable {
+        var changed: Int
+        var ids: [String]
     }
 
     /// An album's new title, or its cover: an asset's id, or null for its newest again.

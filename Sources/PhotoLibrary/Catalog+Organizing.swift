@@ -21,6 +21,28 @@ extension Catalog {
         }
     }
 
+    /// Takes everything of `owner`'s out of the trash at once (Recently Deleted's Recover All);
+    /// returns the ids Recently Deleted showed, which is what an Undo moves back.
+    public func restoreAll(owner: Owner) async throws(LibraryError) -> [String] {
+        try await write { connection throws(StorageError) -> [String] in
+            let ids = try Self.expiring(.recentlyDeleted, before: nil, owner: owner, connection: connection)
+            for start in stride(from: 0, to: ids.count, by: Library.maxBatch) {
+                let batch = Array(ids[start..<min(start + Library.maxBatch, ids.count)])
+                let list = Library.placeholders(batch.count)
+                try connection.run("UPDATE assets SET trashed_at = NULL WHERE id IN (\(list)) OR live_photo_of IN (\(list))", batch + batch)
+            }
+            return ids
+        }
+    }
+
+    /// The ids `Listing.expiring` names.
+    static func expiring(
+        _ collection: AssetCollection, before cutoff: String?, owner: Owner?, connection: any SQLConnection
+    ) throws(StorageError) -> [String] {
+        let statement = Listing.expiring(collection, before: cutoff, owner: owner)
+        return try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in try row.text("id") }
+    }
+
     /// Which assets a change may name.
     enum Membership {
         /// In the library proper: not trashed, not an unsaved capture.

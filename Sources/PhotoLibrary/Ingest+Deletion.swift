@@ -36,11 +36,9 @@ extension Ingest {
         return ids.count
     }
 
-    /// The ids `Listing.expiring` names.
     func expiring(_ collection: AssetCollection, before cutoff: String?, owner: Owner? = nil) async throws(LibraryError) -> [String] {
-        let statement = Listing.expiring(collection, before: cutoff, owner: owner)
-        return try await read { connection throws(StorageError) in
-            try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in try row.text("id") }
+        try await read { connection throws(StorageError) in
+            try Catalog.expiring(collection, before: cutoff, owner: owner, connection: connection)
         }
     }
 

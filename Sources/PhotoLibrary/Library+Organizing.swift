@@ -24,3 +24,13 @@ extension Library {
         UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 }
+
+extension Asset {
+    /// When a trashed asset is deleted for good (by the hourly sweep): what Recently Deleted
+    /// counts its days left to.
+    public var purgeDate: String? {
+        guard let trashedDate, let trashed = try? Date(trashedDate, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        else { return nil }
+        return Library.timestamp(trashed.addingTimeInterval(Library.trashRetention))
+    }
+}

@@ -147,6 +147,37 @@ import Testing
         #expect(try await live.get("/media/\(movieID)/trimmed", headers: anna).status == 200)
     }
 
+    /// Recover All and Delete All take in one's own Recently Deleted alone; each item there says
+    /// when it is deleted for good, 30 days after it came.
+    @Test func recentlyDeletedAsAWholeIsOnesOwn() async throws {
+        let herID = try #require(try await live.upload("photos/lychee__aarhus.jpg", headers: anna).json["id"] as? String)
+        let mine = try await live.upload("photos/exifsamples__Canon_40D.jpg")
+        let myID = try #require(mine.json["id"] as? String)
+        let other = try #require(try await live.upload("photos/androidx-media__london.jpg").json["id"] as? String)
+        #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [herID]]), headers: anna).status == 200)
+        #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [myID, other]])).status == 200)
+
+        let trashed = try await live.get("/api/assets/\(myID)")
+        let since = try #require(trashed.json["trashedDate"] as? String)
+        let purge = try #require(trashed.json["purgeDate"] as? String)
+        let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        #expect(try Date(purge, strategy: dates).timeIntervalSince(try Date(since, strategy: dates)) == 30 * 86400)
+        #expect(mine.json["purgeDate"] == nil && mine.json["trashedDate"] == nil, "only what is in the trash")
+
+        let restored = try await live.request("POST", "/api/trash/restore")
+        #expect(restored.status == 200 && restored.json["changed"] as? Int == 2)
+        #expect(Set(restored.json["ids"] as? [String] ?? []) == [myID, other])
+        #expect(try await live.get("/api/assets/\(herID)", headers: anna).json["trashed"] as? Bool == true, "hers stays where she put it")
+        #expect(try await live.get("/api/timeline").json["count"] as? Int == 2)
+
+        #expect(try await live.request("POST", "/api/assets/trash", body: try json(["ids": [myID]])).status == 200)
+        let emptied = try await live.request("POST", "/api/trash/empty")
+        #expect(emptied.status == 200 && emptied.json["changed"] as? Int == 1)
+        #expect(try await live.get("/api/assets/\(myID)").status == 404)
+        #expect(try await live.get("/api/assets/\(herID)", headers: anna).status == 200, "hers is not deleted")
+        #expect(try await live.request("POST", "/api/trash/restore").json["changed"] as? Int == 0, "nothing left to recover")
+    }
+
     /// The sites each allows are their own: another's are not listed and cannot be removed, and
     /// a picker a site opened is not one's to pick for until one allows the site too; then the
     /// links are given under one's own app, with one's own lifetime.

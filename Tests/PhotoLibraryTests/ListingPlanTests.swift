@@ -95,10 +95,12 @@ import Testing
                 ),
             ]
             if [.recentlyDeleted, .unsavedCaptures].contains(collection) {
-                // The hourly expiry and Empty Trash read the view they empty.
+                // The hourly expiry reads the view it empties, and a person's Recover All and
+                // Delete All their own part of it.
                 statements += [
                     ("expiry", Listing.expiring(collection, before: "2025-12-01T08:00:00.000Z")),
                     ("all of it", Listing.expiring(collection, before: nil)),
+                    ("all of one's own", Listing.expiring(collection, before: nil, owner: .first)),
                 ]
             }
             for (name, statement) in statements {

@@ -6,6 +6,7 @@ import hashlib
 import json
 import subprocess
 import time
+import urllib.error
 import zipfile
 
 import pytest
@@ -262,6 +263,38 @@ def test_undo_takes_back_a_trash_an_album_add_and_a_delete_in_the_viewer(server,
     ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     time.sleep(0.5)
     assert server.call("GET", "/api/timeline")["count"] == 2, "Ctrl+Z undoes nothing once the message has gone"
+
+
+def test_recently_deleted_counts_the_days_and_recovers_or_deletes_all(server, browser):
+    ids = [server.upload(name)["id"] for name in ("photos/exifsamples__Canon_40D.jpg", "photos/lychee__aarhus.jpg")]
+    server.call("POST", "/api/assets/trash", body=json.dumps({"ids": ids}).encode())
+    open_library(browser, server, "#/deleted")
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    # Just deleted: 30 days left, on the tile and in its name.
+    assert [badge.text for badge in browser.find_elements(By.CSS_SELECTOR, "#grid .tile .days-left")] == ["30 days", "30 days"]
+    assert all(", 30 days left, " in tile["label"] for tile in tiles(browser)), [tile["label"] for tile in tiles(browser)]
+    browser.find_element(By.ID, "recover-all").click()
+    wait(browser).until(lambda driver: "Recovered 2 items" in snackbar_text(driver))
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "empty").is_displayed())
+    assert not browser.find_element(By.ID, "trash-bar").is_displayed(), "nothing to recover or delete"
+    assert server.call("GET", "/api/timeline")["count"] == 2
+    browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo").click()
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    assert server.call("GET", "/api/timeline")["count"] == 0
+    browser.find_element(By.ID, "delete-all").click()
+    alert = browser.switch_to.alert
+    assert alert.text == "Delete 2 items for good? This cannot be undone."
+    alert.dismiss()
+    assert server.call("GET", "/api/timeline?collection=recentlyDeleted")["count"] == 2, "not without a yes"
+    browser.find_element(By.ID, "delete-all").click()
+    browser.switch_to.alert.accept()
+    wait(browser).until(lambda driver: "Deleted 2 items for good" in snackbar_text(driver))
+    assert not browser.find_element(By.CSS_SELECTOR, "#snackbar .snackbar-undo").is_displayed()
+    assert server.call("GET", "/api/timeline?collection=recentlyDeleted")["count"] == 0
+    for id in ids:
+        with pytest.raises(urllib.error.HTTPError) as gone:
+            server.call("GET", f"/api/assets/{id}")
+        assert gone.value.code == 404
 
 
 def test_albums_are_made_renamed_covered_and_deleted(server, browser):

@@ -138,6 +138,7 @@ async function showView(next) {
 }
 
 timeline.addEventListener("shown", ({ detail }) => {
+  document.querySelector("#trash-bar").hidden = view !== views.deleted || detail.count === 0;
   empty.hidden = detail.count > 0;
   frame.hidden = detail.count === 0;
   if (detail.count === 0) {
@@ -208,6 +209,8 @@ document.addEventListener("keydown", (event) => {
 // Who is looking (GET /api/session's user): their own items are theirs to change.
 let me = null;
 
+// The most ids one change names (the server's Library.maxBatch).
+const maxBatch = 10000;
 const trash = (ids) => sendJSON("/api/assets/trash", "POST", { ids });
 const restore = (ids) => sendJSON("/api/assets/restore", "POST", { ids });
 
@@ -266,6 +269,11 @@ async function perform(action) {
       await refresh(`Deleted ${count(ids)} for good.`);
     },
   }[action];
+  await attempt(run);
+}
+
+// A change, its failure said on the status line.
+async function attempt(run) {
   try {
     await run();
   } catch (error) {
@@ -295,6 +303,21 @@ async function refresh(message = null, undo = null) {
     snackbar.show(message, undo);
   }
 }
+
+// Recently Deleted as a whole. Recover All's Undo moves the same items back (their 30 days
+// start again); Delete All is asked first and cannot be undone.
+document.querySelector("#recover-all").addEventListener("click", () => attempt(async () => {
+  const { ids } = await json("/api/trash/restore", { method: "POST" });
+  await refresh(`Recovered ${count(ids)}.`, async () => {
+    for (let start = 0; start < ids.length; start += maxBatch) await trash(ids.slice(start, start + maxBatch));
+    await refresh(`${count(ids)} back in Recently Deleted.`);
+  });
+}));
+document.querySelector("#delete-all").addEventListener("click", () => attempt(async () => {
+  if (!confirm(`Delete ${items(timeline.count)} for good? This cannot be undone.`)) return;
+  const { changed } = await json("/api/trash/empty", { method: "POST" });
+  await refresh(`Deleted ${items(changed)} for good.`);
+}));
 
 // A zip of the originals, streamed by the server straight to the browser's downloads.
 async function download(ids) {

@@ -48,6 +48,10 @@ export class Snackbar {
     const undo = this.undo;
     if (!undo) return;
     this.hide();
-    await undo();
+    try {
+      await undo();
+    } catch (error) {
+      this.show(`Undo did not work: ${error.message}`);
+    }
   }
 }

@@ -36,6 +36,13 @@ const dayName = (day) => {
 // Thousands grouped as the page's English words are: 1,625.
 const grouped = (number) => String(number).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
+// In Recently Deleted: the days until it is deleted for good ("29 days"), as Photos counts them.
+export function daysLeft(asset) {
+  if (!asset.purgeDate) return null;
+  const days = Math.max(0, Math.ceil((Date.parse(asset.purgeDate) - Date.now()) / 86400000));
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
 export function kindOf(asset) {
   return asset.mediaType === "public.movie" ? "Video" : asset.livePhoto ? "Live Photo" : "Photo";
 }
@@ -480,7 +487,8 @@ export class Timeline extends EventTarget {
     const taken = asset.captureDate ?? asset.importDate;
     const when = `${dayName(taken.slice(0, 10))} ${taken.slice(11, 16)}`;
     const name = asset.originalFilename ? `, ${asset.originalFilename}` : "";
-    node.dataset.label = `${kindOf(asset)}, ${when}${name}`;
+    const left = daysLeft(asset);
+    node.dataset.label = `${kindOf(asset)}, ${when}${name}${left == null ? "" : `, ${left} left`}`;
     const image = document.createElement("img");
     image.alt = "";
     image.decoding = "async";
@@ -493,6 +501,13 @@ export class Timeline extends EventTarget {
       badge.className = asset.livePhoto ? "badge live" : "badge";
       badge.textContent = asset.livePhoto ? "LIVE" : clock(asset.duration);
       parts.push(badge);
+    }
+    if (left != null) {
+      const days = document.createElement("span");
+      days.className = "badge days-left";
+      days.textContent = left;
+      days.setAttribute("aria-hidden", "true");
+      parts.push(days);
     }
     if (asset.favorite) {
       const heart = document.createElement("span");
