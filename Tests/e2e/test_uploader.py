@@ -132,9 +132,27 @@ def test_keyboard_only_upload_then_drop_a_duplicate_and_a_refusal(server, browse
     assert by_name["again.jpg"]["message"].startswith("Already in your library.")
     assert by_name["notes.jpg"]["message"].startswith("Not added:") and "/" not in by_name["notes.jpg"]["message"]
     assert grid_ids(browser) == ids, "neither the duplicate nor the refusal changed the grid"
+    # One line sums the batch up, and the status line says it once the last one ends; a refusal's
+    # bar is not shown full as if it had gone through.
+    summary = browser.find_element(By.ID, "upload-summary")
+    wait(browser).until(lambda driver: summary.text == "2 added, 1 refused" or summary.text == "1 added, 1 already in your library, 1 refused")
+    assert summary.text == "1 added, 1 already in your library, 1 refused"
+    assert browser.find_element(By.ID, "status").text == "Uploads: 1 added, 1 already in your library, 1 refused."
+    assert not browser.find_element(By.XPATH, "//li[contains(@class,'refused')]//progress").is_displayed()
+    assert not browser.find_element(By.ID, "upload-total").is_displayed(), "no batch on its way"
     link = browser.find_element(By.XPATH, "//li[contains(@class,'done')][.//span[text()='again.jpg']]//a")
     link.click()
     wait(browser).until(lambda driver: driver.execute_script("return document.querySelector('#viewer').open"))
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser).until(lambda driver: not driver.execute_script("return document.querySelector('#viewer').open"))
+    # Hide Details folds the rows away; Clear takes the finished ones, and the panel with them.
+    details = browser.find_element(By.ID, "upload-details")
+    details.click()
+    assert details.get_attribute("aria-expanded") == "false" and details.text == "Show Details"
+    assert not browser.find_element(By.ID, "upload-list").is_displayed()
+    browser.find_element(By.ID, "upload-clear").click()
+    assert rows(browser) == []
+    assert not browser.find_element(By.ID, "uploads").is_displayed()
 
 
 def test_a_reload_mid_upload_goes_on_from_where_the_server_has_it(server, browser, tmp_path):
@@ -268,7 +286,8 @@ def test_paste_and_a_folder_add_their_files(server, browser, tmp_path):
     browser.find_element(By.ID, "upload-folder").send_keys(str(folder))
     wait(browser, 60).until(lambda driver: states(driver) == {
         "pasted.jpg": "done", "lychee__train.jpg": "done", "exifsamples__Canon_40D.jpg": "done"})
-    assert browser.find_element(By.ID, "status").text == "1 file is not a photo or video and was left out."
+    assert browser.find_element(By.ID, "upload-summary").text == "3 added, 1 not a photo or video"
+    assert browser.find_element(By.ID, "status").text == "Uploads: 3 added, 1 not a photo or video."
     assert len(server.call("GET", "/api/assets?source=photoLibrary")["assets"]) == 3
 
 

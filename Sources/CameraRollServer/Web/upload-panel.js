@@ -1,7 +1,10 @@
 // The library page's uploader: resumable uploads (uploads.js) of files from a button, a folder,
 // drag and drop or paste, two at a time, each in a row with its thumbnail, progress and what can
 // be done with it (pause, resume, retry now, cancel, dismiss). A duplicate says so with a link to
-// the item; a refusal says why in plain words. Leaving the page mid-upload asks first.
+// the item; a refusal says why in plain words. Above the rows, one line sums them up ("12 added,
+// 1 refused") with the whole batch's progress, a Clear for the finished ones, and a switch that
+// folds the rows away, which otherwise scroll in a band of their own so the photos stay in
+// sight. Leaving the page mid-upload asks first.
 import { json } from "./api.js";
 import { Upload, unfinishedUploads } from "./uploads.js";
 
@@ -81,7 +84,58 @@ function thumbnail(upload) {
 export async function startUploads({ status, onAdded, onShow }) {
   const list = document.querySelector("#upload-list");
   const section = document.querySelector("#uploads");
+  const summary = document.querySelector("#upload-summary");
+  const total = document.querySelector("#upload-total");
+  const details = document.querySelector("#upload-details");
+  const clear = document.querySelector("#upload-clear");
   const uploads = [];
+  const rows = new Map();
+  const finished = (upload) => ["done", "refused", "cancelled"].includes(upload.state);
+  let wasActive = false;
+  // Files of the batch that were not photos or videos, counted until Clear.
+  let leftOut = 0;
+
+  // The batch in one line; said on the status line too once the last one ends.
+  function summarise() {
+    const count = (test) => uploads.filter(test).length;
+    const added = count((upload) => upload.state === "done" && !upload.duplicate);
+    const parts = [
+      [added, "added"], [count((upload) => upload.duplicate), "already in your library"],
+      [count((upload) => upload.state === "refused"), "refused"], [count((upload) => upload.state === "paused"), "paused"],
+      [count((upload) => upload.state === "cancelled"), "cancelled"],
+      [leftOut, leftOut === 1 ? "not a photo or video" : "not photos or videos"],
+    ].filter(([number]) => number > 0).map(([number, words]) => `${number.toLocaleString()} ${words}`);
+    const active = uploads.filter((upload) => upload.active);
+    const sending = uploads.filter((upload) => upload.active || upload.state === "done");
+    summary.textContent = active.length === 0 ? parts.join(", ")
+      : [`Uploading ${active.length.toLocaleString()} of ${uploads.length.toLocaleString()}`, ...parts].join(" · ");
+    total.hidden = active.length === 0;
+    total.value = sending.reduce((sum, upload) => sum + upload.sent, 0) / Math.max(1, sending.reduce((sum, upload) => sum + upload.size, 0));
+    clear.hidden = !uploads.some(finished) && leftOut === 0;
+    if (wasActive && active.length === 0 && parts.length > 0) status.textContent = `Uploads: ${parts.join(", ")}.`;
+    wasActive = active.length > 0;
+  }
+
+  function forget(upload) {
+    rows.get(upload)?.remove();
+    rows.delete(upload);
+    uploads.splice(uploads.indexOf(upload), 1);
+    section.hidden = uploads.length === 0;
+    summarise();
+  }
+
+  details.addEventListener("click", () => {
+    const open = details.getAttribute("aria-expanded") !== "true";
+    details.setAttribute("aria-expanded", String(open));
+    details.textContent = open ? "Hide Details" : "Show Details";
+    list.hidden = !open;
+  });
+  clear.addEventListener("click", () => {
+    leftOut = 0;
+    for (const upload of uploads.filter(finished)) forget(upload);
+    summarise();
+    if (section.hidden) document.querySelector("#add").focus();
+  });
 
   function row(upload) {
     const item = document.createElement("li");
@@ -102,11 +156,7 @@ export async function startUploads({ status, onAdded, onShow }) {
     const resume = button("Resume", () => { upload.resume(); schedule(); });
     const retry = button("Retry now", () => upload.retryNow());
     const cancel = button("Cancel", () => upload.cancel());
-    const dismiss = button("Dismiss", () => {
-      item.remove();
-      uploads.splice(uploads.indexOf(upload), 1);
-      section.hidden = uploads.length === 0;
-    });
+    const dismiss = button("Dismiss", () => forget(upload));
     for (const control of [pause, resume, retry, cancel, dismiss]) control.setAttribute("aria-label", `${control.textContent} ${upload.filename}`);
     controls.append(pause, resume, retry, cancel, dismiss);
     const title = document.createElement("span");
@@ -135,11 +185,13 @@ export async function startUploads({ status, onAdded, onShow }) {
         message.append(link);
       }
       if (state === "refused") message.textContent = `Not added: ${upload.message}`;
+      summarise();
     };
     upload.addEventListener("state", () => { render(); if (!upload.active) schedule(); });
     upload.addEventListener("progress", () => {
       progress.value = upload.sent / Math.max(upload.size, 1);
       if (upload.state === "uploading") render();
+      else summarise();
     });
     upload.addEventListener("done", () => { if (!upload.duplicate) onAdded(upload.assetID); });
     render();
@@ -156,13 +208,18 @@ export async function startUploads({ status, onAdded, onShow }) {
 
   function enqueue(upload) {
     uploads.push(upload);
-    list.append(row(upload));
+    const item = row(upload);
+    rows.set(upload, item);
+    list.append(item);
     section.hidden = false;
+    summarise();
   }
 
   function add(files) {
     const media = [...files].filter(isMedia);
     const skipped = files.length - media.length;
+    // Counted with a batch that has rows to show it; alone, the status line says it.
+    if (media.length > 0) leftOut += skipped;
     for (const file of media) enqueue(new Upload({ file, metadata: { source: "upload" } }));
     status.textContent = skipped ? `${skipped} file${skipped === 1 ? " is" : "s are"} not a photo or video and ${skipped === 1 ? "was" : "were"} left out.` : "";
     schedule();
