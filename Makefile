@@ -8,7 +8,11 @@ DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libss
         postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw haproxy \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest python3-tuspy fonts-dejavu-core \
-        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip
+        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip python3-pip
+# From PyPI, into .build/python (nothing installed system-wide): axe-core as its Selenium wheel
+# ships it, for the browser tests' accessibility audit. Its own dependencies are Debian's.
+PYTHON_DEPS := axe-selenium-python==2.1.6
+AXE := .build/python/axe_selenium_python
 # From bookworm-backports on Debian 12: libheif 1.19 decodes current iPhone HEICs, which 1.15 refuses.
 BACKPORTED_DEPS := libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-aomdec
 
@@ -33,6 +37,10 @@ help: ## Show the tasks
 install-deps: ## Install the Debian packages that are missing (idempotent; libheif from bookworm-backports)
 	@scripts/install-deps $(DEPS) -- $(BACKPORTED_DEPS)
 
+$(AXE): | install-deps
+	/usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+		--target .build/python $(PYTHON_DEPS)
+
 build: install-deps ## Build the release binary (Swift runtime linked in)
 	$(SWIFT) build $(RELEASE) --product cameraroll
 
@@ -46,7 +54,7 @@ lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 84
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint ## Run every test: Swift suites (with every input make fuzz kept), browser tests (screenshots in test-output/), quick reliability suites on the release binary
+test: install-deps lint $(AXE) ## Run every test: Swift suites (with every input make fuzz kept), browser tests with the axe-core audit (screenshots in test-output/), quick reliability suites on the release binary
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE) --product cameraroll
 	$(SWIFT) test

@@ -206,6 +206,9 @@ export class Timeline extends EventTarget {
     this.stale = false;
     this.anchor = null;
     this.rendered = new Map();
+    // The grid's rows of tiles, by the row's top: a tile is a cell of its row, as a grid's
+    // cells are to assistive technology (the rows lay nothing out: `display: contents`).
+    this.rows = new Map();
     this.headings = new Map();
     this.thumbnails = new Thumbnails();
     this.layout = null;
@@ -268,6 +271,7 @@ export class Timeline extends EventTarget {
     const shift = first === null || !this.layout ? 0 : this.layout.place(first).y - this.element.scrollTop;
     this.layoutWidth = width;
     this.layout = new Layout(this.days, width);
+    this.element.classList.add("laid-out");
     this.element.setAttribute("aria-rowcount", String(this.layout.rowCount));
     this.element.setAttribute("aria-colcount", String(this.layout.columns));
     this.element.style.setProperty("--tile", `${this.layout.tile}px`);
@@ -291,12 +295,38 @@ export class Timeline extends EventTarget {
       // that shrank keeps the larger it has.
       if ((Number(node.dataset.size) || 0) < this.thumbnailSize()) delete node.dataset.asset;
     }
+    this.dropEmptyRows();
   }
 
   clearRendered() {
     this.canvas.replaceChildren();
     this.rendered.clear();
+    this.rows.clear();
     this.headings.clear();
+  }
+
+  // The row a tile at `y` belongs in, made when it is the first.
+  rowAt(y) {
+    let row = this.rows.get(y);
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "tile-row";
+      row.setAttribute("role", "row");
+      // In the order of the screen, which is the order assistive technology reads rows in.
+      const next = [...this.rows].find(([top]) => top > y)?.[1] ?? null;
+      this.canvas.insertBefore(row, next);
+      this.rows.set(y, row);
+    }
+    return row;
+  }
+
+  dropEmptyRows() {
+    for (const [y, row] of this.rows) {
+      if (row.childElementCount === 0) {
+        row.remove();
+        this.rows.delete(y);
+      }
+    }
   }
 
   schedule() {
@@ -371,6 +401,7 @@ export class Timeline extends EventTarget {
       }
     }
     for (const index of wantedTiles) this.placeTile(index);
+    this.dropEmptyRows();
     this.fillOnScreenFirst(wantedTiles);
     this.dispatchEvent(new CustomEvent("scrolled", { detail: { day: this.currentDay, headingShown: this.monthHeadingShown } }));
     if (first === null) return;
@@ -424,6 +455,9 @@ export class Timeline extends EventTarget {
     choose.className = "select-day";
     choose.textContent = "Select";
     choose.setAttribute("aria-label", `Select all of ${dayName(section.day)}`);
+    // Out of the Tab order, which goes from the grid's one item in it to what follows the grid;
+    // the keyboard selects a day with Shift+Space on any of its items.
+    choose.tabIndex = -1;
     choose.addEventListener("click", (event) => {
       event.stopPropagation();
       this.selectRange(section.start, section.start + section.count - 1, true);
@@ -440,7 +474,6 @@ export class Timeline extends EventTarget {
       node.dataset.index = String(index);
       node.tabIndex = index === this.focusIndex ? 0 : -1;
       this.moveTile(node, index);
-      this.canvas.append(node);
       this.rendered.set(index, node);
     }
   }
@@ -449,6 +482,13 @@ export class Timeline extends EventTarget {
   moveTile(node, index) {
     const { x, y } = this.layout.place(index);
     node.style.transform = `translate(${x}px, ${y}px)`;
+    const row = this.rowAt(y);
+    if (node.parentNode !== row) {
+      // Moved into its new row, the tile in focus keeps the focus.
+      const focused = node.contains(document.activeElement);
+      row.append(node);
+      if (focused) node.focus({ preventScroll: true });
+    }
     this.nameTile(node, index);
   }
 
@@ -574,6 +614,10 @@ export class Timeline extends EventTarget {
     if (event.key in moves) {
       event.preventDefault();
       this.focusItem(moves[event.key], { extend: event.shiftKey });
+    } else if (this.selectable && event.key === " " && event.shiftKey) {
+      event.preventDefault();
+      const section = layout.sectionOf(index);
+      this.selectRange(section.start, section.start + section.count - 1, true);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.activate(index, event);
