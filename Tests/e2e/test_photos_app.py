@@ -139,6 +139,11 @@ def test_keyboard_alone_moves_opens_selects_and_favourites(server, browser, gene
     wait(browser).until(lambda driver: focused().endswith("1 of 300"))
     # Only one Tab stop: Tab leaves the grid.
     assert browser.execute_script("return [...document.querySelectorAll('#grid [tabindex=\"0\"]')].length") == 1
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script("return !document.querySelector('#grid').contains(document.activeElement)"), \
+        "a day's Select is no Tab stop"
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert focused().endswith("1 of 300")
 
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     viewer = wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
@@ -215,6 +220,68 @@ def test_select_a_range_and_a_day_then_album_favourite_trash_restore_and_delete(
     wait(browser).until(lambda driver: len(tiles(driver)) == 1)
     assert server.call("GET", "/api/timeline?collection=recentlyDeleted")["count"] == 1
     assert server.call("GET", "/api/timeline")["count"] == COUNT - 2
+
+
+def test_the_viewers_single_keys_and_the_shortcuts_sheet(server, browser, generated):
+    import_into(server, generated)
+    open_library(browser, server)
+    wait(browser).until(lambda driver: tiles(driver))
+    first = tiles(browser)[0]["id"]
+    browser.execute_script("document.querySelector('#grid .tile[tabindex=\"0\"]').focus()")
+    # Shift+Space on an item selects its whole day (three items a day here).
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.SPACE).key_up(Keys.SHIFT).perform()
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "selection-count").text == "3 selected")
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "select").get_attribute("aria-pressed") == "false")
+    # ? from the grid.
+    browser.execute_script("document.querySelector('#grid .tile[tabindex=\"0\"]').focus()")
+    ActionChains(browser).send_keys("?").perform()
+    sheet = wait(browser).until(seen.visibility_of_element_located((By.ID, "shortcuts")))
+    assert "Favourite" in sheet.text and "Shift + Space" in sheet.text
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser).until(lambda driver: not driver.execute_script("return document.querySelector('#shortcuts').open"))
+
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    viewer = wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    wait(browser).until(lambda driver: viewer.get_attribute("aria-label") == "Photo 1 of 300")
+    info = viewer.find_element(By.CSS_SELECTOR, ".info")
+    ActionChains(browser).send_keys("i").perform()
+    wait(browser).until(lambda driver: info.is_displayed())
+    ActionChains(browser).send_keys("i").perform()
+    wait(browser).until(lambda driver: not info.is_displayed())
+    ActionChains(browser).send_keys("f").perform()
+    wait(browser).until(lambda driver: server.call("GET", f"/api/assets/{first}")["favorite"] is True)
+    # Ctrl+F stays the browser's find: no second toggle.
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("f").key_up(Keys.CONTROL).perform()
+    time.sleep(0.3)
+    assert server.call("GET", f"/api/assets/{first}")["favorite"] is True
+    ActionChains(browser).send_keys("e").perform()
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "editor")))
+    browser.find_element(By.ID, "editor-back").click()
+    wait(browser).until(lambda driver: not driver.find_element(By.ID, "editor").is_displayed())
+    # ? over the viewer, then Delete: to Recently Deleted, with Undo.
+    ActionChains(browser).send_keys("?").perform()
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "shortcuts")))
+    browser.find_element(By.CSS_SELECTOR, "#shortcuts button").click()
+    ActionChains(browser).send_keys(Keys.DELETE).perform()
+    wait(browser).until(lambda driver: "Moved 1 item to Recently Deleted" in snackbar_text(driver))
+    assert server.call("GET", f"/api/assets/{first}")["trashed"] is True
+
+
+def test_placeholder_tiles_show_until_the_first_items_come(server, browser):
+    server.upload("photos/lychee__aarhus.jpg")
+    # The listing held back in the browser: the page is painted, its items not come yet.
+    browser.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/api/assets?*", "requestStage": "Request"}]})
+    browser.execute_cdp_cmd("Page.navigate", {"url": f"{server.base}/library"})
+    placeholder = """const grid = document.querySelector('#grid');
+        return grid && !grid.classList.contains('laid-out') ? getComputedStyle(grid, '::before').backgroundImage : null"""
+    wait(browser).until(lambda driver: driver.execute_script("return document.readyState") != "loading")
+    assert "linear-gradient" in (browser.execute_script(placeholder) or "")
+    assert tiles(browser) == []
+    browser.execute_cdp_cmd("Fetch.disable", {})
+    browser.refresh()
+    wait(browser).until(lambda driver: len(tiles(driver)) == 1)
+    assert browser.execute_script(placeholder) is None, "the tiles take the placeholders' place"
 
 
 def test_undo_takes_back_a_trash_an_album_add_and_a_delete_in_the_viewer(server, browser):

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import lan_browser_on, open_library, snackbar_text, tiles
+from conftest import CORPUS, lan_browser_on, open_library, snackbar_text, tiles
 from pages import wait
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
@@ -212,9 +212,10 @@ def test_the_viewer_swipes_double_taps_pinches_and_pans(server, browser, device,
     fingers.drag((right, across), (left, across))
     fingers.drag((left, across), (right, across))
     wait(browser).until(lambda driver: viewer.get_attribute("aria-label") == "Photo 2 of 3")
-    # A mostly vertical drag is no swipe.
-    fingers.drag((right, across - 100), (right - 70, across + 100))
+    # A short, mostly vertical drag is neither a step nor a close.
+    fingers.drag((right, across - 30), (right - 20, across + 30))
     assert viewer.get_attribute("aria-label") == "Photo 2 of 3"
+    assert viewer.is_displayed()
     wait(browser).until(shown_sharp)
     assert zoom(browser)["scale"] == 1
 
@@ -264,6 +265,69 @@ def test_the_viewer_swipes_double_taps_pinches_and_pans(server, browser, device,
     assert after["scale"] == before["scale"]
     assert viewer.get_attribute("aria-label") == "Photo 2 of 3"
     screenshots(browser, "panned")
+
+
+def test_on_a_phone_the_photos_start_at_the_top_the_views_are_tabs_and_the_bar_tucks_away(server, browser, screenshots):
+    # Sixty photos of one day (one photo's bytes, each with a different tail after its end):
+    # rows enough to scroll.
+    photo = (CORPUS / PHOTOS[0]).read_bytes()
+    for number in range(60):
+        server.upload_bytes(photo + f"tail {number}".encode())
+    as_device(browser, PHONE)
+    open_library(browser, server)
+    wait(browser).until(lambda driver: len(tiles(driver)) >= 12)
+    # The first photo under the bar and the day's headings, in the top fifth of the screen.
+    assert box(browser, tile(browser, 0))["y"] < PHONE["height"] / 5
+    # The views are a tab bar at the foot of the screen, each tab within a finger's reach.
+    tabs = browser.find_element(By.ID, "views")
+    assert box(browser, tabs)["y"] + box(browser, tabs)["height"] == pytest.approx(PHONE["height"], abs=1)
+    assert names(browser, "#views a") == ["Library", "Recently Added", "Favourites", "Albums", "Captures Not Saved", "Recently Deleted"]
+    assert out_of_reach(browser, "#views a") == []
+    screenshots(browser, "tabs")
+    fingers = Fingers(browser)
+    fingers.tap(in_reach(browser, browser.find_element(By.CSS_SELECTOR, "#views a[data-view='favorites']")))
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "title").text == "Favourites")
+    fingers.tap(in_reach(browser, browser.find_element(By.CSS_SELECTOR, "#views a[data-view='library']")))
+    wait(browser).until(lambda driver: len(tiles(driver)) >= 12)
+
+    # Scrolling down tucks the bar away (the photos take its room) and shows the scrubber's
+    # handle for a while; scrolling up brings the bar back.
+    header = browser.find_element(By.CSS_SELECTOR, "header.bar")
+    grid = browser.find_element(By.ID, "grid")
+    browser.execute_script("arguments[0].scrollTop = 400", grid)
+    wait(browser).until(lambda driver: box(driver, header)["y"] + box(driver, header)["height"] <= 0.5)
+    assert box(browser, grid)["y"] <= 0.5
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "scrubber").value_of_css_property("opacity") == "1")
+    wait(browser, 5).until(lambda driver: driver.find_element(By.ID, "scrubber").value_of_css_property("opacity") == "0")
+    browser.execute_script("arguments[0].scrollTop = 100", grid)
+    wait(browser).until(lambda driver: box(driver, header)["y"] >= -0.5)
+
+    # The viewer takes the whole screen; a tap hides its bars and another brings them back; a
+    # swipe up shows the info, a swipe down hides it, and another closes the viewer.
+    fingers.tap(in_reach(browser, tile(browser, 0)))
+    viewer = wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    stage = box(browser, browser.find_element(By.CSS_SELECTOR, "#viewer .stage"))
+    assert stage["y"] <= 0.5 and stage["height"] >= PHONE["height"] - 1 and stage["width"] >= PHONE["width"] - 1
+    tools = browser.find_element(By.CSS_SELECTOR, "#viewer .viewer-tools")
+    assert out_of_reach(browser, "#viewer .viewer-tools button, #viewer .viewer-tools a, #viewer .close-button") == []
+    screenshots(browser, "viewer")
+    watch_fingers(browser)
+    center = (PHONE["width"] / 2, PHONE["height"] / 2)
+    past_double_tap(browser)
+    fingers.tap(center)
+    wait(browser).until(lambda driver: not tools.is_displayed())
+    past_double_tap(browser)
+    fingers.tap(center)
+    wait(browser).until(lambda driver: tools.is_displayed())
+    info = browser.find_element(By.CSS_SELECTOR, "#viewer .info")
+    fingers.drag((center[0], center[1] + 150), (center[0], center[1] - 150))
+    wait(browser).until(lambda driver: info.is_displayed())
+    screenshots(browser, "viewer-info")
+    fingers.drag((center[0], center[1] - 250), (center[0], center[1] - 50))
+    wait(browser).until(lambda driver: not info.is_displayed())
+    assert viewer.is_displayed()
+    fingers.drag((center[0], center[1] - 150), (center[0], center[1] + 150))
+    wait(browser).until(lambda driver: not driver.execute_script("return document.querySelector('#viewer').open"))
 
 
 def test_a_mouse_double_click_still_zooms_in_and_out(server, browser):
@@ -340,10 +404,10 @@ def names(browser, selector="header a, header button"):
     return [control["name"] for control in controls(browser, selector)]
 
 
-def test_on_a_phone_the_current_view_is_in_sight_in_the_row_of_views(server, browser):
-    """The views are one row on a phone, wider than the screen: whichever is current, by a link
-    or a reload, is scrolled into the row."""
-    as_device(browser, PHONE)
+def test_on_a_small_tablet_the_current_view_is_in_sight_in_the_row_of_views(server, browser):
+    """The views are one row on a small tablet, wider than the screen (a phone has them as tabs):
+    whichever is current, by a link or a reload, is scrolled into the row."""
+    as_device(browser, {"width": 700, "height": 1000, "deviceScaleFactor": 2, "mobile": True})
     for view in ["deleted", "library", "unsaved", "favorites"]:
         open_library(browser, server, f"#/{view}")
         wait(browser).until(lambda driver: driver.execute_script("""
@@ -364,7 +428,9 @@ def test_the_bars_go_between_the_library_and_the_camera_all_within_reach(server,
         press = lambda element: element.click()
     open_library(browser, server)
     wait(browser).until(lambda driver: len(tiles(driver)) == 1)
-    assert names(browser) == ["Camera", "Library", "Settings", "Add Photos or Videos", "Add a Folder", "Select"]
+    # A phone picks files, not folders, and has its tab bar for the Library's views.
+    here, adds = (["Camera", "Settings"], ["Add Photos or Videos"]) if device else (["Camera", "Library", "Settings"], ["Add Photos or Videos", "Add a Folder"])
+    assert names(browser) == [*here, *adds, "Select"]
     assert out_of_reach(browser) == []
     assert browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     # The owner's own computer has nobody to sign out.
@@ -379,7 +445,7 @@ def test_the_bars_go_between_the_library_and_the_camera_all_within_reach(server,
     press(browser.find_element(By.CSS_SELECTOR, "#selection-bar [data-action=done]"))
     wait(browser).until(lambda driver: not driver.find_element(By.ID, "selection-bar").is_displayed())
 
-    # The views: on a phone a row wider than the screen, which a finger swipes along to the one it wants.
+    # The views: on a phone tabs at the foot of the screen.
     for view, title in [("deleted", "Recently Deleted"), ("library", "Library")]:
         link = browser.find_element(By.CSS_SELECTOR, f"#views a[data-view={view}]")
         if device:
@@ -392,7 +458,7 @@ def test_the_bars_go_between_the_library_and_the_camera_all_within_reach(server,
     press(tile(browser, 0))
     wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
     viewer_controls = "#viewer .viewer-bar button, #viewer .viewer-bar a, #viewer .side"
-    assert names(browser, viewer_controls) == ["Close", "♡ Favourite", "Info", "Edit", "Download", "Delete", "Previous", "Next"]
+    assert names(browser, viewer_controls) == ["Close", "Favourite", "Info", "Edit", "Download", "Delete", "Previous", "Next"]
     assert out_of_reach(browser, viewer_controls) == []
     screenshots(browser, "viewer")
     press(browser.find_element(By.CSS_SELECTOR, "#viewer .close-button"))
@@ -426,7 +492,7 @@ def test_a_phone_on_the_lan_signs_in_and_signs_out_from_the_bars(lan, lan_server
         wait(browser).until(lambda driver: len(tiles(driver)) == 1)
         # Signed in from another device: Sign Out is offered, in the bar with the rest.
         wait(browser).until(seen.visibility_of_element_located((By.ID, "sign-out")))
-        assert names(browser) == ["Camera", "Library", "Settings", "Sign Out", "Add Photos or Videos", "Add a Folder", "Select"]
+        assert names(browser) == ["Camera", "Settings", "Sign Out", "Add Photos or Videos", "Select"]
         assert out_of_reach(browser) == []
         screenshots(browser, "library")
         fingers.tap(in_reach(browser, browser.find_element(By.LINK_TEXT, "Camera")))

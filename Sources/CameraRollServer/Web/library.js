@@ -203,6 +203,12 @@ async function selectAll() {
 selectButton.addEventListener("click", () => setSelecting(!timeline.selecting));
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && timeline.selecting && !document.querySelector("dialog[open]")) setSelecting(false);
+  // ? shows the keyboard shortcuts, from the grid and the viewer alike.
+  const shortcuts = document.querySelector("#shortcuts");
+  if (event.key === "?" && !event.target.closest("input, textarea, select") && !shortcuts.open) {
+    event.preventDefault();
+    shortcuts.showModal();
+  }
 });
 
 // What the buttons do, for the selection bar and the viewer alike.
@@ -603,11 +609,43 @@ function scrubTo(clientY) {
 
 scrubber.addEventListener("pointerdown", (event) => {
   scrubber.setPointerCapture(event.pointerId);
+  scrubber.classList.add("dragging");
   scrubTo(event.clientY);
   const move = (moved) => scrubTo(moved.clientY);
   scrubber.addEventListener("pointermove", move);
-  scrubber.addEventListener("pointerup", () => scrubber.removeEventListener("pointermove", move), { once: true });
+  const up = () => {
+    scrubber.removeEventListener("pointermove", move);
+    scrubber.classList.remove("dragging");
+    showScrubberAWhile();
+  };
+  scrubber.addEventListener("pointerup", up, { once: true });
+  scrubber.addEventListener("pointercancel", up, { once: true });
 });
+
+// On a phone the scrubber is a handle that shows while the photos move, and a while after,
+// for a finger to take; its look is the style sheet's.
+let scrubberTimer = null;
+function showScrubberAWhile() {
+  scrubber.classList.add("shown");
+  clearTimeout(scrubberTimer);
+  scrubberTimer = setTimeout(() => scrubber.classList.remove("shown"), 1500);
+}
+
+// On a phone the bar tucks away while the photos scroll down and comes back when they scroll
+// up (or reach the top), as Photos apps do; its height is the style sheet's to move it by.
+const header = document.querySelector(".photos-app > .bar");
+new ResizeObserver(() => document.body.style.setProperty("--bar-height", `${header.offsetHeight}px`)).observe(header);
+let lastTop = 0;
+grid.addEventListener("scroll", () => {
+  const top = grid.scrollTop;
+  if (Math.abs(top - lastTop) < 8) return;
+  // Tucked only where the photos can take its room and still scroll as far: near the end of a
+  // short view, the taller grid would pull the scroll back and bring the bar back at once.
+  const room = grid.scrollHeight - grid.clientHeight - (document.body.classList.contains("tucked") ? 0 : header.offsetHeight);
+  document.body.classList.toggle("tucked", top > lastTop && top > header.offsetHeight && top <= room);
+  lastTop = top;
+  showScrubberAWhile();
+}, { passive: true });
 scrubber.addEventListener("keydown", (event) => {
   const months = timeline.months;
   const index = monthIndexOf(timeline.currentDay);

@@ -397,13 +397,16 @@ async function start() {
 
 start().catch((error) => { status.textContent = `The picker could not start: ${error.message}`; });
 
-// Before a single pick, the item in focus (keyboard) or under the pointer says what it carries;
-// a multiple selection says it for the items selected.
-for (const kind of ["focusin", "pointerover"]) {
-  grid.addEventListener(kind, (event) => {
-    const asset = timeline.asset(Number(event.target.closest(".tile[data-asset]")?.dataset.index));
-    if (!asset || multiple()) return;
-    remember([asset]);
-    describe([asset.id]);
-  });
+// Before a single pick, the item the keyboard is on or the mouse is over says what it carries;
+// a multiple selection says it for the items selected. A finger's tap picks at once: nothing
+// is said before it.
+function describeItemAt(event) {
+  const asset = timeline.asset(Number(event.target.closest(".tile[data-asset]")?.dataset.index));
+  if (!asset || multiple()) return;
+  remember([asset]);
+  describe([asset.id]);
 }
+let touched = false;
+grid.addEventListener("pointerdown", (event) => { touched = event.pointerType !== "mouse"; });
+grid.addEventListener("focusin", (event) => { if (!touched) describeItemAt(event); });
+grid.addEventListener("pointerover", (event) => { if (event.pointerType === "mouse") describeItemAt(event); });

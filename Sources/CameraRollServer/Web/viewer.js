@@ -78,9 +78,12 @@ export class Viewer extends EventTarget {
     dialog.querySelector(".close-button").addEventListener("click", () => dialog.close());
     dialog.querySelector(".previous-button").addEventListener("click", () => this.step(-1));
     dialog.querySelector(".next-button").addEventListener("click", () => this.step(1));
-    dialog.querySelector(".info-button").addEventListener("click", (event) => {
-      this.info.hidden = !this.info.hidden;
-      event.currentTarget.setAttribute("aria-expanded", String(!this.info.hidden));
+    this.infoButton = dialog.querySelector(".info-button");
+    this.infoButton.addEventListener("click", () => this.showInfo(this.info.hidden));
+    // A key or the focus in the bars brings them back after a tap hid them.
+    dialog.addEventListener("keydown", () => dialog.classList.remove("bare"), { capture: true });
+    dialog.addEventListener("focusin", (event) => {
+      if (event.target.closest(".viewer-bar, .side")) dialog.classList.remove("bare");
     });
     this.favorite.addEventListener("click", () => this.toggleFavorite());
     this.editButton = dialog.querySelector(".edit-button");
@@ -95,9 +98,15 @@ export class Viewer extends EventTarget {
     dialog.querySelector("#flip-photo").addEventListener("click", () => this.reorient((turns) => turns, true));
     dialog.querySelector("#revert").addEventListener("click", () => this.storeEdit({}));
     this.deleteButton.addEventListener("click", () => this.remove());
-    dialog.addEventListener("keydown", (event) => this.key(event));
+    // From wherever the focus is while the viewer is open (a button hidden under it leaves it on
+    // the page's body), but not from a dialog over it (the ? sheet).
+    document.addEventListener("keydown", (event) => {
+      const over = event.target.closest?.("dialog");
+      if (dialog.open && (!over || over === dialog)) this.key(event);
+    });
     dialog.addEventListener("close", () => {
       this.stage.replaceChildren();
+      dialog.classList.remove("bare");
       this.dispatchEvent(new CustomEvent("closed", { detail: { index: this.index >= 0 ? this.index : null } }));
     });
     this.gestures();
@@ -142,7 +151,6 @@ export class Viewer extends EventTarget {
     this.dialog.querySelector(".previous-button").disabled = alone || this.index === 0;
     this.dialog.querySelector(".next-button").disabled = alone || this.index >= this.timeline.count - 1;
     this.favorite.setAttribute("aria-pressed", String(Boolean(asset.favorite)));
-    this.favorite.textContent = asset.favorite ? "♥ Favourite" : "♡ Favourite";
     const mine = this.actions.owns(asset);
     this.favorite.hidden = !mine;
     this.deleteButton.hidden = !mine;
@@ -213,8 +221,11 @@ export class Viewer extends EventTarget {
   }
 
   stopEditing() {
+    const wasEditing = this.editing !== null && this.editing !== undefined;
     this.cropper.close();
     this.editing = null;
+    // Back where the edit began, not on the page's body.
+    if (wasEditing && this.dialog.open && !this.editButton.hidden) this.editButton.focus({ preventScroll: true });
   }
 
   saveEdit(photo, cropRect) {
@@ -301,15 +312,28 @@ export class Viewer extends EventTarget {
     }
   }
 
+  // Single keys, as Photos apps have them (the library's ? sheet lists them): a button's key
+  // does what the button does, and nothing when the button is not offered (another's item).
+  // With Ctrl, ⌘ or Alt a key is the browser's.
+  showInfo(shown) {
+    this.info.hidden = !shown;
+    this.infoButton.setAttribute("aria-expanded", String(shown));
+  }
+
   key(event) {
-    if (event.target.closest("video") || this.editing) return;
+    if (event.target.closest("video, input, textarea, select") || this.editing) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const press = (button) => () => { if (!button.hidden && !button.disabled) button.click(); };
     const keys = {
       ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1),
       "+": () => this.zoomBy(1.5), "=": () => this.zoomBy(1.5), "-": () => this.zoomBy(1 / 1.5), "0": () => this.resetZoom(),
+      i: press(this.infoButton), f: press(this.favorite), e: press(this.editButton),
+      Delete: press(this.deleteButton), Backspace: press(this.deleteButton),
     };
-    if (keys[event.key]) {
+    const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+    if (action) {
       event.preventDefault();
-      keys[event.key]();
+      action();
     }
   }
 
@@ -387,8 +411,15 @@ export class Viewer extends EventTarget {
         this.zoom.x = swipe.panX + event.clientX - swipe.x;
         this.zoom.y = swipe.panY + event.clientY - swipe.y;
         this.applyZoom();
+      } else if (swipe && event.pointerType !== "mouse") {
+        // A finger pulling the photo down takes it with it, fading, until it lets go.
+        const dy = event.clientY - swipe.y;
+        const down = dy > 0 && dy > Math.abs(event.clientX - swipe.x) ? dy : 0;
+        this.stage.style.transform = down ? `translateY(${down}px)` : "";
+        this.stage.style.opacity = down ? String(Math.max(0.3, 1 - down / 400)) : "";
       }
     });
+    let tapTimer = null;
     const end = (event) => {
       if (!pointers.has(event.pointerId)) return;
       pointers.delete(event.pointerId);
@@ -397,13 +428,28 @@ export class Viewer extends EventTarget {
       const dx = event.clientX - swipe.x;
       const dy = event.clientY - swipe.y;
       swipe = null;
+      this.stage.style.transform = "";
+      this.stage.style.opacity = "";
+      const vertical = this.zoom.scale === 1 && Math.abs(dy) > 80 && Math.abs(dy) > Math.abs(dx) * 1.5;
       if (this.zoom.scale === 1 && Math.abs(dx) > 60 && Math.abs(dx) > Math.abs(dy) * 1.5) {
         this.step(dx < 0 ? 1 : -1);
+      } else if (vertical && event.pointerType !== "mouse") {
+        // Down closes (the info first, when it shows); up shows the info.
+        if (dy < 0) this.showInfo(true);
+        else if (!this.info.hidden) this.showInfo(false);
+        else this.dialog.close();
       } else if (Math.abs(dx) < 10 && Math.abs(dy) < 10 && event.pointerType !== "mouse") {
-        // A double tap zooms in on its place, or back out.
+        // A double tap zooms in on its place, or back out; a single tap (once no second came)
+        // hides the bars or brings them back.
         const now = performance.now();
-        if (now - lastTap < 300) this.zoom.scale > 1 ? this.resetZoom() : this.zoomBy(2.5, { x: event.clientX, y: event.clientY });
-        lastTap = now;
+        clearTimeout(tapTimer);
+        if (now - lastTap < 300) {
+          this.zoom.scale > 1 ? this.resetZoom() : this.zoomBy(2.5, { x: event.clientX, y: event.clientY });
+          lastTap = 0;
+        } else {
+          lastTap = now;
+          tapTimer = setTimeout(() => this.dialog.classList.toggle("bare"), 300);
+        }
       }
     };
     this.stage.addEventListener("pointerup", end);
