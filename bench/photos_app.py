@@ -4,7 +4,8 @@ made by a real import), served by the release binary, and driven by Debian's Chr
 
 - the API's first page and the timeline's day counts, in the server's own time (its access log);
 - the first thumbnails painted after the page loads (every tile on screen has its image), the
-  median of five loads without the HTTP cache;
+  median of five loads without the HTTP cache, on a desktop's screen and on a phone's with its
+  processor throttled 4x, and when the phone first painted (its placeholder tiles);
 - scrubber jumps to months all over the library (until the tiles on screen have their images);
 - a scroll through 10,000 items: long tasks over 50 ms (the Long Tasks API), and the page's
   JavaScript heap and DOM before and after (collected, so garbage does not count);
@@ -135,6 +136,20 @@ def page_figures(base):
         for _ in range(LOADS):
             driver.get(f"{base}/library")
             first_paints.append(driver.execute_async_script(SETTLED))
+        # The same on a phone's screen with its slower processor (Chromium's CPU throttled 4x),
+        # and when the placeholder tiles were first painted.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 4})
+        phone_paints, phone_first_contentful = [], []
+        for _ in range(LOADS):
+            driver.get(f"{base}/library")
+            phone_paints.append(driver.execute_async_script(SETTLED))
+            phone_first_contentful.append(driver.execute_script(
+                "return performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"))
+        driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.get(f"{base}/library")
+        driver.execute_async_script(SETTLED)
         driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
         jumps = []
         random.seed(7)
@@ -165,7 +180,8 @@ def page_figures(base):
               };
               requestAnimationFrame(step);
             }, 500);""")
-        return {"first_paints": first_paints, "jumps": jumps, "scroll": scroll}
+        return {"first_paints": first_paints, "phone_paints": phone_paints, "phone_first_contentful": phone_first_contentful,
+                "jumps": jumps, "scroll": scroll}
     finally:
         driver.quit()
 
@@ -250,6 +266,10 @@ def lines(figures):
         f"| first thumbnails painted after the page's load began ({LOADS} loads, no HTTP cache) | "
         f"{statistics.median(page['first_paints']):.0f} ms median, the browser's first load {page['first_paints'][0]:.0f} ms | "
         f"under 300 ms | {verdict(statistics.median(page['first_paints']) < 300)} |",
+        f"| the same on a phone (390x844, CPU throttled 4x in CDP): first thumbnails | "
+        f"{statistics.median(page['phone_paints']):.0f} ms median | under 300 ms | {verdict(statistics.median(page['phone_paints']) < 300)} |",
+        f"| the same on a phone: first paint, with its placeholder tiles (first-contentful-paint) | "
+        f"{statistics.median([paint for paint in page['phone_first_contentful'] if paint is not None] or [0]):.0f} ms median | for information | |",
         f"| a scrubber jump until the tiles on screen show their images ({JUMPS} jumps all over) | {jump:.0f} ms median, "
         f"{jump_max:.0f} ms at most | under 200 ms | {verdict(jump_max < 200)} |",
         f"| long tasks while scrolling through {scroll['items']:,} items in {scroll['seconds']:.1f} s | "

@@ -178,7 +178,9 @@ function showSelection() {
       && (count === 0 || (action === "cover" && count !== 1) || (othersSelected && changesOwnItems.has(action)));
   }
   const favorite = selectionBar.querySelector("[data-action=favorite]");
-  favorite.textContent = allFavorite() ? "Unfavourite" : "Favourite";
+  favorite.querySelector(".label").textContent = allFavorite() ? "Unfavourite" : "Favourite";
+  // Filled when pressing it takes the favourites away.
+  favorite.classList.toggle("filled", allFavorite());
 }
 
 function selectedAssets() {
