@@ -50,18 +50,18 @@ def generate(cameraroll, data, count, work):
     shutil.copy(CORPUS / "photos/lychee__aarhus.jpg", seed / "seed.jpg")
     subprocess.run([str(cameraroll), "--data", str(data), "import", str(seed)], check=True, capture_output=True)
     database = sqlite3.connect(data / "library.sqlite")
-    real_hash, = database.execute("SELECT blob_hash FROM assets").fetchone()
+    real_hash, owner = database.execute("SELECT blob_hash, owner_id FROM assets").fetchone()
     thumbnails = {name: data / "derived" / real_hash[:2] / real_hash / name for name in ("thumb-256.webp", "thumb-512.webp")}
     spacing = min(2700, 631_152_000 // count)
     newest = int(time.time()) - 600
     database.execute(
         """WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
            INSERT INTO assets (id, media_type, blob_hash, byte_size, format, mime_type, original_filename, width, height,
-               orientation, capture_date, sort_date, source, unsaved, imported_at)
+               orientation, capture_date, sort_date, source, unsaved, imported_at, owner_id)
            SELECT printf('bench%027d', i), 'public.image', printf('%064x', i), 1000000 + i, 'jpeg', 'image/jpeg',
-               printf('IMG_%06d.JPG', i), 4032, 3024, 1, taken, taken, 'import', 0, taken || 'Z'
+               printf('IMG_%06d.JPG', i), 4032, 3024, 1, taken, taken, 'import', 0, taken || 'Z', ?
            FROM (SELECT i, strftime('%Y-%m-%dT%H:%M:%S', ? - i * ?, 'unixepoch') AS taken FROM n)""",
-        (count - 1, newest, spacing))
+        (count - 1, owner, newest, spacing))
     database.commit()
     database.close()
     # A file takes at most 65,000 links on ext4: a copy of the real thumbnail for every 50,000.
