@@ -204,9 +204,7 @@ package struct Access: Sendable {
         var target = URLComponents()
         target.path = "/signin"
         target.queryItems = [URLQueryItem(name: "next", value: next.string ?? "/")]
-        var response = Response.text("Sign in first.", status: 303)
-        response.headers["Location"] = target.string ?? "/signin"
-        return response
+        return .seeOther(target.string ?? "/signin", saying: "Sign in first.")
     }
 
     /// An IP address (the name a LAN or loopback URL carries) or one of the server's names; a

@@ -111,7 +111,7 @@ extension WebApp {
                 let owner = try owner(request)
                 let (album, added) = try await answering { () throws(LibraryError) in
                     adds
-                        ? try await library.catalog.add(ids, toAlbum: id, owner: owner)
+                        ? try await library.catalog.addToAlbum(id, assets: ids, owner: owner)
                         : (try await library.catalog.removeFromAlbum(id, assets: ids, owner: owner), nil)
                 }
                 var json = albumJSON(album)

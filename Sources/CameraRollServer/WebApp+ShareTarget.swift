@@ -14,7 +14,7 @@ extension WebApp {
     func addShareTargetRoutes(to router: inout Router) {
         // Where signing in leads after a share that found nobody signed in: its files did not
         // come through, and the Library says to share them again.
-        router.get(Self.sharePath) { _ in Self.seeOther("/library?shared=again#/recent") }
+        router.get(Self.sharePath) { _ in .seeOther("/library?shared=again#/recent", saying: "Share it again.") }
         router.post(Self.sharePath, body: .file(maxBytes: library.options.maxFileBytes)) { request in try await receiveShare(request) }
     }
 
@@ -45,12 +45,7 @@ extension WebApp {
             [URLQueryItem(name: "shared", value: String(added)), URLQueryItem(name: "refused", value: String(refused))]
             + (reason.map { [URLQueryItem(name: "reason", value: $0)] } ?? [])
         landing.fragment = "/recent"
-        return Self.seeOther(landing.string ?? "/library#/recent")
-    }
-
-    static func seeOther(_ location: String) -> Response {
-        var response = Response.text("See \(location)", status: 303)
-        response.headers["Location"] = location
-        return response
+        let location = landing.string ?? "/library#/recent"
+        return .seeOther(location, saying: "See \(location)")
     }
 }

@@ -50,7 +50,8 @@ package struct ConditionalRequest: Sendable, Equatable {
 }
 
 extension String {
-    fileprivate var trimmingSpaces: String {
+    /// Without the spaces and tabs HTTP allows around a header's values.
+    var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 

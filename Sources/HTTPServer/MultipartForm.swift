@@ -71,21 +71,17 @@ package struct MultipartForm: Sendable, Equatable {
         self.parts = parts
     }
 
-    /// The parts of the body in the file at `path`, read a megabyte at a time.
+    /// The parts of the body in the file at `path`, read a megabyte at a time. A file shorter
+    /// than `size` reads as ending early: a form that never closes.
     package init(path: String, size: Int, boundary: String) throws(HTTPError) {
-        let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw HTTPError(500, "body_unreadable", "The request's body could not be read.") }
-        defer { _ = Glibc.close(descriptor) }
-        try self.init(boundary: boundary, size: size) { offset, count in
+        guard let file = FilePart.open(path, range: nil) else {
+            throw HTTPError(500, "body_unreadable", "The request's body could not be read.")
+        }
+        defer { file.close() }
+        try self.init(boundary: boundary, size: min(size, file.size)) { offset, count in
             var bytes = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-                if read < 0 && errno == EINTR { continue }
-                guard read > 0 else { break }
-                done += read
-            }
-            return Array(bytes[..<done])
+            let whole = bytes.withUnsafeMutableBytes { file.read(into: $0.baseAddress!, at: offset, count: count) }
+            return whole ? bytes : []
         }
     }
 
@@ -213,14 +209,5 @@ package struct MultipartForm: Sendable, Equatable {
             }
             return nil
         }
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var text = Substring(self)
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }

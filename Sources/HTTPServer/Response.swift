@@ -32,6 +32,13 @@ public struct Response: Sendable {
         bytes(Array(text.utf8), contentType: "text/plain; charset=utf-8", status: status)
     }
 
+    /// A 303 to `location`: where a form's POST, or a page that needs a sign-in, sends the browser.
+    public static func seeOther(_ location: String, saying text: String) -> Response {
+        var response = Self.text(text, status: 303)
+        response.headers["Location"] = location
+        return response
+    }
+
     /// Who may show a page in a frame.
     public enum Framing: String, Sendable {
         case none = "'none'"

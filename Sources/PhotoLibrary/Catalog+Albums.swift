@@ -196,12 +196,11 @@ extension Catalog {
     /// Puts assets of `owner`'s in their album, or in one shared with them as its editor (those
     /// already there stay as they are); all or none, and never a trashed one or an unsaved
     /// capture. Adding to the Camera Roll saves a capture, as the book does.
-    public func addToAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> Album {
-        try await add(ids, toAlbum: id, owner: owner).album
-    }
-
-    /// `addToAlbum`, saying which of the ids were not in the album before (what an Undo takes out).
-    public func add(_ ids: [String], toAlbum id: String, owner: Owner) async throws(LibraryError) -> (album: Album, added: [String]) {
+    /// `added`: the ids that were not in the album before (what an Undo takes out).
+    @discardableResult
+    public func addToAlbum(_ id: String, assets ids: [String], owner: Owner) async throws(LibraryError) -> (
+        album: Album, added: [String]
+    ) {
         let album = try await album(id, owner: owner)
         guard album.role != .viewer else { throw LibraryError(.notYours, "Only the album's owner and its editors add to it.") }
         try await requireAssets(ids, album.isBuiltIn ? .notTrashed : .inLibrary, owner: owner)

@@ -82,7 +82,7 @@ import Testing
         let trip = try await library.catalog.createAlbum(title: "  Trip to Aarhus ", owner: .first)
         #expect(trip.title == "Trip to Aarhus" && trip.count == 0 && trip.coverAssetID == nil && !trip.isBuiltIn)
         await #expect(throws: LibraryError.self) { try await library.catalog.createAlbum(title: " \n ", owner: .first) }
-        var album = try await library.catalog.addToAlbum(trip.id, assets: [ids[1], ids[6], ids[3]], owner: .first)
+        var album = try await library.catalog.addToAlbum(trip.id, assets: [ids[1], ids[6], ids[3]], owner: .first).album
         #expect(album.count == 3 && album.coverAssetID == ids[6], "the newest is the cover until one is chosen")
         album = try await library.catalog.setAlbumCover(trip.id, to: ids[1], owner: .first)
         #expect(album.coverAssetID == ids[1])

@@ -45,7 +45,7 @@ import Testing
 
         // Ben adds his own (not another's), and takes out only what he put in.
         #expect(await libraryErrorCode { _ = try await catalog.addToAlbum(trip.id, assets: [mine.id], owner: ben) } == .notFound)
-        #expect(try await catalog.addToAlbum(trip.id, assets: [bens.id], owner: ben).count == 2)
+        #expect(try await catalog.addToAlbum(trip.id, assets: [bens.id], owner: ben).album.count == 2)
         #expect(try await catalog.visibleAsset(bens.id, to: anna).id == bens.id, "what he added is seen by all of them")
         #expect(try await catalog.visibleAsset(bens.id, to: .first).id == bens.id)
         #expect(try await catalog.removeFromAlbum(trip.id, assets: [mine.id], owner: ben).count == 2, "the owner's stays")
