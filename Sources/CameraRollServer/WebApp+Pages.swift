@@ -88,9 +88,33 @@ extension WebApp {
         for (name, file) in files where name.hasSuffix(".html") {
             let page = String(decoding: file.bytes, as: UTF8.self)
             guard page.hasPrefix("<!-- page head"), let end = page.firstIndex(of: "\n") else { continue }
-            files[name] = WebFile(bytes: Array((head + page[end...]).utf8), type: file.type)
+            files[name] = WebFile(bytes: Array(preloadingModules(head + page[end...], files).utf8), type: file.type)
         }
         return files
+    }
+
+    /// The page with every module its script imports, however deep, named in a `modulepreload`
+    /// link after the script: the browser asks for them all at once, not each only once the
+    /// module importing it has come (a round trip each before a first paint). Imports are ours,
+    /// one a line: `import ... from "./name.js";`.
+    static func preloadingModules(_ page: String, _ files: [String: WebFile]) -> String {
+        let opening = #"<script type="module" src="/app/"#
+        guard let script = page.range(of: opening), let quote = page[script.upperBound...].firstIndex(of: "\""),
+            let lineEnd = page[quote...].firstIndex(of: "\n")
+        else { return page }
+        var reached = [String(page[script.upperBound..<quote])]
+        var next = 0
+        while next < reached.count {
+            let source = files[reached[next]].map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+            next += 1
+            for line in source.split(separator: "\n") where line.hasPrefix("import ") {
+                guard let from = line.range(of: #" from "./"#), let end = line[from.upperBound...].firstIndex(of: "\"") else { continue }
+                let module = String(line[from.upperBound..<end])
+                if !reached.contains(module) { reached.append(module) }
+            }
+        }
+        let links = reached.dropFirst().map { "\n  <link rel=\"modulepreload\" href=\"/app/\($0)\">" }.joined()
+        return page[..<lineEnd] + links + page[lineEnd...]
     }
 
     private static func page(_ files: [String: WebFile], _ name: String, framing: Response.Framing = .none) throws -> Response {

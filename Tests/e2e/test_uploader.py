@@ -286,7 +286,8 @@ def test_paste_and_a_folder_add_their_files(server, browser, tmp_path):
     browser.find_element(By.ID, "upload-folder").send_keys(str(folder))
     wait(browser, 60).until(lambda driver: states(driver) == {
         "pasted.jpg": "done", "lychee__train.jpg": "done", "exifsamples__Canon_40D.jpg": "done"})
-    assert browser.find_element(By.ID, "upload-summary").text == "3 added, 1 not a photo or video"
+    # The line is written once a frame: waited for, then exactly this.
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "upload-summary").text == "3 added, 1 not a photo or video")
     assert browser.find_element(By.ID, "status").text == "Uploads: 3 added, 1 not a photo or video."
     assert len(server.call("GET", "/api/assets?source=photoLibrary")["assets"]) == 3
 

@@ -154,6 +154,7 @@ timeline.addEventListener("selectall", () => selectAll());
 timeline.addEventListener("scrolled", ({ detail }) => {
   currentDate.textContent = detail.day && !detail.headingShown ? monthName(detail.day) : "";
   placeScrubberThumb(detail.day);
+  followScroll();
 });
 
 // Select mode.
@@ -203,10 +204,10 @@ async function selectAll() {
 }
 
 selectButton.addEventListener("click", () => setSelecting(!timeline.selecting));
+const shortcuts = document.querySelector("#shortcuts");
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && timeline.selecting && !document.querySelector("dialog[open]")) setSelecting(false);
   // ? shows the keyboard shortcuts, from the grid and the viewer alike.
-  const shortcuts = document.querySelector("#shortcuts");
   if (event.key === "?" && !event.target.closest("input, textarea, select") && !shortcuts.open) {
     event.preventDefault();
     shortcuts.showModal();
@@ -241,11 +242,7 @@ async function perform(action) {
     all: () => selectAll(),
     done: () => setSelecting(false),
     album: () => chooseAlbum(ids),
-    save: async () => {
-      const { added } = await sendJSON("/api/albums/cameraRoll/assets", "POST", { ids });
-      await refresh(`Saved ${count(ids)} to the Camera Roll.`, added.length === 0 ? null
-        : () => sendJSON("/api/albums/cameraRoll/assets/remove", "POST", { ids: added }).then(() => refresh("Not in the Camera Roll any more.")));
-    },
+    save: () => addToAlbum("cameraRoll", ids, () => `Saved ${count(ids)} to the Camera Roll.`),
     favorite: async () => {
       const favorite = !allFavorite();
       // Only those this changes are changed back.
@@ -298,14 +295,10 @@ selectionBar.addEventListener("click", (event) => {
 // done with); `message` says what was done, with Undo when `undo` takes it back (without one,
 // the status line stays as it is: an upload's progress).
 async function refresh(message = null, undo = null) {
-  const selecting = timeline.selecting;
   const top = grid.scrollTop;
   await timeline.show(view.query);
   grid.scrollTop = top;
-  if (selecting) {
-    setSelecting(true);
-    timeline.toggle([...timeline.selected], false);
-  }
+  if (timeline.selected.size > 0) timeline.toggle([...timeline.selected], false);
   if (message) {
     status.textContent = "";
     snackbar.show(message, undo);
@@ -441,9 +434,15 @@ async function chooseAlbum(ids) {
   } else {
     return;
   }
-  const filled = await sendJSON(`/api/albums/${album.id}/assets`, "POST", { ids });
-  await refresh(`Added ${count(ids)} to ${filled.title}.`, filled.added.length === 0 ? null
-    : () => sendJSON(`/api/albums/${album.id}/assets/remove`, "POST", { ids: filled.added }).then(() => refresh(`Took them out of ${filled.title} again.`)));
+  await addToAlbum(album.id, ids, (filled) => `Added ${count(ids)} to ${filled.title}.`);
+}
+
+// Adds to an album (`said(album)` tells it), with an Undo that takes out only what the add put
+// there (the server's `added`).
+async function addToAlbum(id, ids, said) {
+  const filled = await sendJSON(`/api/albums/${id}/assets`, "POST", { ids });
+  await refresh(said(filled), filled.added.length === 0 ? null
+    : () => sendJSON(`/api/albums/${id}/assets/remove`, "POST", { ids: filled.added }).then(() => refresh(`Took them out of ${filled.title} again.`)));
 }
 
 // The album's own actions: its owner's (share, rename, delete), or a member's (who shared it,
@@ -634,20 +633,26 @@ function showScrubberAWhile() {
 }
 
 // On a phone the bar tucks away while the photos scroll down and comes back when they scroll
-// up (or reach the top), as Photos apps do; its height is the style sheet's to move it by.
+// up (or reach the top), as Photos apps do; its height is the style sheet's to move it by. Run
+// from the timeline's render (once a frame), with the place that render read: no layout here.
 const header = document.querySelector(".photos-app > .bar");
-new ResizeObserver(() => document.body.style.setProperty("--bar-height", `${header.offsetHeight}px`)).observe(header);
+let barHeight = 0;
+new ResizeObserver(([entry]) => {
+  barHeight = entry.borderBoxSize[0].blockSize;
+  document.body.style.setProperty("--bar-height", `${barHeight}px`);
+}).observe(header);
 let lastTop = 0;
-grid.addEventListener("scroll", () => {
-  const top = grid.scrollTop;
+function followScroll() {
+  const { top, height } = timeline.viewport;
   if (Math.abs(top - lastTop) < 8) return;
   // Tucked only where the photos can take its room and still scroll as far: near the end of a
   // short view, the taller grid would pull the scroll back and bring the bar back at once.
-  const room = grid.scrollHeight - grid.clientHeight - (document.body.classList.contains("tucked") ? 0 : header.offsetHeight);
-  document.body.classList.toggle("tucked", top > lastTop && top > header.offsetHeight && top <= room);
+  const tucked = document.body.classList.contains("tucked");
+  const room = timeline.layout.height - height - (tucked ? 0 : barHeight);
+  document.body.classList.toggle("tucked", top > lastTop && top > barHeight && top <= room);
   lastTop = top;
   showScrubberAWhile();
-}, { passive: true });
+}
 scrubber.addEventListener("keydown", (event) => {
   const months = timeline.months;
   const index = monthIndexOf(timeline.currentDay);

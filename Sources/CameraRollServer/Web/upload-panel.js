@@ -95,8 +95,17 @@ export async function startUploads({ status, onAdded, onShow }) {
   // Files of the batch that were not photos or videos, counted until Clear.
   let leftOut = 0;
 
-  // The batch in one line; said on the status line too once the last one ends.
+  // The batch in one line, at most once a frame (every upload's progress asks for it); said on
+  // the status line too once the last one ends.
+  let summaryFrame = 0;
   function summarise() {
+    summaryFrame ||= requestAnimationFrame(() => {
+      summaryFrame = 0;
+      writeSummary();
+    });
+  }
+
+  function writeSummary() {
     const count = (test) => uploads.filter(test).length;
     const added = count((upload) => upload.state === "done" && !upload.duplicate);
     const parts = [
@@ -133,7 +142,6 @@ export async function startUploads({ status, onAdded, onShow }) {
   clear.addEventListener("click", () => {
     leftOut = 0;
     for (const upload of uploads.filter(finished)) forget(upload);
-    summarise();
     if (section.hidden) document.querySelector("#add").focus();
   });
 

@@ -221,7 +221,7 @@ export class Viewer extends EventTarget {
   }
 
   stopEditing() {
-    const wasEditing = this.editing !== null && this.editing !== undefined;
+    const wasEditing = this.editing != null;
     this.cropper.close();
     this.editing = null;
     // Back where the edit began, not on the page's body.
@@ -312,14 +312,14 @@ export class Viewer extends EventTarget {
     }
   }
 
-  // Single keys, as Photos apps have them (the library's ? sheet lists them): a button's key
-  // does what the button does, and nothing when the button is not offered (another's item).
-  // With Ctrl, ⌘ or Alt a key is the browser's.
   showInfo(shown) {
     this.info.hidden = !shown;
     this.infoButton.setAttribute("aria-expanded", String(shown));
   }
 
+  // Single keys, as Photos apps have them (the library's ? sheet lists them): a button's key
+  // does what the button does, and nothing when the button is not offered (another's item).
+  // With Ctrl, ⌘ or Alt a key is the browser's.
   key(event) {
     if (event.target.closest("video, input, textarea, select") || this.editing) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
