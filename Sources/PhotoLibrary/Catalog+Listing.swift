@@ -43,7 +43,8 @@ extension Catalog {
             cursor = decoded
         }
         let statement = try Listing(
-            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner), dialect: database.dialect
+            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner),
+            synonyms: await geocoder.synonyms(of: query.search ?? ""), dialect: database.dialect
         ).page(after: cursor, direction: query.direction, limit: query.limit + 1)
         let rows = try await read { connection throws(StorageError) in try connection.query(statement.sql, statement.arguments) }
         let newer = query.direction == .newer
@@ -80,7 +81,8 @@ extension Catalog {
     /// items come and go; a search's and a filter's from their rows.
     public func days(_ query: AssetQuery, owner: Owner) async throws(LibraryError) -> [DayCount] {
         let statement = try Listing(
-            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner), dialect: database.dialect
+            try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner),
+            synonyms: await geocoder.synonyms(of: query.search ?? ""), dialect: database.dialect
         ).days
         return try await read { connection throws(StorageError) in
             try connection.query(statement.sql, statement.arguments).map { row throws(StorageError) in

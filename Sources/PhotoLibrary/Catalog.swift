@@ -11,8 +11,12 @@ public final class Catalog: LibraryPart {
     /// cheap to find again.
     let facts = BoundedMemo<String, AssetFacts>(capacity: 100_000)
 
-    init(_ stores: LibraryStores) {
+    /// What search asks for the other names of a place.
+    let geocoder: Geocoder
+
+    init(_ stores: LibraryStores, geocoder: Geocoder) {
         self.stores = stores
+        self.geocoder = geocoder
     }
 
     /// Keeps an asset's unchanging facts in memory, for the answers from memory (`Derivatives`).

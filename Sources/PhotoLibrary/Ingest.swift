@@ -1,6 +1,7 @@
 import Executors
 import Foundation
 import Imaging
+import Places
 import Storage
 import Video
 import Vocabulary
@@ -15,15 +16,19 @@ public final class Ingest: FileWorking {
     let catalog: Catalog
     let derivatives: Derivatives
     let mediaJobs: MediaJobs
+    let geocoder: Geocoder
     let imaging: Imaging
     /// Staging, hashing and an import's first decode, `options.imageWorkers` at once.
     let lane: BlockingExecutor<Void>
 
-    init(_ stores: LibraryStores, catalog: Catalog, derivatives: Derivatives, mediaJobs: MediaJobs, imaging: Imaging) {
+    init(
+        _ stores: LibraryStores, catalog: Catalog, derivatives: Derivatives, mediaJobs: MediaJobs, geocoder: Geocoder, imaging: Imaging
+    ) {
         self.stores = stores
         self.catalog = catalog
         self.derivatives = derivatives
         self.mediaJobs = mediaJobs
+        self.geocoder = geocoder
         self.imaging = imaging
         lane = BlockingExecutor(name: "ingest", threads: stores.options.imageWorkers)
     }
@@ -201,7 +206,8 @@ public final class Ingest: FileWorking {
         let draft = AssetDraft(
             id: id, staged: staged, analysis: analysis, originalFilename: originalFilename.flatMap(PortableFilename.kept),
             source: source, unsaved: source == .camera && !saveToCameraRoll, importedAt: now, livePhotoOf: livePhotoOf,
-            owner: remembered.owner)
+            owner: remembered.owner,
+            placeLookup: await geocoder.lookUp(latitude: analysis.exif.latitude, longitude: analysis.exif.longitude))
 
         // A crash between the blob and its row leaves an orphan blob, which collection removes.
         // Another import of the same bytes may have committed since the claim: its asset is the answer.
@@ -363,7 +369,8 @@ public final class Ingest: FileWorking {
         return Analysis(
             mediaType: .movie, format: .movie(container), mimeType: container.mimeType,
             width: info.width, height: info.height, duration: info.duration, orientation: 1,
-            captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: false, captureFrameRate: info.captureFrameRate,
+            captureDate: info.creationDate, cameraMake: nil, cameraModel: nil, hasGPS: info.latitude != nil,
+            exif: ExifDetails(latitude: info.latitude, longitude: info.longitude), captureFrameRate: info.captureFrameRate,
             browserPlayable: info.isBrowserPlayable, contentIdentifier: LivePhoto.identifier(info.contentIdentifier))
     }
 }
@@ -402,7 +409,7 @@ struct Analysis: Sendable {
     var hasGPS: Bool
     /// Whether the image says it is a screenshot (`ScreenshotMark`).
     var isScreenshot = false
-    /// A photo's lens, exposure and location; none for a movie, whose location is not read yet.
+    /// A photo's lens, exposure and location; a movie's location alone (its container's).
     var exif = ExifDetails()
     var captureFrameRate: Double? = nil
     var browserPlayable: Bool?
@@ -422,6 +429,8 @@ struct AssetDraft {
     /// The still whose motion this movie is (an upload that names it).
     var livePhotoOf: String?
     var owner: Owner
+    /// Its place, when it has a position and the gazetteer could be read.
+    var placeLookup: PlaceLookup?
 
     /// The new asset: what analysis found, as the row is inserted.
     var asset: Asset {
@@ -430,7 +439,8 @@ struct AssetDraft {
             mimeType: analysis.mimeType, originalFilename: originalFilename, width: analysis.width, height: analysis.height,
             duration: analysis.duration, orientation: analysis.orientation, captureDate: analysis.captureDate,
             cameraMake: analysis.cameraMake, cameraModel: analysis.cameraModel, hasGPS: analysis.hasGPS, isScreenshot: isScreenshot,
-            exif: analysis.exif, captureFrameRate: analysis.captureFrameRate, source: source, isUnsaved: unsaved, importDate: importedAt,
+            exif: analysis.exif, place: placeLookup?.place, captureFrameRate: analysis.captureFrameRate, source: source, isUnsaved: unsaved,
+            importDate: importedAt,
             isFavorite: false, trashedDate: nil, inCameraRoll: false, edit: nil, isBrowserPlayable: analysis.browserPlayable,
             livePhotoMovie: nil, livePhotoStill: livePhotoOf, owner: owner)
     }
@@ -442,7 +452,10 @@ struct AssetDraft {
         let sortDate = captured ?? String(importedAt.prefix(19))
         try connection.insert(
             asset, into: "assets",
-            adding: [("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier)])
+            adding: [
+                ("sort_date", sortDate), ("content_identifier", analysis.contentIdentifier), ("place_words", placeLookup?.place?.words),
+                ("place_edition", placeLookup.map { _ in Gazetteer.edition }),
+            ])
     }
 
     /// A screenshot by what it says or by its name, as Android, macOS and Windows name them

@@ -88,6 +88,7 @@ public final class Library: FileWorking {
     public let ingest: Ingest
     public let uploads: Uploads
     public let downloads: Downloads
+    public let geocoder: Geocoder
     let stores: LibraryStores
     /// Reading originals for export and checks.
     let lane: BlockingExecutor<Void>
@@ -142,10 +143,11 @@ public final class Library: FileWorking {
             throw LibraryError(.io, "The library cannot be opened.")
         }
         lane = BlockingExecutor(name: "originals", threads: 2)
-        catalog = Catalog(stores)
+        geocoder = Geocoder(stores)
+        catalog = Catalog(stores, geocoder: geocoder)
         derivatives = Derivatives(stores, catalog: catalog, imaging: imaging)
         mediaJobs = MediaJobs(stores, catalog: catalog, derivatives: derivatives)
-        ingest = Ingest(stores, catalog: catalog, derivatives: derivatives, mediaJobs: mediaJobs, imaging: imaging)
+        ingest = Ingest(stores, catalog: catalog, derivatives: derivatives, mediaJobs: mediaJobs, geocoder: geocoder, imaging: imaging)
         uploads = Uploads(stores, ingest: ingest, partialUploads: partialUploads)
         downloads = Downloads(stores)
     }

@@ -25,7 +25,10 @@ package struct Listing {
     /// `owner`'s listing; an album is its owner's already, and its entries are not asked again.
     /// `partners`: other people's libraries merged into the library's listing, newest first
     /// among them all.
-    package init(_ query: AssetQuery, owner: Owner, partners: [Owner] = [], dialect: SQLDialect) throws(LibraryError) {
+    /// `synonyms`: other words a search looks for too (`Geocoder.synonyms`).
+    package init(
+        _ query: AssetQuery, owner: Owner, partners: [Owner] = [], synonyms: [String] = [], dialect: SQLDialect
+    ) throws(LibraryError) {
         guard !query.mediaTypes.isEmpty else {
             throw LibraryError(.invalidRequest, "mediaTypes: name at least one media type.")
         }
@@ -58,9 +61,9 @@ package struct Listing {
             guard !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw LibraryError(.invalidRequest, "search: no control characters.")
             }
-            let (condition, argument) = Self.matching(search, dialect: dialect)
+            let (condition, matched) = Self.matching([search] + synonyms, dialect: dialect)
             conditions.append(condition)
-            arguments.append(argument)
+            arguments += matched
             isFiltered = true
         }
         if let period = query.startingAt {
@@ -157,19 +160,20 @@ package struct Listing {
         return Statement(sql: "SELECT a.id FROM assets a WHERE " + conditions.joined(separator: " AND "), arguments: arguments)
     }
 
-    /// Assets whose file name or camera contains `search`, in any case, found through the index
-    /// of their words. SQLite's trigram index finds a phrase of three characters or more; a
-    /// shorter one is looked for in the index's own text, row by row.
-    private static func matching(_ search: String, dialect: SQLDialect) -> (String, any SQLBindable) {
-        let pattern = "%" + Library.likeEscaped(search.lowercased()) + "%"
+    /// Assets whose file name, camera or place contains any of `terms`, in any case, found
+    /// through the index of their words. SQLite's trigram index finds phrases of three
+    /// characters or more; a shorter one is looked for in the index's own text, row by row.
+    private static func matching(_ terms: [String], dialect: SQLDialect) -> (String, [any SQLBindable]) {
+        let patterns = terms.map { "%" + Library.likeEscaped($0.lowercased()) + "%" }
+        let any = { (condition: String) in "(" + terms.map { _ in condition }.joined(separator: " OR ") + ")" }
         switch dialect {
         case .postgreSQL:
-            return ("lower(\(LibrarySchema.searchedWords(of: "a"))) LIKE ? ESCAPE '\\'", pattern)
-        case .sqlite where search.unicodeScalars.count >= 3:
-            let phrase = "\"" + Library.escaping(search, ["\"": "\"\""]) + "\""
-            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE asset_search MATCH ?)", phrase)
+            return (any("lower(\(LibrarySchema.searchedWords(of: "a"))) LIKE ? ESCAPE '\\'"), patterns)
+        case .sqlite where terms.allSatisfy({ $0.unicodeScalars.count >= 3 }):
+            let phrases = terms.map { "\"" + Library.escaping($0, ["\"": "\"\""]) + "\"" }.joined(separator: " OR ")
+            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE asset_search MATCH ?)", [phrases])
         case .sqlite:
-            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE lower(words) LIKE ? ESCAPE '\\')", pattern)
+            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE \(any("lower(words) LIKE ? ESCAPE '\\'")))", patterns)
         }
     }
 }

@@ -1,12 +1,21 @@
 import Storage
 
 extension LibrarySchema {
-    /// What search reads of an asset (`row`'s columns, or the bare columns for nil), as one
-    /// text: its file name and camera.
-    static func searchedWords(of row: String?) -> String {
-        let column = { (name: String) in row.map { "\($0).\(name)" } ?? name }
-        return "coalesce(\(column("original_filename")), '') || ' ' || coalesce(\(column("camera_make")), '') || ' ' || "
-            + "coalesce(\(column("camera_model")), '')"
+    /// The columns search reads, as each migration left them: the file's name and the camera
+    /// (0014), then the place too (0023).
+    enum SearchedColumns {
+        case namesAndCamera, withPlace
+
+        static let current = withPlace
+
+        var names: [String] {
+            ["original_filename", "camera_make", "camera_model"] + (self == .withPlace ? ["place_words"] : [])
+        }
+    }
+
+    /// What search reads of an asset (`row`'s columns, or the bare columns for nil), as one text.
+    static func searchedWords(of row: String?, _ columns: SearchedColumns = .current) -> String {
+        columns.names.map { name in "coalesce(\(row.map { "\($0).\(name)" } ?? name), '')" }.joined(separator: " || ' ' || ")
     }
 
     /// The columns whose change shows an asset in its albums or hides it there.
@@ -210,23 +219,51 @@ extension LibrarySchema {
         UPDATE assets SET search_rowid = rowid;
         CREATE UNIQUE INDEX assets_by_search_rowid ON assets (search_rowid);
         CREATE VIRTUAL TABLE asset_search USING fts5(words, tokenize = 'trigram');
-        INSERT INTO asset_search (rowid, words) SELECT search_rowid, \(searchedWords(of: nil)) FROM assets;
-        \(sqliteSearchTriggers)
+        INSERT INTO asset_search (rowid, words) SELECT search_rowid, \(searchedWords(of: nil, .namesAndCamera)) FROM assets;
+        \(sqliteSearchTriggers(.namesAndCamera))
         """
     }
 
     /// What keeps SQLite's words as the rows change.
-    static var sqliteSearchTriggers: String {
+    static func sqliteSearchTriggers(_ columns: SearchedColumns) -> String {
         """
         \(trigger(
             "assets_searchable", "AFTER INSERT ON assets",
             "UPDATE assets SET search_rowid = (SELECT coalesce(max(search_rowid), 0) + 1 FROM assets) WHERE rowid = NEW.rowid;",
-            "INSERT INTO asset_search (rowid, words) SELECT search_rowid, \(searchedWords(of: "NEW")) FROM assets WHERE rowid = NEW.rowid;"))
+            "INSERT INTO asset_search (rowid, words) SELECT search_rowid, \(searchedWords(of: "NEW", columns)) FROM assets WHERE rowid = NEW.rowid;"))
         \(trigger("assets_unsearchable", "AFTER DELETE ON assets", "DELETE FROM asset_search WHERE rowid = OLD.search_rowid;"))
         \(trigger(
-            "assets_searchable_again", "AFTER UPDATE OF original_filename, camera_make, camera_model ON assets",
-            "UPDATE asset_search SET words = \(searchedWords(of: "NEW")) WHERE rowid = NEW.search_rowid;"))
+            "assets_searchable_again", "AFTER UPDATE OF \(columns.names.joined(separator: ", ")) ON assets",
+            "UPDATE asset_search SET words = \(searchedWords(of: "NEW", columns)) WHERE rowid = NEW.search_rowid;"))
         """
+    }
+
+    /// Where each asset was taken, in words (`Geocoder`): the place as JSON for the pages, the
+    /// words search reads of it, and the gazetteer's edition that looked it up (NULL until one
+    /// has: those with a position are looked up in the background, from their own index). Search
+    /// reads the place: SQLite's words are written again by triggers that read it (the words of
+    /// rows already there are theirs already, as no row has a place yet), PostgreSQL's index is
+    /// made again of the new words.
+    static func places(_ dialect: SQLDialect) -> String {
+        let search =
+            dialect == .sqlite
+            ? """
+            DROP TRIGGER assets_searchable;
+            DROP TRIGGER assets_unsearchable;
+            DROP TRIGGER assets_searchable_again;
+            \(sqliteSearchTriggers(.withPlace))
+            """
+            : """
+            DROP INDEX assets_by_words;
+            CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil, .withPlace)))) gin_trgm_ops);
+            """
+        return """
+            ALTER TABLE assets ADD COLUMN place TEXT;
+            ALTER TABLE assets ADD COLUMN place_words TEXT;
+            ALTER TABLE assets ADD COLUMN place_edition INTEGER;
+            CREATE INDEX assets_awaiting_place ON assets (id) WHERE latitude IS NOT NULL AND place_edition IS NULL;
+            \(search)
+            """
     }
 
     /// PostgreSQL keeps the counts with trigger functions (an import's and a trashing's day is
@@ -291,7 +328,7 @@ extension LibrarySchema {
     private static var postgreSQLSearch: String {
         """
         CREATE EXTENSION IF NOT EXISTS pg_trgm;
-        CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil)))) gin_trgm_ops);
+        CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil, .namesAndCamera)))) gin_trgm_ops);
         """
     }
 }

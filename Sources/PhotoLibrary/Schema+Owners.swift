@@ -21,7 +21,8 @@ extension LibrarySchema {
         let day = dialect == .sqlite ? "TEXT" : "DATE"
         let triggers =
             dialect == .sqlite
-            ? sqliteTriggers(.byOwnerAndListing) + sqliteSearchTriggers : postgreSQLTriggers(.byOwnerAndListing, replacing: true)
+            ? sqliteTriggers(.byOwnerAndListing) + sqliteSearchTriggers(.namesAndCamera)
+            : postgreSQLTriggers(.byOwnerAndListing, replacing: true)
         return """
             \(assets)
             CREATE UNIQUE INDEX assets_by_blob ON assets (blob_hash, owner_id);

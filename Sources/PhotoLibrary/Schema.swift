@@ -241,6 +241,7 @@ public enum LibrarySchema {
             Migration("0020-partners", partners),
             Migration("0021-share-links", shareLinks(types.dialect)),
             Migration("0022-partners-in-timeline", partnersInTimeline(types.dialect)),
+            Migration("0023-places", places(types.dialect)),
         ]
     }
 }

@@ -30,6 +30,10 @@ package struct ProbedVideo: Sendable {
                 declaresDuration: Self.declaredDuration(output) != nil),
             contentIdentifier: output.format?.tags?["com.apple.quicktime.content.identifier"],
             captureFrameRate: Self.frameRate(output.format?.tags?["com.android.capture.fps"]) ?? Self.frameRate(video.avgFrameRate))
+        let tags = output.format?.tags
+        if let position = (tags?["com.apple.quicktime.location.ISO6709"] ?? tags?["location"]).flatMap(ISO6709.position) {
+            (info.latitude, info.longitude) = position
+        }
         videoStreamIndex = video.index
         audioStreamIndex = audio?.index
     }

@@ -25,11 +25,16 @@ public struct VideoInfo: Sendable, Codable, Equatable {
     /// Frames a second as recorded: what an Android slow-motion file states
     /// (`com.android.capture.fps`), else the video stream's average rate. nil when unknown.
     public var captureFrameRate: Double?
+    /// Where it was recorded, in signed decimal degrees (north and east positive), from the
+    /// container's ISO 6709 position (`ISO6709`): both or neither.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(
         container: ContainerFormat, videoCodec: String, audioCodec: String?, hasAudio: Bool,
         duration: Double, width: Int, height: Int, rotation: Int, pixelFormat: String?,
-        creationDate: String?, isBrowserPlayable: Bool, contentIdentifier: String? = nil, captureFrameRate: Double? = nil
+        creationDate: String?, isBrowserPlayable: Bool, contentIdentifier: String? = nil, captureFrameRate: Double? = nil,
+        latitude: Double? = nil, longitude: Double? = nil
     ) {
         self.container = container
         self.videoCodec = videoCodec
@@ -44,5 +49,7 @@ public struct VideoInfo: Sendable, Codable, Equatable {
         self.isBrowserPlayable = isBrowserPlayable
         self.contentIdentifier = contentIdentifier
         self.captureFrameRate = captureFrameRate
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

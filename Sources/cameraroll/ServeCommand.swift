@@ -66,11 +66,21 @@ enum ServeCommand {
                 try? await Task.sleep(for: .seconds(max(1, min(5, streamIdle / 2))))
             }
         }
+        let places = Task.detached {
+            // Items from before places, or from another edition of the gazetteer, get theirs
+            // (new ones get theirs as they come).
+            do {
+                try await library.geocoder.findPlaces()
+            } catch {
+                log.write("places: \(error)")
+            }
+        }
         let signal = await StopSignal.next()
         log.flush()
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
         streams.cancel()
+        places.cancel()
         await server.stop()
         log.flush()
         try await library.flush()

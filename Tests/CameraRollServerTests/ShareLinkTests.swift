@@ -42,7 +42,9 @@ import Testing
         let shown = try await items(link.token)
         #expect(shown.compactMap { $0["id"] as? String } == [movie, photo], "in the order chosen")
         for item in shown {
-            #expect(item["latitude"] == nil && item["owner"] == nil && item["originalFilename"] == nil, "\(item.keys.sorted())")
+            #expect(
+                item["latitude"] == nil && item["place"] == nil && item["owner"] == nil && item["originalFilename"] == nil,
+                "\(item.keys.sorted())")
             let urls = try #require(item["urls"] as? [String: String])
             #expect(urls["original"] == nil, "no download")
             let thumbnail = try #require(urls["thumbnail256"])

@@ -101,6 +101,10 @@ import Testing
                 "0022-partners-in-timeline", "d9c7379e0ec2e0f7e2407889a7abc4ad0b25467e9d6a1c3100a1059c552b1b9d",
                 "bdea1d44742510b833f71afb81dbf26e4752a1cfe8991e2611041286c54f6537"
             ),
+            (
+                "0023-places", "065ad288bd39fee8c0c3711f1dc257202f3ffaeb724cbd55e75c239c14f079b0",
+                "7f1f5e402015c7eed7ae6f67115d0b80e3502944e6f762bd595d5f13605b807f"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))

@@ -38,10 +38,15 @@ import Video
         #expect(count() == 2)
     }
 
-    @Test func aLivePhotosMovieNamesItsContentIdentifier() async throws {
+    @Test func aPhonesMovieNamesItsLivePhotoAndWhereItWasRecorded() async throws {
         #expect(try await probe("videos/lychee__train.mov").contentIdentifier == "E905E6C6-C747-4805-942F-9904A0281F02")
         #expect(try await probe("videos/pigallery2__IMG_7943_HEVC.MOV").contentIdentifier == "9B539AB8-A668-4FA6-9207-EB653A5E7E3C")
         #expect(try await probe("videos/androidx-media__portrait_4k60.mp4").contentIdentifier == nil)
+        let recorded = try await probe("videos/pigallery2__IMG_7943_HEVC.MOV")
+        #expect(recorded.latitude == 49.1989 && recorded.longitude == 16.6071, "where an iPhone recorded it")
+        let android = try await probe("videos/androidx-media__sample.mp4")
+        #expect(android.latitude == 40.68 && android.longitude == -74.5, "and an Android phone")
+        #expect(try await probe("videos/androidx-media__bear-vp9.webm").latitude == nil)
     }
 
     /// Slow motion as phones record it: Android states the rate it captured at; other files

@@ -12,6 +12,26 @@ import Testing
         }
     }
 
+    @Test func positionsReadInEachOfISO6709sForms() throws {
+        let close = { (found: (latitude: Double, longitude: Double)?, latitude: Double, longitude: Double) in
+            found.map { abs($0.latitude - latitude) < 1e-9 && abs($0.longitude - longitude) < 1e-9 } == true
+        }
+        #expect(close(ISO6709.position("+52.2097-000.8955+103.640/"), 52.2097, -0.8955), "an iPhone's, with its altitude")
+        #expect(close(ISO6709.position("+40.680-074.500/"), 40.68, -74.5), "Android's")
+        #expect(close(ISO6709.position("-33.8568+151.2153"), -33.8568, 151.2153), "without its closing slash")
+        #expect(close(ISO6709.position("+5212.582-00053.730/"), 52 + 12.582 / 60, -(53.73 / 60)), "degrees and minutes")
+        let (north, west): (Double, Double) = (52 + 12.0 / 60 + 34.5 / 3600, 53.0 / 60 + 43.8 / 3600)
+        #expect(close(ISO6709.position("+521234.5-0005343.8/"), north, -west), "and seconds")
+        #expect(close(ISO6709.position("+90-180/"), 90, -180))
+        for refused in [
+            "", "/", "+52.2", "52.2097-000.8955/", "+91.0+000.0/", "+52.0+180.5/", "+5260.0+00000.0/", "+520060+0000000/",
+            "+52.2097-000.8955+103.640CRSWGS_84/", "+52.2097-000.8955+1+2/", "+5.2097-000.8955/", "+52.2097-00.8955/",
+            "+52.-000.8955/", "+52.2097--000.8955/", "+52.2097-000.8955/x", "+٥٢.2097-000.8955/", "+52.2097 -000.8955/",
+        ] {
+            #expect(ISO6709.position(refused) == nil, "\(refused.debugDescription)")
+        }
+    }
+
     private func output(_ json: String) throws -> ProbeOutput {
         try JSONDecoder().decode(ProbeOutput.self, from: Data(json.utf8))
     }

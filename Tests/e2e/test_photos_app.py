@@ -455,6 +455,21 @@ def test_the_viewer_steps_zooms_sharp_shows_info_animates_and_waits_for_a_video(
     assert "/media/" in video.get_attribute("src")
 
 
+def test_the_info_panel_names_the_place_and_settings_says_what_runs_in_the_background(server, browser):
+    photo = server.upload("photos/exifsamples__DSCN0010.jpg")
+    open_library(browser, server)
+    browser.find_element(By.CSS_SELECTOR, f"#grid .tile[data-asset='{photo['id']}']").click()
+    wait(browser).until(seen.visibility_of_element_located((By.ID, "viewer")))
+    browser.find_element(By.CSS_SELECTOR, "#viewer .info-button").click()
+    place = wait(browser).until(lambda driver: driver.find_element(By.CSS_SELECTOR, "#viewer .info .place"))
+    assert place.text.splitlines() == ["Arezzo, Tuscany, Italy", "43.46745, 11.88513"]
+    assert "openstreetmap.org/?mlat=43.46744" in place.find_element(By.TAG_NAME, "a").get_attribute("href")
+    browser.get(server.base + "/settings")
+    work = wait(browser).until(lambda driver: driver.find_element(By.ID, "background-work").text or None)
+    assert work == "Nothing is being worked on in the background."
+    assert "geonames.org" in browser.find_element(By.CSS_SELECTOR, "#library-title + p + p a").get_attribute("href")
+
+
 def test_contrast_focus_ring_and_touch_targets_in_light_and_dark(server, browser):
     server.upload("photos/lychee__aarhus.jpg")
     browser.set_window_size(390, 844)

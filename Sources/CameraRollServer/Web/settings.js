@@ -308,6 +308,23 @@ async function loadPasskeys() {
   });
 }
 
+// What the library works on in the background, looked at again every two seconds while there
+// is any.
+async function showBackgroundWork() {
+  const shown = document.querySelector("#background-work");
+  try {
+    const { work } = await json("/api/background");
+    const count = new Intl.NumberFormat();
+    shown.textContent = work.length
+      ? work.map((task) => `${task.title}: ${count.format(task.done)} of ${count.format(task.total)}`).join(" · ")
+      : "Nothing is being worked on in the background.";
+    if (work.length) setTimeout(showBackgroundWork, 2000);
+  } catch (error) {
+    shown.textContent = `What the library is working on could not be read: ${error.message}`;
+  }
+}
+showBackgroundWork();
+
 json("/api/session").then(async (session) => {
   me = session.user ?? null;
   if (!me) return;

@@ -56,7 +56,15 @@ export function details(asset) {
     link.rel = "noopener noreferrer";
     link.target = "_blank";
     link.textContent = `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`;
-    rows.push(["Place", link]);
+    // The town, region and country first, named on the server; the position links to a map.
+    const place = document.createElement("span");
+    if (asset.place) {
+      const { name, region, country } = asset.place;
+      place.className = "place";
+      place.append([name, region, country].filter(Boolean).join(", "), document.createElement("br"));
+    }
+    place.append(link);
+    rows.push(["Place", place]);
   }
   return rows;
 }
