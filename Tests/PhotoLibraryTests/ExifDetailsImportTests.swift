@@ -3,8 +3,8 @@ import PhotoLibrary
 import TestSupport
 import Testing
 
-/// A photo's lens, exposure and location, learnt at import and kept in the library's row on each
-/// engine; what the probe reads is ImagingTests' to check against exiftool.
+/// A photo's lens, exposure and location (a movie's location), learnt at import and kept in the
+/// library's row on each engine; what the probe reads is ImagingTests' to check against exiftool.
 @Suite struct ExifDetailsImportTests {
     static let photos = [
         "photos/exifsamples__DSCN0010.jpg", "photos/lychee__train.jpg", "photos/exifsamples__Canon_40D.jpg",
@@ -24,8 +24,12 @@ import Testing
         #expect(nikon.exif.fNumber == 5.9 && nikon.exif.iso == 64 && nikon.exif.focalLength == 24 && nikon.exif.exposureTime == 1.0 / 75)
         #expect(nikon.exif.latitude != nil && nikon.exif.longitude != nil && nikon.hasGPS)
 
+        // A movie's position is its container's; it has no lens or exposure.
         let movie = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
-        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).exif == ExifDetails(), "a movie's are not read")
+        #expect(try await fixture.library.catalog.asset(movie.id, owner: .first).exif == ExifDetails(latitude: 40.68, longitude: -74.5))
+        #expect(movie.hasGPS && movie.place?.region == "New Jersey")
+        let unplaced = try await fixture.importCorpus("videos/androidx-media__bear-vp9.webm").asset
+        #expect(unplaced.exif == ExifDetails() && !unplaced.hasGPS && unplaced.place == nil)
     }
 
     /// A HEIC's first decode runs in a child process, and its details come back from it as JSON.
