@@ -8,7 +8,8 @@ DEPS := pkg-config libvips-dev libvips-tools ffmpeg libsqlite3-dev sqlite3 libss
         postgresql libpq-dev libcurl4-openssl-dev ceph-mon ceph-osd ceph-common radosgw haproxy \
         libjpeg-turbo-progs python3 time ca-certificates libcurl4 curl nginx-light wrk \
         chromium chromium-driver python3-selenium python3-pytest python3-tuspy fonts-dejavu-core \
-        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip python3-pip iso-codes
+        slowhttptest fiu-utils strace iproute2 libnss3-tools libimage-exiftool-perl unzip python3-pip iso-codes \
+        tesseract-ocr tesseract-ocr-eng
 # From PyPI, into .build/python (nothing installed system-wide): axe-core as its Selenium wheel
 # ships it, for the browser tests' accessibility audit. Its own dependencies are Debian's.
 PYTHON_DEPS := axe-selenium-python==2.1.6

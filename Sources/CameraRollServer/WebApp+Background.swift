@@ -8,7 +8,8 @@ extension WebApp {
     func addBackgroundRoutes(to router: inout Router) {
         router.get("/api/background") { request in
             _ = try owner(request)
-            return .json(BackgroundJSON(work: [library.geocoder.work].compactMap { $0 }.map(BackgroundJSON.Work.init)))
+            return .json(
+                BackgroundJSON(work: [library.geocoder.work, library.wordReader.work].compactMap { $0 }.map(BackgroundJSON.Work.init)))
         }
     }
 }

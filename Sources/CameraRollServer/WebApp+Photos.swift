@@ -16,6 +16,12 @@ extension WebApp {
             }
             return .json(TimelineJSON(days: days, count: days.reduce(0) { $0 + $1.count }))
         }
+        // What the search field suggests as one types: places, countries, cameras and a year.
+        router.get("/api/search/suggestions") { request in
+            let (typed, owner) = (request.query["q"] ?? "", try owner(request))
+            let found = try await answering { () throws(LibraryError) in try await library.catalog.suggestions(for: typed, owner: owner) }
+            return .json(SuggestionsJSON(suggestions: found))
+        }
         router.post("/api/assets/favorite", body: Self.changeBody) { request in
             let change = try Self.decode(Change.self, request.body)
             guard let favorite = change.favorite else { throw HTTPError.badRequest("invalid_json", "favorite: true or false.") }
@@ -193,4 +199,8 @@ struct AlbumJSON: Encodable {
 struct PersonNameJSON: Encodable {
     var id: Int
     var name: String
+}
+
+struct SuggestionsJSON: Encodable {
+    var suggestions: [SearchSuggestion]
 }

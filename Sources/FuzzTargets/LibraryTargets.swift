@@ -58,6 +58,24 @@ extension FuzzTarget {
             }
         },
         FuzzTarget(
+            "tesseract-tsv", "what Tesseract says it read in a photo (its TSV), whose words the photo decides",
+            examples: [
+                "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+                    + "1\t1\t0\t0\t0\t0\t0\t0\t854\t48\t-1\t\n5\t1\t1\t1\t1\t1\t10\t8\t120\t30\t96.5\tRECEIPT\n"
+                    + "5\t1\t1\t1\t1\t2\t140\t8\t60\t30\t12.0\t|\n"
+            ]
+        ) { bytes in
+            let read = RecognizedText(tsv: text(bytes))
+            require(read.words.utf8.count <= RecognizedText.maxCharacters, "a photo's words are bounded")
+            require(!read.words.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no control character is kept")
+            require(
+                RecognizedText(
+                    tsv: "header\n"
+                        + read.words.split(separator: " ").map { "5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t99\t\($0)" }.joined(separator: "\n"))
+                    == read,
+                "its words read again are themselves")
+        },
+        FuzzTarget(
             "gazetteer", "the gazetteer's tables as the install step writes them: countries, a NUL, then places",
             examples: [
                 "DE\tGermany\tDeutschland\tAllemagne\nFJ\tFiji\n\u{0}52.52437\t13.41053\tBerlin\tState of Berlin\tDE\n"

@@ -48,6 +48,8 @@ public final class Library: FileWorking {
         public var openUploadsPerClient = 64
         /// How far a resumable upload's counted bytes may run ahead of the disk.
         public var uploadCheckpoint = UploadCheckpoint()
+        /// Tesseract, which reads the words in photos (`WordReader`); nil reads none.
+        public var textReader: String? = "/usr/bin/tesseract"
         /// Where what a failing ffmpeg or ffprobe said goes: for the operator, never for clients.
         public var log: @Sendable (String) -> Void = { _ in }
 
@@ -89,6 +91,7 @@ public final class Library: FileWorking {
     public let uploads: Uploads
     public let downloads: Downloads
     public let geocoder: Geocoder
+    public let wordReader: WordReader
     let stores: LibraryStores
     /// Reading originals for export and checks.
     let lane: BlockingExecutor<Void>
@@ -150,6 +153,7 @@ public final class Library: FileWorking {
         ingest = Ingest(stores, catalog: catalog, derivatives: derivatives, mediaJobs: mediaJobs, geocoder: geocoder, imaging: imaging)
         uploads = Uploads(stores, ingest: ingest, partialUploads: partialUploads)
         downloads = Downloads(stores)
+        wordReader = WordReader(stores, imaging: imaging)
     }
 
     /// Where this process's request bodies go: its own work folder, swept after a crash.

@@ -4,12 +4,13 @@ extension LibrarySchema {
     /// The columns search reads, as each migration left them: the file's name and the camera
     /// (0014), then the place too (0023).
     enum SearchedColumns {
-        case namesAndCamera, withPlace
+        case namesAndCamera, withPlace, withWords
 
-        static let current = withPlace
+        static let current = withWords
 
         var names: [String] {
-            ["original_filename", "camera_make", "camera_model"] + (self == .withPlace ? ["place_words"] : [])
+            let place = self == .namesAndCamera ? [] : ["place_words"]
+            return ["original_filename", "camera_make", "camera_model"] + place + (self == .withWords ? ["picture_words"] : [])
         }
     }
 
@@ -238,6 +239,36 @@ extension LibrarySchema {
         """
     }
 
+    /// The words in each photo (`WordReader`): what Tesseract read (NULL for none), which
+    /// edition of the reader read them (NULL until one has: photos are read from their own
+    /// index), and since when a server holds a photo to read it. Search reads the words: SQLite's
+    /// triggers and PostgreSQL's index again, as for places.
+    static func pictureWords(_ dialect: SQLDialect) -> String {
+        """
+        ALTER TABLE assets ADD COLUMN picture_words TEXT;
+        ALTER TABLE assets ADD COLUMN words_edition INTEGER;
+        ALTER TABLE assets ADD COLUMN words_claimed_at \(dialect == .sqlite ? "REAL" : "double precision");
+        CREATE INDEX assets_awaiting_words ON assets (id) WHERE media_type = 'public.image' AND words_edition IS NULL;
+        \(searchReading(.withWords, dialect))
+        """
+    }
+
+    /// Search made to read `columns`: SQLite's triggers that write its words anew (the rows
+    /// already there keep theirs until they change), PostgreSQL's index made again.
+    private static func searchReading(_ columns: SearchedColumns, _ dialect: SQLDialect) -> String {
+        dialect == .sqlite
+            ? """
+            DROP TRIGGER assets_searchable;
+            DROP TRIGGER assets_unsearchable;
+            DROP TRIGGER assets_searchable_again;
+            \(sqliteSearchTriggers(columns))
+            """
+            : """
+            DROP INDEX assets_by_words;
+            CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil, columns)))) gin_trgm_ops);
+            """
+    }
+
     /// Where each asset was taken, in words (`Geocoder`): the place as JSON for the pages, the
     /// words search reads of it, and the gazetteer's edition that looked it up (NULL until one
     /// has: those with a position are looked up in the background, from their own index). Search
@@ -245,25 +276,13 @@ extension LibrarySchema {
     /// rows already there are theirs already, as no row has a place yet), PostgreSQL's index is
     /// made again of the new words.
     static func places(_ dialect: SQLDialect) -> String {
-        let search =
-            dialect == .sqlite
-            ? """
-            DROP TRIGGER assets_searchable;
-            DROP TRIGGER assets_unsearchable;
-            DROP TRIGGER assets_searchable_again;
-            \(sqliteSearchTriggers(.withPlace))
-            """
-            : """
-            DROP INDEX assets_by_words;
-            CREATE INDEX assets_by_words ON assets USING gin ((lower(\(searchedWords(of: nil, .withPlace)))) gin_trgm_ops);
-            """
-        return """
-            ALTER TABLE assets ADD COLUMN place TEXT;
-            ALTER TABLE assets ADD COLUMN place_words TEXT;
-            ALTER TABLE assets ADD COLUMN place_edition INTEGER;
-            CREATE INDEX assets_awaiting_place ON assets (id) WHERE latitude IS NOT NULL AND place_edition IS NULL;
-            \(search)
-            """
+        """
+        ALTER TABLE assets ADD COLUMN place TEXT;
+        ALTER TABLE assets ADD COLUMN place_words TEXT;
+        ALTER TABLE assets ADD COLUMN place_edition INTEGER;
+        CREATE INDEX assets_awaiting_place ON assets (id) WHERE latitude IS NOT NULL AND place_edition IS NULL;
+        \(searchReading(.withPlace, dialect))
+        """
     }
 
     /// PostgreSQL keeps the counts with trigger functions (an import's and a trashing's day is

@@ -242,6 +242,8 @@ public enum LibrarySchema {
             Migration("0021-share-links", shareLinks(types.dialect)),
             Migration("0022-partners-in-timeline", partnersInTimeline(types.dialect)),
             Migration("0023-places", places(types.dialect)),
+            Migration("0024-search-terms", searchTerms(types.dialect)),
+            Migration("0025-picture-words", pictureWords(types.dialect)),
         ]
     }
 }

@@ -66,7 +66,7 @@ enum ServeCommand {
                 try? await Task.sleep(for: .seconds(max(1, min(5, streamIdle / 2))))
             }
         }
-        let places = Task.detached {
+        let background = Task.detached {
             // Items from before places, or from another edition of the gazetteer, get theirs
             // (new ones get theirs as they come).
             do {
@@ -74,13 +74,23 @@ enum ServeCommand {
             } catch {
                 log.write("places: \(error)")
             }
+            // Photos' words are read after their import, and again when a later reader comes:
+            // looked for every minute, read one photo at a time at the lowest priority.
+            while !Task.isCancelled {
+                do {
+                    try await library.wordReader.readWords()
+                } catch {
+                    log.write("words: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
         }
         let signal = await StopSignal.next()
         log.flush()
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
         streams.cancel()
-        places.cancel()
+        background.cancel()
         await server.stop()
         log.flush()
         try await library.flush()

@@ -105,6 +105,14 @@ import Testing
                 "0023-places", "065ad288bd39fee8c0c3711f1dc257202f3ffaeb724cbd55e75c239c14f079b0",
                 "7f1f5e402015c7eed7ae6f67115d0b80e3502944e6f762bd595d5f13605b807f"
             ),
+            (
+                "0024-search-terms", "d66372dd16f7d2529b55af4c95b94d850fdebd9bc1f20e226d4af9f627d540e1",
+                "e8aef149fdfb8b5742e723b0139f25b5ae72f3768c08b08961f01c3448f314a0"
+            ),
+            (
+                "0025-picture-words", "4e3b5c2d00919b9e8d9d7f1c237f1bb177d652283bcb3e1cf74cfe706c3dd2bd",
+                "538378efd29ac7b7b4604e4d24970cb872ca11e41ff2706405b14eec4f47b0e3"
+            ),
         ]
         let digest = { (migration: Migration) in Hex.text(Digest.sha256(Array(migration.sql.utf8))) }
         try #require(LibrarySchema.sqlite.map(\.name) == LibrarySchema.postgreSQL.map(\.name))

@@ -470,6 +470,47 @@ def test_the_info_panel_names_the_place_and_settings_says_what_runs_in_the_backg
     assert "geonames.org" in browser.find_element(By.CSS_SELECTOR, "#library-title + p + p a").get_attribute("href")
 
 
+def test_the_search_field_suggests_places_and_years_and_finds_by_keyboard(server, browser, screenshots):
+    italy = server.upload("photos/exifsamples__DSCN0010.jpg")
+    tokyo = server.upload("photos/androidx-media__tokyo.jpg")
+    browser.set_window_size(1280, 900)
+    open_library(browser, server)
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+    # "/" goes to the field; typing suggests the library's places with their counts.
+    browser.find_element(By.TAG_NAME, "body").send_keys("/")
+    field = browser.switch_to.active_element
+    assert field.get_attribute("id") == "search"
+    field.send_keys("ital")
+    listbox = wait(browser).until(seen.visibility_of_element_located((By.ID, "suggestions")))
+    assert field.get_attribute("aria-expanded") == "true"
+    options = lambda: [option.text.splitlines() for option in listbox.find_elements(By.CSS_SELECTOR, "[role=option]")]
+    wait(browser).until(lambda driver: options() == [["Arezzo, Tuscany, Italy", "Place · 1 item"], ["Italy", "Country · 1 item"]])
+    screenshots(browser, "search-suggestions")
+    field.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert field.get_attribute("aria-activedescendant") == "suggestion-1"
+    field.send_keys(Keys.ENTER)
+    wait(browser).until(lambda driver: driver.execute_script("return location.hash") == "#/search/Italy")
+    wait(browser).until(lambda driver: [tile["id"] for tile in tiles(driver)] == [italy["id"]])
+    assert browser.find_element(By.ID, "title").text == "“Italy”"
+    assert listbox.is_displayed() is False and field.get_attribute("value") == "Italy"
+    # Typed text searches as it is, a country by another language's name too.
+    field.clear()
+    field.send_keys("日本", Keys.ENTER)
+    wait(browser).until(lambda driver: [tile["id"] for tile in tiles(driver)] == [tokyo["id"]])
+    field.clear()
+    field.send_keys("nowhere at all", Keys.ENTER)
+    wait(browser).until(lambda driver: driver.find_element(By.ID, "empty").is_displayed())
+    assert browser.find_element(By.ID, "empty-title").text == "No Results"
+    # Escape empties the field and goes back to the library; a year jumps there.
+    field.send_keys(Keys.ESCAPE)
+    wait(browser).until(lambda driver: driver.execute_script("return location.hash") == "#/library")
+    field.send_keys("2008")
+    wait(browser).until(lambda driver: options() == [["2008", "Year · 1 item"]])
+    browser.find_element(By.CSS_SELECTOR, "#suggestions [role=option]").click()
+    wait(browser).until(lambda driver: driver.execute_script("return location.hash") == "#/library/2008")
+    wait(browser).until(lambda driver: len(tiles(driver)) == 2)
+
+
 def test_contrast_focus_ring_and_touch_targets_in_light_and_dark(server, browser):
     server.upload("photos/lychee__aarhus.jpg")
     browser.set_window_size(390, 844)

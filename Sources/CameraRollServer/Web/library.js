@@ -7,6 +7,7 @@ import { plainButton } from "./elements.js";
 import { offerLink } from "./share-link.js";
 import { offerSignOut } from "./sign-out.js";
 import { monthName, Timeline } from "./timeline.js";
+import { SearchField } from "./search-field.js";
 import { Snackbar } from "./snackbar.js";
 import { startUploads } from "./upload-panel.js";
 import { Viewer } from "./viewer.js";
@@ -44,6 +45,25 @@ const views = {
 
 let view = null;
 
+// A search of the library: its items whose place, camera or file name holds the text.
+function searchView(text) {
+  return { title: `“${text}”`, search: text, query: { collection: "library", search: text }, actions: views.library.actions,
+    empty: ["No Results", `Nothing in your library matches “${text}”. Search finds places, countries, cameras and file names.`] };
+}
+
+const searchField = new SearchField(document.querySelector("#search-form"));
+searchField.addEventListener("search", ({ detail }) => {
+  location.hash = detail.text ? `#/search/${encodeURIComponent(detail.text)}` : "#/library";
+});
+searchField.addEventListener("year", ({ detail }) => { location.hash = `#/library/${detail.year}`; });
+// "/" goes to the search field from anywhere but a field, as in other photo libraries.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, textarea, select, [contenteditable], dialog[open]")) return;
+  event.preventDefault();
+  searchField.input.focus();
+});
+
 // What each role may do with an album's items: a viewer looks, an editor takes out what they
 // added, its owner does everything.
 const memberActions = { viewer: [], editor: ["remove"] };
@@ -79,8 +99,8 @@ async function showPartnerLinks() {
   return sharedWithMe;
 }
 
-// The view the URL's hash names: #/library, #/recent, #/favorites, #/albums, #/album/<id>,
-// #/partner/<id>, #/unsaved, #/deleted. Anything else (a skip link's #grid) leaves the view
+// The view the URL's hash names: #/library (#/library/<year> at that year), #/recent,
+// #/favorites, #/albums, #/album/<id>, #/partner/<id>, #/unsaved, #/deleted, #/search/<text>. Anything else (a skip link's #grid) leaves the view
 // as it is.
 async function route() {
   const hash = location.hash || "#/library";
@@ -106,7 +126,9 @@ async function route() {
       if (!partner) throw new Error("That library is not shared with you.");
       return await showView(partnerView(partner));
     }
+    if (name === "search" && id) return await showView(searchView(decodeURIComponent(id)));
     await showView(views[name] ?? views.library);
+    if (name === "library" && /^\d{4}$/.test(id ?? "")) timeline.jumpTo(`${id}-12-31`);
   } catch (error) {
     status.textContent = `The library could not be loaded: ${error.message}`;
   }
@@ -124,6 +146,8 @@ function revealInRow(link) {
 
 async function showView(next) {
   view = next;
+  searchField.show(next.search ?? "");
+  document.body.classList.toggle("in-album", Boolean(next.album));
   title.textContent = next.title;
   document.title = next.title;
   albumList.hidden = true;
@@ -335,6 +359,8 @@ async function download(ids) {
 // Albums: the grid of albums, the chooser for Add to Album, and the album's own actions.
 async function showAlbums() {
   view = null;
+  searchField.show("");
+  document.body.classList.remove("in-album");
   title.textContent = "Albums";
   document.title = "Albums";
   frame.hidden = true;
