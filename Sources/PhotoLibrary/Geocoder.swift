@@ -4,15 +4,6 @@ import Places
 import Storage
 import Synchronization
 
-/// Work the library does in the background, as Settings shows it: "Finding places: 1,234 of
-/// 20,000".
-public struct BackgroundWork: Sendable, Equatable {
-    /// What it does, as people say it ("Finding places").
-    public var title: String
-    public var done: Int
-    public var total: Int
-}
-
 /// A position looked up by this edition of the gazetteer: its place, or none near.
 struct PlaceLookup: Sendable {
     var place: Place?
@@ -28,7 +19,7 @@ public final class Geocoder: LibraryPart {
     let stores: LibraryStores
     private let lane = BlockingExecutor(name: "places", threads: 1)
     private let gazetteer = Mutex<Task<Gazetteer?, Never>?>(nil)
-    private let finding = Mutex<BackgroundWork?>(nil)
+    private let finding = BackgroundTally()
     /// How many assets one transaction of `findPlaces` names.
     static let batch = 500
 
@@ -53,20 +44,18 @@ public final class Geocoder: LibraryPart {
     }
 
     /// What `findPlaces` has done so far, while it runs.
-    public var work: BackgroundWork? { finding.withLock { $0 } }
+    public var work: BackgroundWork? { finding.work }
 
     /// Finds the place of every asset with a position that no gazetteer of this edition has
     /// looked up, `batch` at a time, until none is left or the task is cancelled; answers how
     /// many it looked up. Nothing is done without a gazetteer.
     @discardableResult
     public func findPlaces() async throws(LibraryError) -> Int {
-        guard let gazetteer = await loaded() else { return 0 }
-        let waiting = try await read { connection throws(StorageError) in
-            try connection.query("SELECT count(*) AS waiting FROM assets WHERE \(Self.awaitingPlace)", []).first?.integer("waiting") ?? 0
-        }
-        guard waiting > 0 else { return 0 }
-        finding.withLock { $0 = BackgroundWork(title: "Finding places", done: 0, total: waiting) }
-        defer { finding.withLock { $0 = nil } }
+        // The gazetteer's megabytes are read at a server's start only when something awaits them.
+        let waiting = try await assets(where: Self.awaitingPlace)
+        guard waiting > 0, let gazetteer = await loaded() else { return 0 }
+        finding.begin("Finding places", total: waiting)
+        defer { finding.end() }
         var done = 0
         while !Task.isCancelled {
             let positions = try await read { connection throws(StorageError) in
@@ -86,9 +75,7 @@ public final class Geocoder: LibraryPart {
                 }
             }
             done += positions.count
-            finding.withLock { work in
-                if let total = work?.total { work?.done = min(done, total) }
-            }
+            finding.advance(by: positions.count)
         }
         return done
     }

@@ -19,7 +19,8 @@ extension LibrarySchema {
             );
             \(terms.everyRowCounted)
             """
-        let changed = "place, camera_model, owner_id, trashed_at, unsaved, live_photo_of"
+        let columns = ["place", "camera_model", "owner_id", "trashed_at", "unsaved", "live_photo_of"]
+        let changed = columns.joined(separator: ", ")
         guard dialect == .postgreSQL else {
             return """
                 \(table)
@@ -40,18 +41,20 @@ extension LibrarySchema {
         // items trashed at once (or a library handed over) would update the same terms a
         // thousand times, each slower than the last. An update counts only the rows whose
         // terms or membership it changed.
-        let changedRows = """
-            (SELECT n.* FROM new_rows n JOIN old_rows o ON o.id = n.id
-                WHERE (n.\(changed.replacingOccurrences(of: ", ", with: ", n."))) IS DISTINCT FROM (o.\(changed.replacingOccurrences(of: ", ", with: ", o."))))
+        let listed = { (row: String) in columns.map { "\(row).\($0)" }.joined(separator: ", ") }
+        let changedRows = { (side: String) in
             """
-        let changedOldRows = changedRows.replacingOccurrences(of: "SELECT n.*", with: "SELECT o.*")
+            (SELECT \(side).* FROM new_rows n JOIN old_rows o ON o.id = n.id
+                WHERE (\(listed("n"))) IS DISTINCT FROM (\(listed("o"))))
+            """
+        }
         return """
             \(table)
             CREATE FUNCTION count_search_terms() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP = 'UPDATE' THEN
-                    \(terms.uncounting(changedOldRows))
-                    \(terms.counting(changedRows))
+                    \(terms.uncounting(changedRows("o")))
+                    \(terms.counting(changedRows("n")))
                 ELSIF TG_OP = 'INSERT' THEN
                     \(terms.counting("new_rows"))
                 ELSE

@@ -3,7 +3,6 @@ import Executors
 import Foundation
 import Imaging
 import Storage
-import Synchronization
 import Vocabulary
 
 /// Reads the words in photos (a shop's sign, a receipt, a page) with Tesseract, so that search
@@ -16,7 +15,7 @@ public final class WordReader: FileWorking {
     let stores: LibraryStores
     let lane = BlockingExecutor(name: "words", threads: 1)
     let imaging: Imaging
-    private let reading = Mutex<BackgroundWork?>(nil)
+    private let reading = BackgroundTally()
 
     /// Which reader read a photo's words (Tesseract 5 with its English model): a later one that
     /// reads better sets the column to NULL in its migration, and every photo is read again.
@@ -39,7 +38,7 @@ public final class WordReader: FileWorking {
     }
 
     /// What `readWords` has done so far, while it runs.
-    public var work: BackgroundWork? { reading.withLock { $0 } }
+    public var work: BackgroundWork? { reading.work }
 
     /// The condition of `assets_awaiting_words` (migration 0025), which its rows are read by.
     static let awaitingWords = "media_type = 'public.image' AND words_edition IS NULL"
@@ -49,12 +48,10 @@ public final class WordReader: FileWorking {
     @discardableResult
     public func readWords() async throws(LibraryError) -> Int {
         guard let tesseract = options.textReader, FileManager.default.isExecutableFile(atPath: tesseract) else { return 0 }
-        let waiting = try await read { connection throws(StorageError) in
-            try connection.query("SELECT count(*) AS waiting FROM assets WHERE \(Self.awaitingWords)", []).first?.integer("waiting") ?? 0
-        }
+        let waiting = try await assets(where: Self.awaitingWords)
         guard waiting > 0 else { return 0 }
-        reading.withLock { $0 = BackgroundWork(title: "Reading words in photos", done: 0, total: waiting) }
-        defer { reading.withLock { $0 = nil } }
+        reading.begin("Reading words in photos", total: waiting)
+        defer { reading.end() }
         var done = 0
         while !Task.isCancelled, let (id, hash, format) = try await claimNext() {
             let words = await self.words(of: hash, format: format, tesseract: tesseract, subject: id)
@@ -64,9 +61,7 @@ public final class WordReader: FileWorking {
                     [words.isEmpty ? nil : words, Self.edition, id])
             }
             done += 1
-            reading.withLock { work in
-                if let total = work?.total { work?.done = min(done, total) }
-            }
+            reading.advance(by: 1)
         }
         return done
     }

@@ -12,12 +12,6 @@ import Testing
 @Suite struct PlaceTests {
     static let arezzo = Place(name: "Arezzo", region: "Tuscany", country: "Italy", countryCode: "IT")
 
-    func ids(_ library: Library, _ search: String) async throws -> Set<String> {
-        var query = AssetQuery()
-        query.search = search
-        return Set(try await library.catalog.assets(query, owner: .first).assets.map(\.id))
-    }
-
     @Test(arguments: Engine.withLocalBlobs) func aPhotoIsNamedByItsPlaceAtImportAndFoundByIt(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let library = fixture.library
@@ -30,15 +24,15 @@ import Testing
         // As the row keeps it.
         #expect(try await library.catalog.asset(italy.id, owner: .first).place == Self.arezzo)
 
-        #expect(try await ids(library, "arezzo") == [italy.id])
-        #expect(try await ids(library, "TUSCANY") == [italy.id])
-        #expect(try await ids(library, "Italy") == [italy.id])
-        #expect(try await ids(library, "italia") == [italy.id], "the country's Italian name")
-        #expect(try await ids(library, "Italien") == [italy.id], "and its German one")
-        #expect(try await ids(library, "日本") == [tokyo.id])
-        #expect(try await ids(library, "japan") == [tokyo.id])
-        #expect(try await ids(library, "Deutschland").isEmpty)
-        #expect(try await ids(library, "canon") == [nowhere.id], "names and cameras as before")
+        #expect(try await library.ids(searching: "arezzo") == [italy.id])
+        #expect(try await library.ids(searching: "TUSCANY") == [italy.id])
+        #expect(try await library.ids(searching: "Italy") == [italy.id])
+        #expect(try await library.ids(searching: "italia") == [italy.id], "the country's Italian name")
+        #expect(try await library.ids(searching: "Italien") == [italy.id], "and its German one")
+        #expect(try await library.ids(searching: "日本") == [tokyo.id])
+        #expect(try await library.ids(searching: "japan") == [tokyo.id])
+        #expect(try await library.ids(searching: "Deutschland").isEmpty)
+        #expect(try await library.ids(searching: "canon") == [nowhere.id], "names and cameras as before")
     }
 
     @Test(arguments: Engine.withLocalBlobs) func placesOfWhatALibraryHeldBeforeAreFoundInTheBackground(engine: Engine) async throws {
@@ -52,7 +46,7 @@ import Testing
             try connection.run("UPDATE assets SET place = NULL, place_words = NULL, place_edition = NULL")
         }
         #expect(try await library.catalog.asset(italy.id, owner: .first).place == nil)
-        #expect(try await ids(library, "arezzo").isEmpty)
+        #expect(try await library.ids(searching: "arezzo").isEmpty)
         #expect(library.geocoder.work == nil)
 
         #expect(try await library.geocoder.findPlaces() == 2, "the two with a position")
@@ -60,7 +54,7 @@ import Testing
         #expect(try await library.catalog.asset(italy.id, owner: .first).place == Self.arezzo)
         #expect(try await library.catalog.asset(nearby.id, owner: .first).place == Self.arezzo)
         #expect(try await library.catalog.asset(nowhere.id, owner: .first).place == nil)
-        #expect(try await ids(library, "arezzo") == [italy.id, nearby.id])
+        #expect(try await library.ids(searching: "arezzo") == [italy.id, nearby.id])
         #expect(try await library.geocoder.findPlaces() == 0, "each is looked up once")
     }
 
@@ -74,13 +68,13 @@ import Testing
         try await library.catalog.analyze()
         for sql in [
             "SELECT id, latitude, longitude FROM assets WHERE \(Geocoder.awaitingPlace) ORDER BY id LIMIT ?",
-            "SELECT count(*) AS waiting FROM assets WHERE \(Geocoder.awaitingPlace)",
+            "SELECT count(*) AS found FROM assets WHERE \(Geocoder.awaitingPlace)",
         ] {
             let lines = try await queryPlan(library, sql, sql.hasSuffix("?") ? [Geocoder.batch] : [])
             #expect(wholeTableScans(lines, of: ["assets"]).isEmpty, "\(engine): \(lines)")
             #expect(lines.contains { $0.contains("assets_awaiting_place") }, "\(engine): \(lines)")
         }
         #expect(try await library.geocoder.findPlaces() == 0)
-        #expect(try await ids(library, "Arezzo").count == AssetQuery().limit)
+        #expect(try await library.ids(searching: "Arezzo").count == AssetQuery().limit)
     }
 }

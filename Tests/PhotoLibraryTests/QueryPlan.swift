@@ -24,3 +24,12 @@ func wholeTableScans(_ lines: [String], of tables: [String]) -> [String] {
             || line.range(of: #"^SCAN (\#(names))\b(?! USING)"#, options: .regularExpression) != nil
     }
 }
+
+extension Library {
+    /// The first admin's library items (a page of them) that a search for `text` finds.
+    func ids(searching text: String) async throws -> Set<String> {
+        var query = AssetQuery()
+        query.search = text
+        return Set(try await catalog.assets(query, owner: .first).assets.map(\.id))
+    }
+}

@@ -27,12 +27,6 @@ import Testing
         return page
     }
 
-    func ids(_ library: Library, _ search: String) async throws -> Set<String> {
-        var query = AssetQuery()
-        query.search = search
-        return Set(try await library.catalog.assets(query, owner: .first).assets.map(\.id))
-    }
-
     @Test(arguments: Engine.withLocalBlobs) func theWordsOfAPhotoAreReadInTheBackgroundAndFound(engine: Engine) async throws {
         let fixture = try await LibraryFixture(engine)
         let library = fixture.library
@@ -43,13 +37,13 @@ import Testing
         ).asset
         let landscape = try await fixture.importCorpus("photos/recurser__Landscape_1.jpg").asset
         let movie = try await fixture.importCorpus("videos/androidx-media__sample.mp4").asset
-        #expect(try await ids(library, "bakery").isEmpty, "not read yet")
+        #expect(try await library.ids(searching: "bakery").isEmpty, "not read yet")
 
         #expect(try await library.wordReader.readWords() == 2, "the two photos, not the movie")
         #expect(library.wordReader.work == nil)
-        #expect(try await ids(library, "bakery") == [receipt.id])
-        #expect(try await ids(library, "CROISSANT") == [receipt.id])
-        #expect(try await ids(library, "espresso 3.20") == [receipt.id])
+        #expect(try await library.ids(searching: "bakery") == [receipt.id])
+        #expect(try await library.ids(searching: "CROISSANT") == [receipt.id])
+        #expect(try await library.ids(searching: "espresso 3.20") == [receipt.id])
         let stored = try await library.database.read { connection throws(StorageError) in
             try connection.query("SELECT id, picture_words, words_edition FROM assets ORDER BY id", []).map { row throws(StorageError) in
                 (try row.text("id"), try row.optionalText("picture_words"), try row.optionalInteger("words_edition"))
@@ -101,7 +95,7 @@ import Testing
         try await library.catalog.analyze()
         for sql in [
             "SELECT id, blob_hash, format FROM assets WHERE \(WordReader.awaitingWords) AND (words_claimed_at IS NULL OR words_claimed_at < ?) ORDER BY id LIMIT 8",
-            "SELECT count(*) AS waiting FROM assets WHERE \(WordReader.awaitingWords)",
+            "SELECT count(*) AS found FROM assets WHERE \(WordReader.awaitingWords)",
         ] {
             let lines = try await queryPlan(library, sql, sql.hasSuffix("8") ? [0.0] : [])
             #expect(wholeTableScans(lines, of: ["assets"]).isEmpty, "\(engine): \(lines)")
