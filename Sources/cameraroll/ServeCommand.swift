@@ -46,6 +46,7 @@ enum ServeCommand {
         configuration.log = { line in log.write(line) }
         configuration.trustedClients = app.trustedClients
         configuration.forwardedFor = ForwardedFor(proxies: proxies)
+        let stop = StopSignal()
         let (server, host) = try listening.start(configuration, router: app.router)
         listening.announce(boundTo: host, port: server.port, library: library.folder.root)
 
@@ -85,7 +86,7 @@ enum ServeCommand {
                 try? await Task.sleep(for: .seconds(60))
             }
         }
-        let signal = await StopSignal.next()
+        let signal = await stop.next()
         log.flush()
         Terminal.error("Stopping (\(signal))...")
         housekeeping.cancel()
@@ -123,28 +124,29 @@ private func streamIdleSeconds(_ arguments: Arguments) throws(UsageError) -> Tim
     return seconds
 }
 
-/// Waits for SIGINT or SIGTERM, delivered through dispatch rather than an async-unsafe handler.
-enum StopSignal {
-    static func next() async -> String {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "cameraroll.signals")
-            let resumed = NSLock()
-            nonisolated(unsafe) var done = false
-            nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    resumed.lock()
-                    defer { resumed.unlock() }
-                    guard !done else { return }
-                    done = true
-                    for source in sources { source.cancel() }
-                    continuation.resume(returning: name)
-                }
-                source.resume()
-                sources.append(source)
-            }
+/// SIGINT and SIGTERM, delivered through dispatch rather than an async-unsafe handler, and
+/// caught from the moment this is made: a signal that comes as soon as the server answers (a
+/// service manager's, a test's) stops it gracefully rather than killing it with its log unwritten.
+struct StopSignal {
+    private let sources: [any DispatchSourceSignal]
+    private let received: AsyncStream<String>
+
+    init() {
+        let (received, arrival) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(1))
+        let queue = DispatchQueue(label: "cameraroll.signals")
+        sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { arrival.yield(name) }
+            source.resume()
+            return source
         }
+        self.received = received
+    }
+
+    /// The first signal's name, once it comes.
+    func next() async -> String {
+        for await name in received { return name }
+        return "SIGTERM"
     }
 }
