@@ -76,7 +76,7 @@ let package = Package(
             swiftSettings: strict),
         // Measurements for `make bench`; not part of the app.
         .executableTarget(
-            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "PostgreSQL", "Storage", "Vocabulary"],
+            name: "cameraroll-bench", dependencies: ["PhotoLibrary", "Imaging", "Places", "PostgreSQL", "Storage", "Vocabulary"],
             swiftSettings: strict),
         .target(name: "ImagePicker", dependencies: ["Failures", "Vocabulary"], swiftSettings: strict),
         // A moment's parts in UTC without Foundation's calendar (and ICU's time-zone tables).

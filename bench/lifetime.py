@@ -2,7 +2,8 @@
 on PostgreSQL 15 (the tests' throwaway cluster), with the planner's statistics on. Each is one real
 import whose row is cloned in SQL (`cameraroll-bench listings`, Library.cloneRows): a favourite in
 50, a movie in 10, a Live Photo's movie half in 31, a trashed item in 97, an unsaved capture in
-211, capture dates over twenty years, and an album of 10,000 (a tenth of the smallest). Each view
+211, capture dates over twenty years, two trips of 2% each away from the seed's place (Aarhus), words
+read in one in 1,000, and an album of 10,000 (a tenth of the smallest). Each view, search and suggestion
 is read five times through the library's API and its median kept; then real photos are imported
 into it.
 
@@ -23,8 +24,12 @@ IMPORTS = ["photos/exifsamples__Canon_40D.jpg", "photos/exifsamples__DSCN0010.jp
            "photos/exifsamples__nikon-e950.jpg", "photos/exifsamples__olympus-c960.jpg", "photos/androidx-media__london.jpg",
            "photos/lychee__train.jpg"]
 PAGES = ["first page", "deep page", "month jump", "favourites", "recently added", "recently deleted", "album"]
-SEARCHES = ["search (a miss)", "search (a name)"]
-TIMELINES = ["timeline", "album timeline"]
+SEARCHES = ["search (a miss)", "search (a name)", "search (home, most items)", "search (a trip, 2%)",
+            "search (a country's other name, 2%)", "search (words in photos, 0.1%)",
+            "suggestions (a country)", "suggestions (a year)"]
+TIMELINES = ["timeline", "album timeline", "search timeline (a trip, 2%)", "search timeline (home, most items)"]
+# What these find is a share of the library, so it grows with it: their target is the time alone.
+GROWING = {view for view in SEARCHES + TIMELINES if "%" in view or "most items" in view}
 
 
 def measure(sizes=SIZES):
@@ -61,7 +66,8 @@ def lines(figures):
         "Libraries cloned in SQL from one real import, statistics on (`ANALYZE`), each view read through the library's API "
         "(in process, without HTTP; the median of five). Targets: a page at most 10 ms embedded and 20 ms on PostgreSQL, "
         f"a search at most 100 ms, a timeline at most 50 ms, and each at most 2x from {smallest:,} to {largest:,} items "
-        "(below 1 ms counts as 1 ms).",
+        "(below 1 ms counts as 1 ms), but for the searches that find a share of the library (a place most items share, "
+        "two trips of 2%, words in 0.1%), whose results grow with it.",
         "",
         "| view | engine | " + " | ".join(f"{size:,}" for size in sizes) + f" | {largest:,} / {smallest:,} | target | |",
         "|---|---|" + "---|" * len(sizes) + "---|---|---|",
@@ -71,9 +77,10 @@ def lines(figures):
             times = [figures[(engine, size)]["milliseconds"][view] for size in sizes]
             limit = 100 if view in SEARCHES else 50 if view in TIMELINES else (10 if engine == "sqlite" else 20)
             scale = ratio(times[-1], times[0])
-            ok = max(times) <= limit and scale <= 2
+            grows = view in GROWING
+            ok = max(times) <= limit and (grows or scale <= 2)
             out.append(f"| {view} | {engine} | " + " | ".join(f"{t:.1f} ms" for t in times) +
-                       f" | {scale:.2f}x | at most {limit} ms, 2x | {'met' if ok else '**not met**'} |")
+                       f" | {scale:.2f}x | at most {limit} ms{'' if grows else ', 2x'} | {'met' if ok else '**not met**'} |")
     for engine in ("sqlite", "postgresql"):
         imports = [figures[(engine, size)]["importSeconds"] for size in sizes]
         scale = imports[-1] / imports[0]

@@ -1,4 +1,20 @@
+package import Places
 import Storage
+
+/// What sets clones apart beyond the views' shares, so that a search finds few of them as it
+/// would in a real library: trips away from the source's place, and words read in a few.
+package struct CloneVariety: Sendable {
+    /// Places visited: the `j`th is where 500 clones taken one after another were (a trip) in
+    /// each 50 such runs, 2% of the library each; the rest are at the source's place.
+    package var trips: [Place] = []
+    /// Words read in one clone in 1,000 (a receipt, a sign).
+    package var pictureWords: String?
+
+    package init(trips: [Place] = [], pictureWords: String? = nil) {
+        self.trips = trips
+        self.pictureWords = pictureWords
+    }
+}
 
 extension Catalog {
     /// Fills the library with `count` copies of one asset's row, made in SQL, for benchmarks and
@@ -8,15 +24,17 @@ extension Catalog {
     /// library has (a favourite in 50, a movie in 10, a Live Photo's movie half in 31, a trashed
     /// item in 97, an unsaved capture in 211). Only rows: the copies share the original's blob
     /// and have none of their own, so they are for listings, never for pixels.
-    package func cloneRows(of source: String, count: Int, batch: Int = 50_000, progress: (Int) -> Void = { _ in })
-        async throws(LibraryError)
-    {
+    /// `batch`: rows a statement makes; each statement is well within PostgreSQL's statement
+    /// timeout on a busy machine, its triggers' work included.
+    package func cloneRows(
+        of source: String, count: Int, variety: CloneVariety = CloneVariety(), batch: Int = 10_000, progress: (Int) -> Void = { _ in }
+    ) async throws(LibraryError) {
         let dialect = database.dialect
         let columns = try await read { connection throws(StorageError) in
             try connection.query("SELECT * FROM assets WHERE id = ?", [source]).first?.columnNames
         }
         guard let columns else { throw LibraryError(.notFound, "There is no asset with that id.") }
-        let varied: [(String, String)] = [
+        var varied: [(String, String)] = [
             ("id", Self.cloneID("i", dialect)),
             ("blob_hash", Self.hex("i", digits: 64, dialect)),
             ("sort_date", Self.clock("1104537600 + i * (631152000 / \(count))", dialect, zoned: false)),
@@ -31,6 +49,19 @@ extension Catalog {
             ("duration", "CASE WHEN i % 10 = 0 OR i % 31 = 0 THEN 3.0 ELSE NULL END"),
             ("original_filename", "'IMG_' || i || '.JPG'"),
         ]
+        var chosen: [any SQLBindable] = []
+        if !variety.trips.isEmpty {
+            let trips = variety.trips.map(Geocoder.columns(of:))
+            for (index, name) in ["place", "place_words"].enumerated() {
+                let cases = trips.indices.map { "WHEN (i / 500) % 50 = \($0 + 1) THEN ?" }.joined(separator: " ")
+                varied.append((name, "CASE \(cases) ELSE s.\(name) END"))
+                chosen += trips.map { $0[index] }
+            }
+        }
+        if let words = variety.pictureWords {
+            varied.append(("picture_words", "CASE WHEN i % 1000 = 500 THEN ? ELSE s.picture_words END"))
+            chosen.append(words)
+        }
         let kept = columns.filter { name in name != "search_rowid" && !varied.contains { $0.0 == name } }
         let names = varied.map(\.0) + kept
         let values = varied.map(\.1) + kept.map { "s.\($0)" }
@@ -39,10 +70,11 @@ extension Catalog {
             INSERT INTO assets (\(names.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM n, assets s WHERE s.id = ?
             """
+        let bound = chosen
         var done = 0
         while done < count {
             let (first, last) = (done + 1, min(done + batch, count))
-            try await write { connection throws(StorageError) in try connection.run(sql, [first, last, source]) }
+            try await write { connection throws(StorageError) in try connection.run(sql, [first, last] + bound + [source]) }
             done = last
             progress(done)
         }

@@ -42,11 +42,23 @@ extension Catalog {
             guard let decoded = Cursor(text) else { throw LibraryError(.invalidRequest, "cursor: not a cursor this server made.") }
             cursor = decoded
         }
-        let statement = try Listing(
+        let listing = try Listing(
             try await owned(query, by: owner), owner: owner, partners: try await partnersShown(query, owner),
-            synonyms: await geocoder.synonyms(of: query.search ?? ""), dialect: database.dialect
-        ).page(after: cursor, direction: query.direction, limit: query.limit + 1)
-        let rows = try await read { connection throws(StorageError) in try connection.query(statement.sql, statement.arguments) }
+            synonyms: await geocoder.synonyms(of: query.search ?? ""), dialect: database.dialect)
+        let (start, direction, limit) = (cursor, query.direction, query.limit + 1)
+        let rows = try await read { connection throws(StorageError) in
+            if let nearest = listing.pageInWindow(after: start, direction: direction, limit: limit) {
+                let common = try listing.commonSearch.map { count throws(StorageError) in
+                    try connection.query(count.sql, count.arguments).first?.integer("found") == Listing.common
+                }
+                if common ?? true {
+                    let found = try connection.query(nearest.sql, nearest.arguments)
+                    if found.count == limit { return found }
+                }
+            }
+            let statement = listing.page(after: start, direction: direction, limit: limit)
+            return try connection.query(statement.sql, statement.arguments)
+        }
         let newer = query.direction == .newer
         let more = rows.count > query.limit
         let pageRows = newer ? Array(rows.prefix(query.limit).reversed()) : Array(rows.prefix(query.limit))

@@ -36,7 +36,7 @@ public final class Geocoder: LibraryPart {
 
     /// The other words a search for `text` looks for: the English name of the country it names
     /// in another language ("Deutschland": "Germany"), as places are kept.
-    func synonyms(of text: String) async -> [String] {
+    package func synonyms(of text: String) async -> [String] {
         guard !text.isEmpty, let english = await loaded()?.country(named: text), Gazetteer.folded(english) != Gazetteer.folded(text) else {
             return []
         }

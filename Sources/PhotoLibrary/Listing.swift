@@ -21,6 +21,9 @@ package struct Listing {
     /// Whether anything beyond the collection and its media types narrows it (a search, a
     /// filter of kinds, a period), so that its days are not a view's counted days.
     var isFiltered = false
+    /// A search's place among `conditions`, its arguments' range, and every text it looks for.
+    private var search: (condition: Int, arguments: Range<Int>, terms: [String])?
+    private var dialect: SQLDialect
 
     /// `owner`'s listing; an album is its owner's already, and its entries are not asked again.
     /// `partners`: other people's libraries merged into the library's listing, newest first
@@ -34,6 +37,7 @@ package struct Listing {
         }
         let column = query.collection.orderColumn
         collection = query.collection
+        self.dialect = dialect
         self.owner = owner
         self.partners = query.collection == .library ? partners : []
         conditions = query.collection.membership(of: "a")
@@ -61,7 +65,9 @@ package struct Listing {
             guard !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw LibraryError(.invalidRequest, "search: no control characters.")
             }
-            let (condition, matched) = Self.matching([search] + synonyms, dialect: dialect)
+            let terms = [search] + synonyms
+            let (condition, matched) = Self.matching(terms, dialect: dialect)
+            self.search = (conditions.count, arguments.count..<arguments.count + matched.count, terms)
             conditions.append(condition)
             arguments += matched
             isFiltered = true
@@ -92,13 +98,8 @@ package struct Listing {
     /// first. A cursor is a row value, which both engines read as a range of the view's index:
     /// the page 500,000 items down starts where the cursor is, not after reading what is before.
     package func page(after cursor: Cursor?, direction: AssetQuery.Direction, limit: Int) -> Statement {
-        let newer = direction == .newer
-        var (conditions, arguments) = (conditions, arguments)
-        if let cursor {
-            conditions.append("(\(order), \(id)) \(newer ? ">" : "<") (?, ?)")
-            arguments += [cursor.key, cursor.id]
-        }
-        let sequence = newer ? "ASC" : "DESC"
+        let (conditions, arguments) = from(cursor, direction)
+        let sequence = direction == .newer ? "ASC" : "DESC"
         let select = """
             SELECT \(Asset.columns(of: owner)) FROM \(rows) WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
@@ -112,6 +113,60 @@ package struct Listing {
             + " ORDER BY \(collection.orderColumn) \(sequence), id \(sequence) LIMIT ?"
         let rest = Array(arguments.dropFirst())
         return Statement(sql: sql, arguments: libraries.flatMap { [$0.id] + rest + [limit] } + [limit])
+    }
+
+    /// The listing's conditions and their arguments from `cursor` on, in `direction`.
+    private func from(_ cursor: Cursor?, _ direction: AssetQuery.Direction) -> ([String], [any SQLBindable]) {
+        guard let cursor else { return (conditions, arguments) }
+        return (conditions + ["(\(order), \(id)) \(direction == .newer ? ">" : "<") (?, ?)"], arguments + [cursor.key, cursor.id])
+    }
+
+    /// How many of a view's rows a search reads one by one before it asks the index of words.
+    package static let window = 5_000
+    /// How many matches make a search common enough to look for in the window: fewer are read
+    /// from the index of words and sorted in less time than the window takes.
+    package static let common = 1_000
+
+    /// Whether the search finds at least `common` items in SQLite's index of words (theirs or
+    /// others': the index is the library's), counted as far as that; nil where the window is
+    /// read without asking (a short text, which the index cannot look up).
+    package var commonSearch: Statement? {
+        guard dialect == .sqlite, let search, search.terms.allSatisfy({ $0.unicodeScalars.count >= 3 }) else { return nil }
+        return Statement(
+            sql: "SELECT count(*) AS found FROM (\(Self.indexedWords) LIMIT \(Self.common)) AS m", arguments: [Self.phrases(search.terms)])
+    }
+
+    /// A search's page as found in the next `window` rows of the view's own index, each row's
+    /// words read as it passes; its first rows when more than `limit - 1` of them match, else
+    /// the index of words must be asked (`page`). SQLite's plan for a search reads every match
+    /// from its trigram index and sorts them all: a place that most of a million items share
+    /// took 3.7 s, where the newest matches of such a search are among the newest rows. nil
+    /// where the index of words is read directly: on PostgreSQL, whose planner weighs its
+    /// trigram index's statistics against the view's order; for partners' merged libraries;
+    /// and for a text beyond ASCII, where SQLite's `LIKE` folds case less than the index does.
+    package func pageInWindow(after cursor: Cursor?, direction: AssetQuery.Direction, limit: Int) -> Statement? {
+        guard dialect == .sqlite, partners.isEmpty, let search, search.terms.allSatisfy({ $0.unicodeScalars.allSatisfy(\.isASCII) })
+        else { return nil }
+        var (matching, unsearched) = (self, self)
+        let (condition, matched) = Self.containing(search.terms, in: "lower(\(LibrarySchema.searchedWords(of: "a")))")
+        matching.conditions[search.condition] = condition
+        matching.arguments.replaceSubrange(search.arguments, with: matched)
+        unsearched.conditions.remove(at: search.condition)
+        unsearched.arguments.removeSubrange(search.arguments)
+        let (conditions, arguments) = matching.from(cursor, direction)
+        let (windowConditions, windowArguments) = unsearched.from(cursor, direction)
+        let newer = direction == .newer
+        let (sequence, farthestFirst) = newer ? ("ASC", "DESC") : ("DESC", "ASC")
+        let farthest = """
+            (SELECT k, i FROM (SELECT \(order) AS k, \(id) AS i FROM \(rows) WHERE \(windowConditions.joined(separator: " AND "))
+            ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT \(Self.window)) AS w ORDER BY k \(farthestFirst), i \(farthestFirst) LIMIT 1)
+            """
+        return Statement(
+            sql: """
+                SELECT \(Asset.columns(of: owner)) FROM \(rows)
+                WHERE \(conditions.joined(separator: " AND ")) AND (\(order), \(id)) \(newer ? "<=" : ">=") \(farthest)
+                ORDER BY \(order) \(sequence), \(id) \(sequence) LIMIT ?
+                """, arguments: arguments + windowArguments + [limit])
     }
 
     /// The owner's condition and its arguments as a listing of days reads it: every library
@@ -160,20 +215,33 @@ package struct Listing {
         return Statement(sql: "SELECT a.id FROM assets a WHERE " + conditions.joined(separator: " AND "), arguments: arguments)
     }
 
-    /// Assets whose file name, camera or place contains any of `terms`, in any case, found
-    /// through the index of their words. SQLite's trigram index finds phrases of three
-    /// characters or more; a shorter one is looked for in the index's own text, row by row.
+    /// Assets whose file name, camera, place or words read contain any of `terms`, in any case,
+    /// found through the index of their words (PostgreSQL's on the expression its condition
+    /// reads, which on SQLite reads each row's words). SQLite's trigram index finds phrases of
+    /// three characters or more; a shorter one is looked for in the index's own text, row by row.
     private static func matching(_ terms: [String], dialect: SQLDialect) -> (String, [any SQLBindable]) {
-        let patterns = terms.map { "%" + Library.likeEscaped($0.lowercased()) + "%" }
-        let any = { (condition: String) in "(" + terms.map { _ in condition }.joined(separator: " OR ") + ")" }
         switch dialect {
         case .postgreSQL:
-            return (any("lower(\(LibrarySchema.searchedWords(of: "a"))) LIKE ? ESCAPE '\\'"), patterns)
+            return containing(terms, in: "lower(\(LibrarySchema.searchedWords(of: "a")))")
         case .sqlite where terms.allSatisfy({ $0.unicodeScalars.count >= 3 }):
-            let phrases = terms.map { "\"" + Library.escaping($0, ["\"": "\"\""]) + "\"" }.joined(separator: " OR ")
-            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE asset_search MATCH ?)", [phrases])
+            return ("a.search_rowid IN (\(indexedWords))", [phrases(terms)])
         case .sqlite:
-            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE \(any("lower(words) LIKE ? ESCAPE '\\'")))", patterns)
+            let (condition, patterns) = containing(terms, in: "lower(words)")
+            return ("a.search_rowid IN (SELECT rowid FROM asset_search WHERE \(condition))", patterns)
         }
+    }
+
+    /// The rows of SQLite's index of words that match the phrases bound to it.
+    private static let indexedWords = "SELECT rowid FROM asset_search WHERE asset_search MATCH ?"
+
+    /// FTS5's query for any of `terms`, each a phrase.
+    private static func phrases(_ terms: [String]) -> String {
+        terms.map { "\"" + Library.escaping($0, ["\"": "\"\""]) + "\"" }.joined(separator: " OR ")
+    }
+
+    /// `text` (SQL, in lower case) contains any of `terms`.
+    private static func containing(_ terms: [String], in text: String) -> (String, [any SQLBindable]) {
+        let condition = terms.map { _ in "\(text) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
+        return ("(\(condition))", terms.map { "%" + Library.likeEscaped($0.lowercased()) + "%" })
     }
 }

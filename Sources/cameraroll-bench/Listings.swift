@@ -1,13 +1,16 @@
 import Foundation
 import PhotoLibrary
+import Places
 import PostgreSQL
 import Storage
 
 /// The lifetime library's figures: a library of `size` items (one real import of `files[0]`,
 /// the rest its row cloned in SQL, `Library.cloneRows`), with an album of 10,000 (a tenth of a
 /// smaller library) and the planner's statistics on; then each view's first page, a deep page,
-/// the timeline's days, a month jump and searches, the median of five reads of each through the
-/// library's API (milliseconds), and the import of `files[1...]` into it (seconds per file).
+/// the timeline's days, a month jump, searches and suggestions, the median of five reads of
+/// each through the library's API (milliseconds), and the import of `files[1...]` into it
+/// (seconds per file). The clones are at the first file's place but for two trips (2% each)
+/// and have words read in one in 1,000, so that searches find most, a few, or almost none.
 /// On PostgreSQL when `database` names one, else on SQLite in a data folder of its own.
 func measureListings(size: Int, files: [String], database url: String?) async throws -> [String: Any] {
     // CAMERAROLL_BENCH_KEEP names a folder to make the library in and leave, for a look after.
@@ -25,8 +28,13 @@ func measureListings(size: Int, files: [String], database url: String?) async th
         library = try Library(folder: data)
     }
     let source = try await library.ingest.importFile(at: files[0], owner: .first).asset.id
+    let variety = CloneVariety(
+        trips: [
+            Place(name: "Rome", region: "Lazio", country: "Italy", countryCode: "IT"),
+            Place(name: "Kyoto", region: "Kyoto", country: "Japan", countryCode: "JP"),
+        ], pictureWords: "TOTAL 12.50 receipt")
     let filling = try await seconds {
-        try await library.catalog.cloneRows(of: source, count: size - 1) { done in
+        try await library.catalog.cloneRows(of: source, count: size - 1, variety: variety) { done in
             FileHandle.standardError.write(Data("\rrows: \(done + 1) of \(size)".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
@@ -56,19 +64,32 @@ func measureListings(size: Int, files: [String], database url: String?) async th
         ("favourites", page(.favorites)), ("recently added", page(.recentlyAdded)), ("recently deleted", page(.recentlyDeleted)),
         ("album", page(.album(album))), ("search (a miss)", page(.library) { $0.search = "no such name" }),
         ("search (a name)", page(.library) { $0.search = "IMG_4711." }),
+        ("search (home, most items)", page(.library) { $0.search = "Denmark" }),
+        ("search (a trip, 2%)", page(.library) { $0.search = "Kyoto" }),
+        ("search (a country's other name, 2%)", page(.library) { $0.search = "Italia" }),
+        ("search (words in photos, 0.1%)", page(.library) { $0.search = "receipt" }),
     ]
+    // The median of five reads, after one that warms the caches.
+    func milliseconds(_ read: () async throws -> Void) async throws -> Double {
+        try await read()
+        var times: [Double] = []
+        for _ in 0..<5 { times.append(try await seconds(read) * 1000) }
+        return median(times)
+    }
     var figures: [String: Double] = [:]
     for (name, query) in views {
-        _ = try await library.catalog.assets(query, owner: .first)
-        var times: [Double] = []
-        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.assets(query, owner: .first) } * 1000) }
-        figures[name] = median(times)
+        figures[name] = try await milliseconds { _ = try await library.catalog.assets(query, owner: .first) }
     }
-    for (name, query) in [("timeline", page(.library)), ("album timeline", page(.album(album)))] {
-        _ = try await library.catalog.days(query, owner: .first)
-        var times: [Double] = []
-        for _ in 0..<5 { times.append(try await seconds { _ = try await library.catalog.days(query, owner: .first) } * 1000) }
-        figures[name] = median(times)
+    let timelines = [
+        ("timeline", page(.library)), ("album timeline", page(.album(album))),
+        ("search timeline (a trip, 2%)", page(.library) { $0.search = "Kyoto" }),
+        ("search timeline (home, most items)", page(.library) { $0.search = "Denmark" }),
+    ]
+    for (name, query) in timelines {
+        figures[name] = try await milliseconds { _ = try await library.catalog.days(query, owner: .first) }
+    }
+    for (name, typed) in [("suggestions (a country)", "den"), ("suggestions (a year)", "2015")] {
+        figures[name] = try await milliseconds { _ = try await library.catalog.suggestions(for: typed, owner: .first) }
     }
     var imports: [Double] = []
     for file in files.dropFirst() {
