@@ -308,6 +308,46 @@ def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
     assert server.session(session["id"], wait=10)["info"]["assetID"] == dates[0][1]
 
 
+def test_the_search_suggests_places_and_escape_clears_before_it_cancels(server, browser, shot):
+    """The picker's search field suggests the library's places and years as the Photos app's
+    does; a suggestion chosen by the keyboard lists what it names; Escape closes the
+    suggestions, then clears the field, and only then cancels the picker."""
+    italy = server.upload("photos/exifsamples__DSCN0010.jpg")  # Arezzo, August 2008
+    other = server.upload("photos/lychee__train.jpg")
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+
+    def shown():
+        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+
+    wait(browser).until(lambda driver: set(shown()) == {italy["id"], other["id"]})
+    search = browser.find_element(By.ID, "search")
+    search.send_keys("arez")
+    listbox = wait(browser).until(seen.visibility_of_element_located((By.ID, "suggestions")))
+    options = lambda: [option.text.splitlines() for option in listbox.find_elements(By.CSS_SELECTOR, "[role=option]")]
+    wait(browser).until(lambda driver: options() == [["Arezzo, Tuscany, Italy", "Place · 1 item"]])
+    shot("search-suggestions")
+    search.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    wait(browser).until(lambda driver: shown() == [italy["id"]])
+    assert search.get_attribute("value") == "Arezzo, Tuscany, Italy"
+    assert search.get_attribute("aria-expanded") == "false"
+    # Escape clears the field (the whole library again) and leaves the picker open.
+    search.send_keys(Keys.ESCAPE)
+    wait(browser).until(lambda driver: set(shown()) == {italy["id"], other["id"]})
+    assert search.get_attribute("value") == ""
+    assert server.session(session["id"])["status"] == "pending"
+    # A year suggested jumps the grid to that year's newest item.
+    search.send_keys("2008")
+    wait(browser).until(lambda driver: options() == [["2008", "Year · 1 item"]])
+    browser.find_element(By.CSS_SELECTOR, "#suggestions [role=option]").click()
+    wait(browser).until(lambda driver: browser.find_element(By.ID, "year").get_attribute("value") == "2008")
+    wait(browser).until(lambda driver: at_top(driver) == italy["id"])
+    assert search.get_attribute("value") == ""
+    # With the field empty, Escape is the picker's own: a cancel.
+    search.send_keys(Keys.ESCAPE)
+    assert server.session(session["id"], wait=10)["status"] == "cancelled"
+
+
 def test_a_year_jump_scrolls_to_that_years_newest_item(server, browser, shot):
     """The year jump offers the years the library holds, newest first, is reached and set by the
     keyboard alone, and scrolls the year's newest item to the top; a month jump then takes over

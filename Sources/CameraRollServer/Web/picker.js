@@ -7,6 +7,7 @@ import { Camera, CameraUnavailable, cameraProblem, hasCamera } from "./camera.js
 import { MoveAndScale } from "./move-and-scale.js";
 import { describe, privacyChoice, remember, startPrivacy } from "./pick-privacy.js";
 import { arrowKeys } from "./radio-group.js";
+import { SearchField } from "./search-field.js";
 import { Timeline } from "./timeline.js";
 import { Trim } from "./trim.js";
 
@@ -137,7 +138,8 @@ document.querySelector("#drat").addEventListener("click", () => {
 });
 document.querySelector("#cancel").addEventListener("click", cancel);
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && picker.dataset.screen !== "done") cancel();
+  // The search field's Escape closes its suggestions or clears it first (and says so).
+  if (event.key === "Escape" && !event.defaultPrevented && picker.dataset.screen !== "done") cancel();
 });
 
 timeline.addEventListener("open", ({ detail }) => {
@@ -215,7 +217,8 @@ function sourceQuery(name) {
   return query;
 }
 
-// The search box lists the source again; the month and year jumps scroll the grid to the
+// The search box lists the source again as one types (and suggests places, countries, cameras
+// and years of the library); the month and year jumps scroll the grid to the
 // newest item of that month or year, or the newest before it, as the Photos app's scrubber
 // does. The month, when one is set, is the finer of the two, so setting either clears the other.
 const searchBox = document.querySelector("#search");
@@ -266,9 +269,19 @@ yearBox.addEventListener("change", () => {
   if (yearBox.value) monthBox.value = "";
   jump();
 });
-document.querySelector("#finder").addEventListener("submit", (event) => {
-  event.preventDefault();
+// Enter, a suggestion, or Escape's clearing lists at once; a year suggested jumps to it.
+const searchField = new SearchField(document.querySelector("#finder"));
+searchField.addEventListener("search", () => {
   clearTimeout(typing);
+  showSource(source);
+});
+searchField.addEventListener("year", ({ detail }) => {
+  // The whole source again, laid out at the year's newest item (the year jump's own way).
+  clearTimeout(typing);
+  searchBox.value = "";
+  monthBox.value = "";
+  if (![...yearBox.options].some((option) => option.value === detail.year)) yearBox.add(new Option(detail.year, detail.year));
+  yearBox.value = detail.year;
   showSource(source);
 });
 

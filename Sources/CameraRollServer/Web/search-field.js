@@ -1,7 +1,7 @@
 // The Photos app's search field: a combobox (WAI-ARIA's pattern with a list of suggestions)
 // that suggests the library's places, countries, cameras and a year as one types, each with its
 // count of items. Enter searches for what is typed, or takes the suggestion the arrows moved to;
-// Escape closes the list, then clears the field. A suggestion is chosen by click or touch too.
+// Escape closes the list, then clears the field, then is the page's. A suggestion is chosen by click or touch too.
 import { json } from "./api.js";
 
 const kinds = { place: "Place", country: "Country", camera: "Camera", year: "Year" };
@@ -108,10 +108,11 @@ export class SearchField extends EventTarget {
     } else if (event.key === "Enter" && this.active >= 0) {
       event.preventDefault();
       this.choose(this.suggestions[this.active]);
-    } else if (event.key === "Escape") {
+    } else if (event.key === "Escape" && (!this.list.hidden || this.input.value)) {
+      // An empty field's Escape is the page's (the picker's cancel).
       event.preventDefault();
       if (!this.list.hidden) this.close();
-      else if (this.input.value) this.search("");
+      else this.search("");
     }
   }
 
