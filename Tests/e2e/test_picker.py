@@ -260,6 +260,11 @@ def test_preselected_items_start_selected_and_can_be_deselected(server, browser)
     assert [info["assetID"] for info in finished["results"]] == [kept["id"]]
 
 
+def grid_items(browser):
+    """The items of the grid's tiles, in the grid's order."""
+    return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+
+
 def at_top(browser):
     """The item of the highest tile whose top edge is in the grid's visible part."""
     return browser.execute_script("""const grid = document.querySelector('#grid').getBoundingClientRect();
@@ -277,8 +282,7 @@ def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
     session = server.picker({"sourceType": "photoLibrary"})
     browser.get(server.base + session["url"])
 
-    def shown():
-        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+    shown = lambda: grid_items(browser)
 
     wait(browser).until(lambda driver: set(shown()) == {canon["id"], iphone["id"]})
     search = browser.find_element(By.ID, "search")
@@ -317,8 +321,7 @@ def test_the_search_suggests_places_and_escape_clears_before_it_cancels(server, 
     session = server.picker({"sourceType": "photoLibrary"})
     browser.get(server.base + session["url"])
 
-    def shown():
-        return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
+    shown = lambda: grid_items(browser)
 
     wait(browser).until(lambda driver: set(shown()) == {italy["id"], other["id"]})
     search = browser.find_element(By.ID, "search")
@@ -402,7 +405,7 @@ def test_a_filter_shows_only_what_it_admits(server, browser, shot):
     session = server.picker({"mediaTypes": ["public.image", "public.movie"],
                              "filter": {"not": {"any": ["screenshots", "slomoVideos"]}}})
     browser.get(server.base + session["url"])
-    shown = lambda: {tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")}
+    shown = lambda: set(grid_items(browser))
     wait(browser).until(lambda driver: shown() == {photo["id"], movie["id"]})
     shot("filtered")
     browser.find_element(By.CSS_SELECTOR, f"[data-asset='{movie['id']}']").click()
