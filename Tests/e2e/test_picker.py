@@ -265,6 +265,15 @@ def grid_items(browser):
     return [tile.get_attribute("data-asset") for tile in browser.find_elements(By.CSS_SELECTOR, "#grid [data-asset]")]
 
 
+def library_in_picker(server, browser, *files):
+    """`files` uploaded and a picker of the library opened on them, once its grid shows them all."""
+    uploaded = [server.upload(file) for file in files]
+    session = server.picker({"sourceType": "photoLibrary"})
+    browser.get(server.base + session["url"])
+    wait(browser).until(lambda driver: set(grid_items(driver)) == {item["id"] for item in uploaded})
+    return uploaded, session
+
+
 def at_top(browser):
     """The item of the highest tile whose top edge is in the grid's visible part."""
     return browser.execute_script("""const grid = document.querySelector('#grid').getBoundingClientRect();
@@ -277,14 +286,8 @@ def at_top(browser):
 
 
 def test_search_by_file_name_or_camera_and_a_month_jump(server, browser, shot):
-    canon = server.upload("photos/exifsamples__Canon_40D.jpg")
-    iphone = server.upload("photos/lychee__train.jpg")
-    session = server.picker({"sourceType": "photoLibrary"})
-    browser.get(server.base + session["url"])
-
+    (canon, iphone), session = library_in_picker(server, browser, "photos/exifsamples__Canon_40D.jpg", "photos/lychee__train.jpg")
     shown = lambda: grid_items(browser)
-
-    wait(browser).until(lambda driver: set(shown()) == {canon["id"], iphone["id"]})
     search = browser.find_element(By.ID, "search")
     search.send_keys("iPhone")
     wait(browser).until(lambda driver: shown() == [iphone["id"]])
@@ -316,14 +319,9 @@ def test_the_search_suggests_places_and_escape_clears_before_it_cancels(server, 
     """The picker's search field suggests the library's places and years as the Photos app's
     does; a suggestion chosen by the keyboard lists what it names; Escape closes the
     suggestions, then clears the field, and only then cancels the picker."""
-    italy = server.upload("photos/exifsamples__DSCN0010.jpg")  # Arezzo, August 2008
-    other = server.upload("photos/lychee__train.jpg")
-    session = server.picker({"sourceType": "photoLibrary"})
-    browser.get(server.base + session["url"])
-
+    # Arezzo, August 2008; and another.
+    (italy, other), session = library_in_picker(server, browser, "photos/exifsamples__DSCN0010.jpg", "photos/lychee__train.jpg")
     shown = lambda: grid_items(browser)
-
-    wait(browser).until(lambda driver: set(shown()) == {italy["id"], other["id"]})
     search = browser.find_element(By.ID, "search")
     search.send_keys("arez")
     listbox = wait(browser).until(seen.visibility_of_element_located((By.ID, "suggestions")))
