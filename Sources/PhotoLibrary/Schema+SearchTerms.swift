@@ -62,12 +62,9 @@ extension LibrarySchema {
                 END IF;
                 RETURN NULL;
             END $$;
-            CREATE TRIGGER search_terms_counted AFTER INSERT ON assets REFERENCING NEW TABLE AS new_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_search_terms();
-            CREATE TRIGGER search_terms_uncounted AFTER DELETE ON assets REFERENCING OLD TABLE AS old_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_search_terms();
-            CREATE TRIGGER search_terms_recounted AFTER UPDATE ON assets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_search_terms();
+            \(statementTriggers(
+                "count_search_terms", inserted: "search_terms_counted", deleted: "search_terms_uncounted",
+                updated: "search_terms_recounted"))
             """
     }
 

@@ -53,12 +53,20 @@ extension LibrarySchema {
                 END IF;
                 RETURN NULL;
             END $$;
-            CREATE TRIGGER assets_used AFTER INSERT ON assets REFERENCING NEW TABLE AS new_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_owner_usage();
-            CREATE TRIGGER assets_unused AFTER DELETE ON assets REFERENCING OLD TABLE AS old_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_owner_usage();
-            CREATE TRIGGER assets_used_anew AFTER UPDATE ON assets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                FOR EACH STATEMENT EXECUTE FUNCTION count_owner_usage();
+            \(statementTriggers("count_owner_usage", inserted: "assets_used", deleted: "assets_unused", updated: "assets_used_anew"))
             """
+    }
+
+    /// PostgreSQL's triggers that run `function` once for each statement that inserts, deletes
+    /// or updates assets, with its rows as the transition tables `new_rows` and `old_rows`.
+    static func statementTriggers(_ function: String, inserted: String, deleted: String, updated: String) -> String {
+        """
+        CREATE TRIGGER \(inserted) AFTER INSERT ON assets REFERENCING NEW TABLE AS new_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION \(function)();
+        CREATE TRIGGER \(deleted) AFTER DELETE ON assets REFERENCING OLD TABLE AS old_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION \(function)();
+        CREATE TRIGGER \(updated) AFTER UPDATE ON assets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION \(function)();
+        """
     }
 }

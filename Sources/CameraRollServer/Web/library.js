@@ -45,10 +45,11 @@ const views = {
 
 let view = null;
 
-// A search of the library: its items whose place, camera or file name holds the text.
+// A search of the library: its items whose place, words read in the photo, camera or file name
+// holds the text.
 function searchView(text) {
   return { title: `“${text}”`, search: text, query: { collection: "library", search: text }, actions: views.library.actions,
-    empty: ["No Results", `Nothing in your library matches “${text}”. Search finds places, countries, cameras and file names.`] };
+    empty: ["No Results", `Nothing in your library matches “${text}”. Search finds places, countries, words in photos, cameras and file names.`] };
 }
 
 const searchField = new SearchField(document.querySelector("#search-form"));
